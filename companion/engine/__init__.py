@@ -1,0 +1,46 @@
+"""The pure game engine: ``apply(state, input) -> (state, events)``.
+
+No I/O, clock, threads or randomness of its own: dice enter as inputs, shuffles derive from
+the seed kept in the state, so replaying a game's inputs rebuilds it exactly.
+
+>>> state, events = new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 7})
+>>> state, events = apply(state, {"roll": [4, 3]})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .draft import Event, State
+from .errors import BoardError, CompanionError, IllegalInput
+from .rules import find_ruleset, ruleset_ids
+
+__all__ = [
+    "BoardError", "CompanionError", "Event", "IllegalInput", "State",
+    "apply", "find_ruleset", "new_game", "public_state", "ruleset_ids",
+]
+
+
+def new_game(setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    """Start a game from the ``setup`` object of a game file's first line."""
+    if not isinstance(setup, Mapping):
+        raise IllegalInput("setup must be an object")
+    ruleset = setup.get("ruleset")
+    if ruleset not in ruleset_ids():
+        raise IllegalInput(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
+    return find_ruleset(ruleset).new_game(setup)
+
+
+def apply(state: State | None, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    """Apply one input line (``{"setup": ...}`` when ``state`` is None)."""
+    if state is None:
+        if not isinstance(line, Mapping) or set(line) != {"setup"}:
+            raise IllegalInput('a game starts with a {"setup": {...}} line')
+        return new_game(line["setup"])
+    return find_ruleset(state["ruleset"]).apply(state, line)
+
+
+def public_state(state: State) -> State:
+    """The state object of DESIGN.md (what ``/api/state`` and ``replay --json`` show)."""
+    return find_ruleset(state["ruleset"]).public(state)

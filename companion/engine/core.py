@@ -1,0 +1,410 @@
+"""The shared core of every ruleset: inputs, the task queue, prompts, ledger, decks, undo.
+
+A ruleset is a small class over this core (as python-chess builds its variants on one
+board class). ``apply`` turns one input into a new state and events:
+
+* the input is checked against the prompt the game is waiting for (or is a voluntary act);
+* its handler pushes tasks onto the state's queue (``["land", "Ann", {...}]``);
+* the queue runs until a task asks a question (sets ``prompt``) or the game is won.
+
+Everything in the state is JSON data, so the queue survives a power cut with the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
+
+from .board import Board, KindRule
+from .draft import Draft, Event, State, Task
+from .errors import IllegalInput
+from .rng import shuffled
+
+RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "public-treasury", "railroad", "board", ""})
+PRIVATE_KEYS = frozenset({"seed", "decks", "queue", "undo", "bank_balance"})
+MAX_AMOUNT = 10_000_000
+
+
+def reject(message: str) -> IllegalInput:
+    """An :class:`IllegalInput` to ``raise``."""
+    return IllegalInput(message)
+
+
+def whole(value: Any, what: str, *, minimum: int = 0, maximum: int = MAX_AMOUNT) -> int:
+    """Check an amount or count from an input: a whole number within bounds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise reject(f"{what} must be a whole number, not {value!r}")
+    if value < minimum:
+        raise reject(f"{what} must be at least {minimum}, not {value}")
+    if value > maximum:
+        raise reject(f"{what} of {value} is absurd (at most {maximum})")
+    return value
+
+
+def money(amount: int) -> str:
+    return f"${amount}"
+
+
+class Ruleset:
+    """Base of every ruleset. Subclasses declare kinds, decks, effects and handlers."""
+
+    id: ClassVar[str] = ""
+    kinds: ClassVar[Mapping[str, KindRule]] = {}
+    deck_names: ClassVar[frozenset[str]] = frozenset()
+    effects: ClassVar[frozenset[str]] = frozenset()
+    option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+    pool_names: ClassVar[tuple[str, ...]] = ()
+    dice_count: ClassVar[int] = 2
+    die_faces: ClassVar[int] = 6
+
+    def __init__(self, board: Board) -> None:
+        if board.ruleset != self.id:
+            raise ValueError(f"{board.source} is a board for {board.ruleset!r}, not {self.id!r}")
+        self.board = board
+        self._tasks: dict[str, Callable[..., None]] = {}
+        self._answers: dict[str, Callable[[Draft, str, dict[str, Any]], None]] = {}
+        self._verbs: dict[str, Callable[[Draft, str, Mapping[str, Any]], None]] = {}
+        self._host_verbs: dict[str, Callable[[Draft, Mapping[str, Any]], None]] = {}
+        self._rolls: dict[str, Callable[[Draft, list[int], Mapping[str, Any]], None]] = {}
+        for attr in dir(type(self)):
+            for prefix, table in (
+                ("task_", self._tasks),
+                ("answer_", self._answers),
+                ("verb_", self._verbs),
+                ("host_", self._host_verbs),
+                ("roll_", self._rolls),
+            ):
+                if attr.startswith(prefix):
+                    table[attr[len(prefix):].replace("_", "-")] = getattr(self, attr)
+
+    # ================================================================== public API
+    def verbs(self) -> list[str]:
+        """The voluntary actions (``act`` verbs) this ruleset accepts."""
+        return sorted(self._verbs)
+
+    def host_verbs(self) -> list[str]:
+        """The actions only the host may take (``act`` with player ``"host"``)."""
+        return sorted(self._host_verbs)
+
+    def new_game(self, setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """Build the first state from a ``setup`` object (DESIGN.md's game file format)."""
+        if not isinstance(setup, Mapping):
+            raise reject("setup must be an object")
+        unknown = set(setup) - {"ruleset", "players", "seed", "options", "stack", "deal", "start"}
+        if unknown:
+            raise reject(f"unknown setup key {sorted(unknown)[0]!r}")
+        names = setup.get("players")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise reject("setup.players must be a list of names")
+        if not self.board.min_players <= len(names) <= self.board.max_players:
+            raise reject(f"{self.id} is for {self.board.min_players} to {self.board.max_players} players, not {len(names)}")
+        if len(set(names)) != len(names):
+            raise reject("player names must differ")
+        for n in names:
+            if n.strip() != n or n.lower() in RESERVED_NAMES or len(n) > 24:
+                raise reject(f"{n!r} cannot be a player's name")
+        seed = setup.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise reject("setup.seed must be a whole number")
+        options = self._options(setup.get("options", {}))
+        state: State = {
+            "ruleset": self.id,
+            "seq": 0,
+            "players": [self.new_player(n, options) for n in names],
+            "spaces": {s.id: self.new_space(s.id) for s in self.board.ownable()},
+            "pools": {p: 0 for p in self.pool_names},
+            "bank": self.new_bank(options),
+            "turn": {"player": names[0], "number": 1},
+            "prompt": None,
+            "log": [],
+            "winner": None,
+            "options": options,
+            "seed": seed,
+            "decks": self._decks(seed, setup.get("stack", {})),
+            "queue": [],
+            "bank_balance": 0,
+        }
+        d = Draft(state)
+        self.setup(d, setup)
+        self.run(d)
+        d.barrier = True
+        return self._finish(d, None), d.events
+
+    def apply(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """Apply one input line; raises :class:`IllegalInput` (state untouched) if it is refused."""
+        if not isinstance(line, Mapping):
+            raise reject("an input must be a JSON object")
+        if "setup" in line:
+            raise reject("this game is already set up")
+        if "undo" in line:
+            return self._undo(state, line)
+        if state["winner"] is not None:
+            raise reject(f"the game is over: {state['winner']} won")
+        d = Draft(state)
+        if "roll" in line:
+            self._check_keys(line, {"roll", *self.roll_extras()})
+            self._on_roll(d, line)
+        elif "answer" in line:
+            self._check_keys(line, {"answer"})
+            self._on_answer(d, line["answer"])
+        elif "act" in line:
+            self._check_keys(line, {"act"})
+            self._on_act(d, line["act"])
+        else:
+            raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")
+        self.run(d)
+        return self._finish(d, line), d.events
+
+    def public(self, state: State) -> State:
+        """The state as DESIGN.md shows it: without the seed, deck order, queue or undo data."""
+        return {k: v for k, v in state.items() if k not in PRIVATE_KEYS}
+
+    # ================================================================== hooks for rulesets
+    def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"name": name, "cash": 0, "space": self.board.spaces[0].id, "in_jail": False,
+                "bankrupt": False, "cards": [], "laps": 0}
+
+    def new_space(self, space_id: str) -> dict[str, Any]:
+        return {"owner": None}
+
+    def new_bank(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def setup(self, d: Draft, setup: Mapping[str, Any]) -> None:
+        """Deal, pay start money, place tokens; push the first tasks."""
+        raise NotImplementedError
+
+    def roll_extras(self) -> set[str]:
+        """Keys allowed beside ``roll`` in a roll input (the 1924 chance cube)."""
+        return set()
+
+    # ================================================================== inputs
+    @staticmethod
+    def _check_keys(line: Mapping[str, Any], allowed: set[str]) -> None:
+        extra = set(line) - allowed
+        if extra:
+            raise reject(f"unexpected key {sorted(extra)[0]!r} in this input")
+
+    def _on_roll(self, d: Draft, line: Mapping[str, Any]) -> None:
+        prompt = d.state["prompt"]
+        if prompt is None or prompt["kind"] != "roll":
+            raise reject(f"nobody is rolling now: the game waits for {self.waiting_for(d.state)}")
+        dice = line["roll"]
+        count = prompt.get("dice", self.dice_count)
+        if not isinstance(dice, list) or len(dice) != count:
+            raise reject(f"this roll needs {count} {'die' if count == 1 else 'dice'}, as a list like {[3] * count}")
+        for value in dice:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.die_faces:
+                raise reject(f"a die shows 1 to {self.die_faces}, not {value!r}")
+        d.state["prompt"] = None
+        d.barrier = True
+        self._rolls[prompt.get("purpose", "turn")](d, list(dice), {**prompt, **line})
+
+    def _on_answer(self, d: Draft, value: Any) -> None:
+        prompt = d.state["prompt"]
+        if prompt is None or not prompt["options"]:
+            raise reject(f"there is no question to answer: the game waits for {self.waiting_for(d.state)}")
+        if value not in prompt["options"]:
+            raise reject(f"{value!r} is not an answer to {prompt['text']!r} (options: {', '.join(prompt['options'])})")
+        d.state["prompt"] = None
+        self._answers[prompt["kind"]](d, value, prompt)
+
+    def _on_act(self, d: Draft, act: Any) -> None:
+        if not isinstance(act, Mapping):
+            raise reject("act must be an object with player and do")
+        player, verb = act.get("player"), act.get("do")
+        if not isinstance(player, str) or not isinstance(verb, str):
+            raise reject("act needs a player name and a verb (do)")
+        if player == "host":
+            handler = self._host_verbs.get(verb)
+            if handler is None:
+                raise reject(f"unknown host action {verb!r} (known: {', '.join(self.host_verbs()) or 'none'})")
+            handler(d, act)
+        else:
+            handler_p = self._verbs.get(verb)
+            if handler_p is None:
+                raise reject(f"unknown action {verb!r} (known: {', '.join(self.verbs())})")
+            if d.player(player)["bankrupt"]:
+                raise reject(f"{player} is out of the game")
+            handler_p(d, player, act)
+        self.resume(d)
+
+    def resume(self, d: Draft) -> None:
+        """After a voluntary act: let a waiting debt be paid once the debtor can pay it."""
+
+    def waiting_for(self, state: State) -> str:
+        prompt = state["prompt"]
+        if prompt is None:
+            return "nothing"
+        who = prompt.get("player")
+        return f"{who} to {prompt['kind']}" if who else prompt["kind"]
+
+    def require_prompt(self, d: Draft, kind: str, player: str | None = None) -> dict[str, Any]:
+        """The current prompt if it is of ``kind`` (and for ``player``), else a rejection."""
+        prompt = d.state["prompt"]
+        if prompt is None or prompt["kind"] != kind:
+            raise reject(f"that is not possible now: the game waits for {self.waiting_for(d.state)}")
+        if player is not None and prompt.get("player") != player:
+            raise reject(f"it is {prompt.get('player')}'s {kind}, not {player}'s")
+        return prompt
+
+    # ================================================================== queue
+    def run(self, d: Draft) -> None:
+        """Run queued tasks until one asks a question or the game is over."""
+        s = d.state
+        tasks = self._tasks
+        while s["prompt"] is None and s["winner"] is None:
+            if not s["queue"]:
+                raise RuntimeError(f"{self.id}: nothing to do and nothing asked (engine bug)")
+            task = s["queue"].pop(0)
+            tasks[task[0]](d, *task[1:])
+
+    def interrupt(self, d: Draft, *tasks: Task) -> None:
+        """Run tasks now, in the middle of a prompt, then ask the same question again."""
+        prompt = d.state["prompt"]
+        d.push(*tasks, ["ask-again", prompt])
+        d.state["prompt"] = None
+
+    def task_ask_again(self, d: Draft, prompt: dict[str, Any] | None) -> None:
+        d.state["prompt"] = prompt
+
+    # ================================================================== ledger
+    def balance(self, d: Draft, account: str) -> int:
+        if account == "bank":
+            return d.state["bank_balance"]
+        if account in d.state["pools"]:
+            return d.state["pools"][account]
+        return d.player(account)["cash"]
+
+    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: str = "") -> None:
+        """Move money between two accounts (players, ``bank``, pools); the total never changes."""
+        if amount <= 0 or src == dst:
+            return
+        s = d.state
+        for account, delta in ((src, -amount), (dst, amount)):
+            if account == "bank":
+                s["bank_balance"] += delta
+            elif account in s["pools"]:
+                s["pools"][account] += delta
+            else:
+                d.player(account)["cash"] += delta
+        payer = self.account_name(src)
+        text = f"{payer[0].upper()}{payer[1:]} pays {self.account_name(dst)} {money(amount)}"
+        d.say("pay", f"{text} {reason}".strip(), payer=src, payee=dst, amount=amount)
+
+    def account_name(self, account: str) -> str:
+        return {"bank": "the bank", "tax-pool": "the tax pool", "public-treasury": "the public treasury",
+                "railroad": "the railroad", "board": "the board"}.get(account, account)
+
+    # ================================================================== decks
+    def _decks(self, seed: int, stack: Any) -> dict[str, list[str]]:
+        decks = {name: shuffled(ids, seed, f"deck:{name}") for name, ids in self.board.decks.items()}
+        if not isinstance(stack, Mapping):
+            raise reject("setup.stack must map deck names to lists of card ids")
+        for deck, ids in stack.items():
+            if deck not in decks:
+                raise reject(f"setup.stack: unknown deck {deck!r}")
+            if not isinstance(ids, list) or len(set(ids)) != len(ids):
+                raise reject(f"setup.stack.{deck} must list distinct card ids")
+            for card in ids:
+                if card not in decks[deck]:
+                    raise reject(f"setup.stack.{deck}: {card!r} is not a card of that deck")
+            decks[deck] = list(ids) + [c for c in decks[deck] if c not in ids]
+        return decks
+
+    def draw(self, d: Draft, deck_name: str) -> str | None:
+        """Take the top card of a deck (chance is revealed: no undo past this input)."""
+        deck = d.deck(deck_name)
+        d.barrier = True
+        if not deck:
+            return None
+        return deck.pop(0)
+
+    def to_bottom(self, d: Draft, card: str) -> None:
+        d.deck(self.board.cards[card].deck).append(card)
+
+    # ================================================================== options
+    def _options(self, given: Any) -> dict[str, Any]:
+        if not isinstance(given, Mapping):
+            raise reject("setup.options must be an object")
+        options = dict(self.board.options)
+        for name, value in given.items():
+            if name not in options:
+                raise reject(f"unknown option {name!r} for {self.id} (known: {', '.join(sorted(options))})")
+            default = options[name]
+            if name in self.option_choices:
+                if value not in self.option_choices[name]:
+                    choices = ", ".join(map(str, self.option_choices[name]))
+                    raise reject(f"option {name} must be one of {choices}, not {value!r}")
+            elif isinstance(default, bool) != isinstance(value, bool) or type(default) is not type(value):
+                raise reject(f"option {name} must be a {type(default).__name__}, not {value!r}")
+            elif isinstance(value, int) and not isinstance(value, bool):
+                whole(value, f"option {name}")
+            options[name] = self.check_option(name, value)
+        return options
+
+    def check_option(self, name: str, value: Any) -> Any:
+        """Ruleset-specific checks of an option's value."""
+        return value
+
+    # ================================================================== turns
+    def next_player(self, d: Draft, name: str) -> str:
+        names = d.names()
+        i = names.index(name)
+        for k in range(1, len(names) + 1):
+            candidate = d.state["players"][(i + k) % len(names)]
+            if not candidate["bankrupt"]:
+                return candidate["name"]
+        return name
+
+    # ================================================================== undo
+    def _undo(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        self._check_keys(line, {"undo"})
+        if line["undo"] != 1:
+            raise reject("undo takes back one input: {\"undo\": 1}")
+        history = state.get("undo")
+        if not history or not history["inputs"]:
+            raise reject("nothing to undo: the last input revealed chance (a roll or a card) or started the game")
+        base, inputs = history["base"], history["inputs"]
+        restored = base
+        for earlier in inputs[:-1]:
+            restored, _ = self.apply(restored, earlier)
+        restored = dict(restored)
+        restored["undo"] = {"base": base, "inputs": inputs[:-1]}
+        restored["seq"] = state["seq"] + 1
+        text = f"Undone: {describe(inputs[-1])}"
+        restored["log"] = [*restored["log"], text][-20:]
+        return restored, [{"kind": "undo", "text": text}]
+
+    def _finish(self, d: Draft, line: Mapping[str, Any] | None) -> State:
+        state = d.finish()
+        if line is not None:
+            state["seq"] += 1
+        previous = state.get("undo")
+        if d.barrier or previous is None:
+            state.pop("undo", None)
+            state["undo"] = {"base": dict(state), "inputs": []}
+        else:
+            state["undo"] = {"base": previous["base"], "inputs": [*previous["inputs"], dict(line or {})]}
+        return state
+
+
+def describe(line: Mapping[str, Any]) -> str:
+    """A short description of an input line, for the story."""
+    if "act" in line:
+        act = dict(line["act"])
+        who, verb = act.pop("player", "?"), act.pop("do", "?")
+        rest = " ".join(f"{v}" for v in act.values() if not isinstance(v, Mapping))
+        return f"{who} {verb} {rest}".strip()
+    if "answer" in line:
+        return f"answer {line['answer']}"
+    if "roll" in line:
+        return f"roll {line['roll']}"
+    return str(dict(line))
+
+
+def names_of(items: Iterable[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

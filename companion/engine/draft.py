@@ -1,0 +1,125 @@
+"""A copy-on-write working copy of a game state, for applying one input.
+
+States are plain JSON data and are never mutated once built: an old state stays valid
+(for undo, snapshots and the phone that still shows it). Copying the whole state per input
+would be slow, so a :class:`Draft` copies only what the input touches, the way immer does
+for boardgame.io: the top level, the players and the small pools always; one space, one deck
+only when written. Nested lists inside a copied dict (a player's ``cards``) are replaced,
+never changed in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import IllegalInput
+
+State = dict[str, Any]
+Event = dict[str, Any]
+Task = list[Any]
+
+LOG_LINES = 20
+
+
+class Draft:
+    """The state being built by one input, with the events it produced."""
+
+    __slots__ = ("state", "events", "barrier", "_index", "_spaces_copied", "_copied", "_decks_copied")
+
+    def __init__(self, state: State) -> None:
+        s = dict(state)
+        s["players"] = [dict(p) for p in state["players"]]
+        s["queue"] = list(state["queue"])
+        s["pools"] = dict(state["pools"])
+        s["bank"] = dict(state["bank"])
+        self.state: State = s
+        self.events: list[Event] = []
+        self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
+        self._index = {p["name"]: i for i, p in enumerate(s["players"])}
+        self._spaces_copied = False
+        self._copied: set[str] = set()
+        self._decks_copied = False
+
+    # ------------------------------------------------------------------ players
+    def player(self, name: str) -> dict[str, Any]:
+        """The writable record of a player; ``IllegalInput`` for an unknown name."""
+        try:
+            return self.state["players"][self._index[name]]
+        except KeyError:
+            raise IllegalInput(f"there is no player called {name!r}") from None
+
+    def has_player(self, name: str) -> bool:
+        return name in self._index
+
+    def names(self) -> list[str]:
+        """All players in turn order, bankrupt ones included."""
+        return [p["name"] for p in self.state["players"]]
+
+    def solvent(self) -> list[str]:
+        """Players still in the game, in turn order."""
+        return [p["name"] for p in self.state["players"] if not p["bankrupt"]]
+
+    def give_card(self, name: str, card: str) -> None:
+        p = self.player(name)
+        p["cards"] = [*p["cards"], card]
+
+    def take_card(self, name: str, card: str) -> None:
+        p = self.player(name)
+        cards = list(p["cards"])
+        cards.remove(card)
+        p["cards"] = cards
+
+    # ------------------------------------------------------------------ spaces
+    def space(self, space_id: str) -> dict[str, Any]:
+        """The writable record of an ownable space."""
+        s = self.state
+        if not self._spaces_copied:
+            s["spaces"] = dict(s["spaces"])
+            self._spaces_copied = True
+        if space_id not in self._copied:
+            s["spaces"][space_id] = dict(s["spaces"][space_id])
+            self._copied.add(space_id)
+        return s["spaces"][space_id]
+
+    def read_space(self, space_id: str) -> dict[str, Any]:
+        """The record of an ownable space, for reading only."""
+        return self.state["spaces"][space_id]
+
+    # ------------------------------------------------------------------ decks
+    def deck(self, name: str) -> list[str]:
+        """The writable order of a deck, top card first."""
+        s = self.state
+        if not self._decks_copied:
+            s["decks"] = dict(s["decks"])
+            self._decks_copied = True
+        deck = s["decks"][name]
+        if not isinstance(deck, _OwnList):
+            deck = _OwnList(deck)
+            s["decks"][name] = deck
+        return deck
+
+    # ------------------------------------------------------------------ flow
+    def push(self, *tasks: Task) -> None:
+        """Put tasks at the front of the queue, to run in the order given."""
+        self.state["queue"][0:0] = [list(t) for t in tasks]
+
+    def ask(self, player: str | None, kind: str, text: str, options: list[str], **extra: Any) -> None:
+        """Wait for an input: set the prompt the table and the phones show."""
+        self.state["prompt"] = {"player": player, "kind": kind, "text": text, "options": options, **extra}
+
+    def say(self, kind: str, text: str, **details: Any) -> None:
+        """Record an event: something said, or something the table must do physically."""
+        self.events.append({"kind": kind, "text": text, **details})
+
+    def finish(self) -> State:
+        """The finished state: plain lists again, and the log of this input's lines."""
+        s = self.state
+        if self._decks_copied:
+            s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
+        if self.events:
+            s["log"] = [*s["log"], *(e["text"] for e in self.events)][-LOG_LINES:]
+        return s
+
+
+class _OwnList(list):  # type: ignore[type-arg]
+    """Marks a deck list already copied by this draft."""

@@ -1,0 +1,953 @@
+"""``classic``: the property trading rules of US 2,026,082 (RULES.md §1).
+
+The turn: roll → move (salary on passing GO) → land (buy or auction, rent, card, tax,
+jail) → roll again after doubles, or the next player. Voluntary acts (build, sell,
+mortgage, unmortgage, trade, bankrupt) are accepted at any prompt, from any player.
+``addon`` builds on this class; ``magie-*`` and ``chambers`` share only the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..board import KindRule, Space
+from ..core import Ruleset, money, names_of, reject, whole
+from ..draft import Draft
+
+PROPERTY = dict(ownable=True, grouped=True)
+
+
+def interest(mortgage: int) -> int:
+    """10% of a mortgage value, rounded up to the dollar."""
+    return -(-mortgage // 10)
+
+
+class ClassicRules(Ruleset):
+    """The classic game; subclasses change it through data and the small hooks below."""
+
+    id = "classic"
+    kinds = {
+        "go": KindRule(),
+        "street": KindRule(required=("group", "price", "rent", "house", "mortgage"), rent_length=6, **PROPERTY),
+        "railroad": KindRule(required=("group", "price", "rent", "mortgage"), **PROPERTY),
+        "utility": KindRule(required=("group", "price", "rent", "mortgage"), **PROPERTY),
+        "chance": KindRule(required=("deck",)),
+        "chest": KindRule(required=("deck",)),
+        "tax": KindRule(required=("tax",)),
+        "jail": KindRule(),
+        "free": KindRule(),
+        "go-to-jail": KindRule(),
+    }
+    deck_names = frozenset({"chance", "chest"})
+    effects = frozenset({"pay", "collect", "advance", "advance-nearest", "go-to-jail", "keep", "repairs",
+                         "move", "pay-each", "collect-each"})
+    #: What sends money to the tax account rather than the bank (addon's tax pool).
+    tax_reasons = frozenset({"card", "income-tax", "luxury-tax", "jail-fine"})
+
+    def __init__(self, board: Any) -> None:
+        super().__init__(board)
+        b = self.board
+        self.jail = next(s.id for s in b.spaces if s.kind == "jail")
+        self.salary_spaces = frozenset(s.id for s in b.spaces if s.data.get("salary"))
+        for group, members in b.groups.items():
+            first = b.by_id[members[0]]
+            if first.kind in ("railroad", "utility") and len(first.rent) < len(members):
+                raise ValueError(f"{b.source}: {first.id}.rent needs one rent per {group} owned ({len(members)})")
+        self.landers = {
+            "street": self.land_property, "railroad": self.land_property, "utility": self.land_property,
+            "chance": self.land_card, "chest": self.land_card, "tax": self.land_tax,
+            "go-to-jail": self.land_go_to_jail, "go": self.land_nothing, "jail": self.land_nothing,
+            "free": self.land_nothing,
+        }
+        self.effect_handlers = {name: getattr(self, "effect_" + name.replace("-", "_")) for name in self.effects}
+        self.card_uses = {"jail": self.use_jail_card}
+
+    # ================================================================== set-up
+    def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        player = super().new_player(name, options)
+        player["jail_turns"] = 0
+        return player
+
+    def new_space(self, space_id: str) -> dict[str, Any]:
+        return {"owner": None, "houses": 0, "hotel": False, "mortgaged": False}
+
+    def new_bank(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"houses": options["houses"], "hotels": options["hotels"]}
+
+    def setup(self, d: Draft, setup: Mapping[str, Any]) -> None:
+        s = d.state
+        s.update(dice=None, doubles=0, again=False, auction=None, trade=None)
+        for name in d.names():
+            self.transfer(d, "bank", name, s["options"]["start_cash"], "to start")
+        self.deal(d, setup.get("deal"))
+        first = d.names()[0]
+        if "start" in setup:
+            first = self.start_in_progress(d, setup["start"])
+        s["turn"] = {"player": first, "number": 1}
+        d.push(["turn", first])
+
+    def deal(self, d: Draft, deal: Any) -> None:
+        """Give starting hands from the decks (``setup.deal``)."""
+        if deal is None:
+            return
+        if not isinstance(deal, Mapping):
+            raise reject("setup.deal must map player names to lists of card ids")
+        for name, cards in deal.items():
+            d.player(name)
+            if not isinstance(cards, list):
+                raise reject(f"setup.deal.{name} must be a list of card ids")
+            for card in cards:
+                self.take_from_deck(d, card)
+                d.give_card(name, card)
+
+    def take_from_deck(self, d: Draft, card: Any) -> None:
+        if card not in self.board.cards:
+            raise reject(f"unknown card {card!r}")
+        deck = d.deck(self.board.cards[card].deck)
+        if card not in deck:
+            raise reject(f"card {card} is dealt twice")
+        deck.remove(card)
+
+    def start_in_progress(self, d: Draft, start: Any) -> str:
+        """Apply ``setup.start``: cash, places, cards, deeds and pools of a game in progress."""
+        if not isinstance(start, Mapping):
+            raise reject("setup.start must be an object")
+        s = d.state
+        for name, given in (start.get("players") or {}).items():
+            p = d.player(name)
+            if not isinstance(given, Mapping):
+                raise reject(f"setup.start.players.{name} must be an object")
+            if "cash" in given:
+                cash = whole(given["cash"], f"{name}'s cash")
+                self.transfer(d, "bank", name, cash - p["cash"]) if cash > p["cash"] else \
+                    self.transfer(d, name, "bank", p["cash"] - cash)
+            if "space" in given:
+                if given["space"] not in self.board.by_id:
+                    raise reject(f"setup.start: unknown space {given['space']!r} for {name}")
+                p["space"] = given["space"]
+            for card in given.get("cards", []):
+                self.take_from_deck(d, card)
+                d.give_card(name, card)
+            p["in_jail"] = bool(given.get("in_jail", False))
+            if p["in_jail"]:
+                p["space"] = self.jail
+        given_spaces = start.get("spaces") or {}
+        if not isinstance(given_spaces, Mapping):
+            raise reject("setup.start.spaces must map space ids to deeds")
+        for space_id, given in given_spaces.items():  # owners first: buildings need whole groups
+            if space_id not in d.state["spaces"] or not isinstance(given, Mapping):
+                raise reject(f"setup.start.spaces: {space_id!r} is not an ownable space")
+            if given.get("owner") is not None:
+                d.player(given["owner"])
+            d.space(space_id)["owner"] = given.get("owner")
+        for space_id, given in given_spaces.items():
+            self.start_space(d, space_id, given)
+        for pool, amount in (start.get("pools") or {}).items():
+            if pool not in s["pools"]:
+                raise reject(f"setup.start: unknown pool {pool!r}")
+            self.transfer(d, "bank", pool, whole(amount, f"pool {pool}"))
+        d.events.clear()
+        d.say("setup", "The game continues from the position given")
+        turn = start.get("turn", d.names()[0])
+        if not d.has_player(turn):
+            raise reject(f"setup.start.turn: there is no player called {turn!r}")
+        return str(turn)
+
+    def start_space(self, d: Draft, space_id: str, given: Any) -> None:
+        rec = d.space(space_id)
+        owner = given.get("owner")
+        houses = whole(given.get("houses", 0), f"houses on {space_id}", maximum=4)
+        hotel = bool(given.get("hotel", False))
+        space = self.board.by_id[space_id]
+        if (houses or hotel) and (space.kind != "street" or owner is None or not self.owns_group(d, owner, space)):
+            raise reject(f"setup.start.spaces.{space_id}: buildings need the whole group in one hand")
+        if hotel and houses:
+            raise reject(f"setup.start.spaces.{space_id}: a hotel replaces the four houses")
+        rec.update(owner=owner, houses=houses, hotel=hotel, mortgaged=bool(given.get("mortgaged", False)))
+        bank = d.state["bank"]
+        bank["houses"] -= houses
+        bank["hotels"] -= int(hotel)
+        if bank["houses"] < 0 or bank["hotels"] < 0:
+            raise reject("setup.start: more buildings than the bank holds")
+
+    # ================================================================== turns
+    def task_turn(self, d: Draft, name: str) -> None:
+        s = d.state
+        s["doubles"] = 0
+        s["again"] = False
+        if d.player(name)["in_jail"]:
+            fine = s["options"]["jail_fine"]
+            d.ask(name, "roll", f"{name} is in jail: roll for doubles, pay {money(fine)} or use a card",
+                  [], purpose="jail", dice=2)
+        else:
+            d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
+
+    def roll_turn(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
+        s, name = d.state, prompt["player"]
+        a, b = dice[0], dice[1]
+        s["dice"] = dice
+        double = a == b
+        d.say("roll", f"{name} rolls {a} and {b}" + (" (doubles)" if double else ""), player=name, dice=dice)
+        if double:
+            s["doubles"] += 1
+            if s["doubles"] == 3:
+                d.say("say", f"Third doubles: {name} goes to jail")
+                d.push(["go-to-jail", name], ["end-roll", name])
+                return
+        s["again"] = double
+        d.push(["move", name, a + b, {"dice": a + b}], ["end-roll", name])
+
+    def roll_jail(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
+        s, name = d.state, prompt["player"]
+        s["dice"] = dice
+        total = dice[0] + dice[1]
+        p = d.player(name)
+        d.say("roll", f"{name} rolls {dice[0]} and {dice[1]} in jail", player=name, dice=dice)
+        if dice[0] == dice[1]:
+            d.say("say", f"Doubles: {name} leaves jail")
+            self.release(d, name)
+            d.push(["move", name, total, {"dice": total}], ["end-roll", name])
+        elif p["jail_turns"] >= 2:
+            d.say("say", f"Third try failed: {name} pays the fine and leaves jail")
+            d.push(["pay", name, self.tax_account("jail-fine"), s["options"]["jail_fine"], "as the jail fine"],
+                   ["release", name], ["move", name, total, {"dice": total}], ["end-roll", name])
+        else:
+            p["jail_turns"] += 1
+            d.say("say", f"{name} stays in jail")
+            d.push(["end-roll", name])
+
+    def task_release(self, d: Draft, name: str) -> None:
+        self.release(d, name)
+
+    def release(self, d: Draft, name: str) -> None:
+        p = d.player(name)
+        p["in_jail"] = False
+        p["jail_turns"] = 0
+
+    def task_end_roll(self, d: Draft, name: str) -> None:
+        s = d.state
+        p = d.player(name)
+        if s["again"] and not p["in_jail"] and not p["bankrupt"]:
+            s["again"] = False
+            d.ask(name, "roll", f"Doubles: {name}, roll again", [], purpose="turn", dice=2)
+        else:
+            d.push(["next-turn"])
+
+    def task_next_turn(self, d: Draft) -> None:
+        s = d.state
+        nxt = self.next_player(d, s["turn"]["player"])
+        s["turn"] = {"player": nxt, "number": s["turn"]["number"] + 1}
+        d.push(["turn", nxt])
+
+    def task_go_to_jail(self, d: Draft, name: str) -> None:
+        p = d.player(name)
+        p["space"], p["in_jail"], p["jail_turns"] = self.jail, True, 0
+        d.state["again"] = False
+        d.say("move", f"Move {name}'s token to {self.board.by_id[self.jail].name}: {name} is in jail",
+              player=name, to=self.jail, jail=True)
+
+    # ================================================================== movement
+    def path(self, d: Draft, name: str, start: str, steps: int, ctx: Mapping[str, Any]) -> list[str]:
+        """The spaces a token enters, one per step (negative steps: backwards)."""
+        space = self.board.by_id[start]
+        track = self.board.tracks[space.track]
+        n, i = len(track), space.index
+        sign = 1 if steps > 0 else -1
+        return [track[(i + sign * k) % n] for k in range(1, abs(steps) + 1)]
+
+    def path_to(self, d: Draft, name: str, start: str, target: str) -> list[str]:
+        """The spaces a token enters moving forward from ``start`` to ``target``."""
+        here, there = self.board.by_id[start], self.board.by_id[target]
+        n = len(self.board.tracks[here.track])
+        steps = (there.index - here.index) % n or n
+        return self.path(d, name, start, steps, {})
+
+    def task_move(self, d: Draft, name: str, steps: int, ctx: Mapping[str, Any]) -> None:
+        p = d.player(name)
+        path = self.path(d, name, p["space"], steps, ctx)
+        self.walk(d, name, path, steps > 0, ctx)
+
+    def task_advance(self, d: Draft, name: str, target: str, ctx: Mapping[str, Any]) -> None:
+        path = self.path_to(d, name, d.player(name)["space"], target)
+        self.walk(d, name, path, True, ctx)
+
+    def walk(self, d: Draft, name: str, path: list[str], forward: bool, ctx: Mapping[str, Any]) -> None:
+        """Move a token along ``path`` (salary when a forward move passes or lands on GO), then land."""
+        p = d.player(name)
+        if not path:
+            d.push(["land", name, dict(ctx)])
+            return
+        target = self.board.by_id[path[-1]]
+        word = "forward" if forward else "back"
+        d.say("move", f"Move {name}'s token {len(path)} {'space' if len(path) == 1 else 'spaces'} {word} to "
+              f"{target.name}", player=name, to=target.id, steps=len(path) if forward else -len(path))
+        p["space"] = target.id
+        if forward:
+            for space_id in path:
+                if space_id in self.salary_spaces:
+                    self.pay_salary(d, name, space_id, landed=space_id == target.id)
+        d.push(["land", name, dict(ctx)])
+
+    def pay_salary(self, d: Draft, name: str, space_id: str, *, landed: bool) -> None:
+        d.player(name)["laps"] += 1
+        how = "landing on" if landed else "passing"
+        self.transfer(d, "bank", name, d.state["options"]["salary"], f"salary for {how} {self.board.by_id[space_id].name}")
+
+    # ================================================================== landing
+    def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
+        space = self.board.by_id[d.player(name)["space"]]
+        self.landers[space.kind](d, name, space, ctx)
+
+    def land_nothing(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        pass
+
+    def land_go_to_jail(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        d.push(["go-to-jail", name])
+
+    def land_card(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        d.push(["draw", name, space.data["deck"]])
+
+    def land_tax(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        options = d.state["options"]
+        if space.data["tax"] == "income":
+            flat, pct = options["income_tax_flat"], options["income_tax_percent"]
+            d.ask(name, "income-tax", f"Income tax: {name}, pay {money(flat)} or {pct}% of your total worth?",
+                  ["flat", "percent"], space=space.id)
+        else:
+            d.push(["pay", name, self.tax_account("luxury-tax"), options["luxury_tax"], f"for {space.name}"])
+
+    def answer_income_tax(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
+        name, options = prompt["player"], d.state["options"]
+        if value == "flat":
+            amount = options["income_tax_flat"]
+        else:
+            worth = self.worth(d, name)
+            amount = worth * options["income_tax_percent"] // 100
+            d.say("say", f"{name}'s total worth is {money(worth)}: {options['income_tax_percent']}% is {money(amount)}")
+        d.push(["pay", name, self.tax_account("income-tax"), amount, "income tax"])
+
+    def land_property(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        rec = d.read_space(space.id)
+        owner = rec["owner"]
+        if owner is None:
+            d.ask(name, "buy", f"Buy {space.name} for {money(space.price or 0)}?", ["yes", "no"],
+                  space=space.id, price=space.price)
+        elif owner == name:
+            d.say("say", f"{name} owns {space.name}")
+        elif rec["mortgaged"]:
+            d.say("say", f"{space.name} is mortgaged: no rent")
+        elif space.kind == "utility" and (ctx.get("dice") is None or ctx.get("dice_multiplier")):
+            times = ctx.get("dice_multiplier") or space.rent[self.count_owned(d, owner, space) - 1]
+            d.ask(name, "roll", f"{name}, throw the dice: you pay {owner} {times} times the throw", [],
+                  purpose="utility", dice=2, space=space.id, owner=owner, multiplier=times)
+        else:
+            rent = self.rent(d, space, owner, ctx)
+            d.push(["pay", name, owner, rent, f"rent for {space.name}"])
+
+    def roll_utility(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
+        name, total = prompt["player"], sum(dice)
+        d.say("roll", f"{name} throws {total}", player=name, dice=dice)
+        space = self.board.by_id[prompt["space"]]
+        d.push(["pay", name, prompt["owner"], total * prompt["multiplier"], f"rent for {space.name}"])
+
+    def rent(self, d: Draft, space: Space, owner: str, ctx: Mapping[str, Any]) -> int:
+        """Rent due on an owned, unmortgaged property."""
+        rec = d.read_space(space.id)
+        if space.kind == "street":
+            if rec["hotel"]:
+                return space.rent[5]
+            if rec["houses"]:
+                return space.rent[rec["houses"]]
+            return space.rent[0] * (2 if self.owns_group(d, owner, space) else 1)
+        count = self.count_owned(d, owner, space)
+        if space.kind == "utility":
+            return space.rent[count - 1] * ctx["dice"]
+        return space.rent[count - 1] * ctx.get("rent_multiplier", 1)
+
+    def answer_buy(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
+        name, space = prompt["player"], self.board.by_id[prompt["space"]]
+        if value == "no":
+            d.say("say", f"{name} does not buy {space.name}: it is auctioned")
+            d.push(["auction", space.id])
+            return
+        price = space.price or 0
+        if d.player(name)["cash"] < price:
+            raise reject(f"{name} has {money(d.player(name)['cash'])} and {space.name} costs {money(price)}: "
+                         "sell or mortgage first, or answer no")
+        self.transfer(d, name, "bank", price, f"for {space.name}")
+        self.give_space(d, name, space.id)
+        d.say("deed", f"Give {name} the deed of {space.name}", player=name, space=space.id)
+
+    def give_space(self, d: Draft, name: str, space_id: str) -> None:
+        d.space(space_id)["owner"] = name
+
+    # ================================================================== groups and worth
+    def owned(self, d: Draft, name: str) -> list[str]:
+        return [sid for sid, rec in d.state["spaces"].items() if rec["owner"] == name]
+
+    def owns_group(self, d: Draft, name: str, space: Space) -> bool:
+        spaces = d.state["spaces"]
+        return all(spaces[m]["owner"] == name for m in self.board.groups[space.group or ""])
+
+    def count_owned(self, d: Draft, name: str, space: Space) -> int:
+        spaces = d.state["spaces"]
+        return sum(1 for m in self.board.groups[space.group or ""] if spaces[m]["owner"] == name)
+
+    @staticmethod
+    def level(rec: Mapping[str, Any]) -> int:
+        """Buildings on a street as one number: houses 0-4, a hotel 5."""
+        return 5 if rec["hotel"] else rec["houses"]
+
+    def worth(self, d: Draft, name: str) -> int:
+        """Cash + printed price of all property (mortgaged or not) + cost of buildings."""
+        total = d.player(name)["cash"]
+        for sid in self.owned(d, name):
+            space = self.board.by_id[sid]
+            total += (space.price or 0) + self.level(d.read_space(sid)) * (space.house or 0)
+        return total
+
+    # ================================================================== cards
+    def task_draw(self, d: Draft, name: str, deck_name: str) -> None:
+        card_id = self.draw(d, deck_name)
+        if card_id is None:
+            d.say("say", f"The {deck_name} deck is empty")
+            return
+        card = self.board.cards[card_id]
+        d.say("card", f"{name} draws {self.deck_title(deck_name)}: {card.text}", player=name, card=card_id,
+              deck=deck_name)
+        if card.kept:
+            d.give_card(name, card_id)
+        else:
+            self.to_bottom(d, card_id)
+        self.effect_handlers[card.do](d, name, card.params)
+
+    @staticmethod
+    def deck_title(deck_name: str) -> str:
+        return {"chest": "Community Chest", "chance": "Chance"}.get(deck_name, deck_name.replace("-", " ").title())
+
+    def effect_pay(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.push(["pay", name, self.tax_account("card"), params["amount"], "for the card"])
+
+    def effect_collect(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        self.transfer(d, "bank", name, params["amount"], "for the card")
+
+    def effect_advance(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.push(["advance", name, params["to"], {}])
+
+    def effect_advance_nearest(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        path = self.path(d, name, d.player(name)["space"], len(self.board.spaces), {})
+        target = next(sid for sid in path if self.board.by_id[sid].kind == params["kind"])
+        ctx = {k: params[k] for k in ("rent_multiplier", "dice_multiplier") if k in params}
+        d.push(["advance", name, target, ctx])
+
+    def effect_go_to_jail(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.push(["go-to-jail", name])
+
+    def effect_keep(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.say("say", f"{name} keeps the card")
+
+    def effect_repairs(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        houses = hotels = 0
+        for sid in self.owned(d, name):
+            rec = d.read_space(sid)
+            houses += rec["houses"]
+            hotels += int(rec["hotel"])
+        amount = houses * params["house"] + hotels * params["hotel"]
+        d.say("say", f"{name} has {houses} houses and {hotels} hotels")
+        d.push(["pay", name, self.tax_account("card"), amount, "for repairs"])
+
+    def effect_move(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.push(["move", name, params["steps"], {}])
+
+    def effect_pay_each(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.push(*(["pay", name, other, params["amount"], "for the card"] for other in d.solvent() if other != name))
+
+    def effect_collect_each(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
+        d.push(*(["pay", other, name, params["amount"], "for the card"] for other in d.solvent() if other != name))
+
+    def verb_use_card(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        card = act.get("card")
+        if card not in d.player(name)["cards"]:
+            raise reject(f"{name} does not hold the card {card!r}")
+        use = self.board.cards[card].params.get("use")
+        handler = self.card_uses.get(use)
+        if handler is None:
+            raise reject(f"{card} is not played that way")
+        handler(d, name, card)
+
+    def use_jail_card(self, d: Draft, name: str, card: str) -> None:
+        self.require_prompt(d, "roll", name)
+        if d.state["prompt"].get("purpose") != "jail":
+            raise reject(f"{name} is not waiting to roll in jail")
+        d.take_card(name, card)
+        self.to_bottom(d, card)
+        self.release(d, name)
+        d.say("say", f"{name} uses {card} and leaves jail")
+        d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
+
+    def verb_pay_fine(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        self.require_prompt(d, "roll", name)
+        if d.state["prompt"].get("purpose") != "jail":
+            raise reject(f"{name} is not waiting to roll in jail")
+        fine = d.state["options"]["jail_fine"]
+        if d.player(name)["cash"] < fine:
+            raise reject(f"{name} has {money(d.player(name)['cash'])}: the fine is {money(fine)}")
+        self.transfer(d, name, self.tax_account("jail-fine"), fine, "as the jail fine")
+        self.release(d, name)
+        d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
+
+    # ================================================================== money owed
+    def tax_account(self, reason: str) -> str:
+        """Where taxes, fines and card payments go (the bank; addon's tax pool)."""
+        return "bank"
+
+    def task_pay(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+        if amount <= 0 or d.player(debtor)["bankrupt"]:
+            return
+        if creditor not in ("bank", *d.state["pools"]) and d.player(creditor)["bankrupt"]:
+            creditor = "bank"
+        cash = d.player(debtor)["cash"]
+        if cash >= amount:
+            self.transfer(d, debtor, creditor, amount, reason)
+            return
+        d.push(["pay", debtor, creditor, amount, reason])
+        d.say("debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} and has {money(cash)}",
+              player=debtor, creditor=creditor, amount=amount)
+        d.ask(debtor, "debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason} and has "
+              f"{money(cash)}: sell, mortgage or trade to raise {money(amount - cash)}, or go bankrupt",
+              ["bankrupt"], creditor=creditor, amount=amount)
+
+    def resume(self, d: Draft) -> None:
+        prompt = d.state["prompt"]
+        if prompt and prompt["kind"] == "debt" and d.player(prompt["player"])["cash"] >= prompt["amount"]:
+            d.state["prompt"] = None
+
+    def answer_debt(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
+        d.state["prompt"] = prompt  # bankrupt() clears it with the retried payment
+        self.bankrupt(d, prompt["player"])
+
+    def verb_bankrupt(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        self.bankrupt(d, name)
+
+    def bankrupt(self, d: Draft, name: str) -> None:
+        """Declare ``name`` bankrupt to whoever they owe (the bank if nobody)."""
+        s = d.state
+        prompt = s["prompt"]
+        creditor = "bank"
+        if prompt and prompt["kind"] == "debt" and prompt["player"] == name:
+            creditor = prompt["creditor"]
+            s["queue"].pop(0)  # the payment that could not be made
+        to_player = creditor not in ("bank", *s["pools"])
+        p = d.player(name)
+        owned = self.owned(d, name)
+        bank = s["bank"]
+        for sid in owned:  # buildings go back to the bank, sold at half price to a player creditor
+            rec = d.space(sid)
+            level = self.level(rec)
+            if level:
+                bank["houses"] += rec["houses"]
+                bank["hotels"] += int(rec["hotel"])
+                if to_player:
+                    self.transfer(d, "bank", name, level * (self.board.by_id[sid].house or 0) // 2,
+                                  f"for the buildings on {self.board.by_id[sid].name}")
+                rec["houses"], rec["hotel"] = 0, False
+        self.transfer(d, name, creditor, p["cash"], "(everything left)")
+        later: list[list[Any]] = []
+        for sid in owned:
+            rec = d.space(sid)
+            if to_player:
+                rec["owner"] = creditor
+                if rec["mortgaged"]:
+                    later.append(["pay", creditor, "bank", interest(self.board.by_id[sid].mortgage or 0),
+                                  f"interest on mortgaged {self.board.by_id[sid].name}"])
+            else:
+                rec["owner"], rec["mortgaged"] = None, False
+                later.append(["auction", sid])
+        for card in p["cards"]:
+            if to_player:
+                d.give_card(creditor, card)
+            else:
+                self.to_bottom(d, card)
+        p.update(cards=[], bankrupt=True, in_jail=False, cash=0)
+        d.say("bankrupt", f"{name} is bankrupt" + (f": everything goes to {creditor}" if to_player else
+              ": property returns to the bank"), player=name, creditor=creditor)
+        self.forget_player(d, name)
+        was_turn = s["turn"]["player"] == name
+        if was_turn:
+            s["queue"] = []
+        else:
+            s["queue"] = [t for t in s["queue"] if len(t) < 2 or t[1] != name]
+        if prompt is not None and prompt.get("player") == name:
+            s["prompt"] = None
+        later.append(["check-end"])
+        if was_turn:
+            s["queue"] = [*later, ["next-turn"]]
+        elif s["prompt"] is not None:
+            self.interrupt(d, *later)
+        else:
+            d.push(*later)
+
+    def forget_player(self, d: Draft, name: str) -> None:
+        """Take a bankrupt player out of a running auction or trade offer."""
+        s = d.state
+        trade = s.get("trade")
+        if trade and name in (trade["from"], trade["with"]):
+            s["trade"] = None
+        auction = s.get("auction")
+        if auction and name in auction["bidders"]:
+            auction = {**auction, "passed": [*auction["passed"], name]}
+            if auction["bidder"] == name:
+                auction.update(bid=0, bidder=None)
+            s["auction"] = auction
+            if s["prompt"] and s["prompt"]["kind"] == "auction":
+                self.ask_auction(d)
+                self.check_auction(d)
+
+    def task_check_end(self, d: Draft) -> None:
+        self.check_end(d)
+
+    def check_end(self, d: Draft) -> bool:
+        """End the game if one player is left, or after the bankruptcies the options allow."""
+        s = d.state
+        solvent = d.solvent()
+        limit = s["options"].get("end_after_bankruptcies", 0)
+        if len(solvent) == 1:
+            self.win(d, solvent[0], "the last solvent player")
+            return True
+        if limit and len(d.names()) - len(solvent) >= limit:
+            self.win_by_worth(d)
+            return True
+        return False
+
+    def win(self, d: Draft, name: str, why: str) -> None:
+        s = d.state
+        s["winner"], s["prompt"], s["queue"] = name, None, []
+        s["auction"] = s["trade"] = None
+        d.say("winner", f"{name} wins: {why}", player=name)
+
+    def win_by_worth(self, d: Draft) -> None:
+        worth = {n: self.worth(d, n) for n in d.solvent()}
+        best = max(worth.values())
+        winner = next(n for n in d.solvent() if worth[n] == best)
+        d.say("say", "Total worth: " + ", ".join(f"{n} {money(w)}" for n, w in worth.items()))
+        self.win(d, winner, f"the highest total worth, {money(best)}")
+
+    def host_end_game(self, d: Draft, act: Mapping[str, Any]) -> None:
+        """The table's clock ran out (option ``end_at_minutes``) or the host ends the game."""
+        self.win_by_worth(d)
+
+    # ================================================================== auctions
+    def task_auction(self, d: Draft, space_id: str) -> None:
+        self.open_auction(d, {"space": space_id}, d.solvent(), minimum=1)
+
+    def open_auction(self, d: Draft, lot: dict[str, Any], bidders: list[str], *, minimum: int) -> None:
+        d.state["auction"] = {**lot, "bid": 0, "bidder": None, "minimum": minimum, "bidders": bidders, "passed": []}
+        self.ask_auction(d)
+
+    def lot_name(self, auction: Mapping[str, Any]) -> str:
+        if "building" in auction:
+            return f"a {auction['building']} (the bank's stock is short)"
+        return self.board.by_id[auction["space"]].name
+
+    def ask_auction(self, d: Draft) -> None:
+        a = d.state["auction"]
+        waiting = [n for n in a["bidders"] if n not in a["passed"]]
+        high = f"{a['bidder']} bids {money(a['bid'])}" if a["bidder"] else "no bid yet"
+        d.ask(None, "auction", f"Auction of {self.lot_name(a)}: {high}", [], bid=a["bid"], bidder=a["bidder"],
+              waiting=waiting, **{k: a[k] for k in ("space", "building") if k in a})
+
+    def verb_bid(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        a = self.require_bidder(d, name)
+        amount = whole(act.get("amount"), "a bid", minimum=1)
+        if amount < a["minimum"]:
+            raise reject(f"the opening bid is at least {money(a['minimum'])}")
+        if amount <= a["bid"]:
+            raise reject(f"{name} must bid more than {money(a['bid'])}")
+        if a["bidder"] == name:
+            raise reject(f"{name} is already the highest bidder")
+        if amount > d.player(name)["cash"]:
+            raise reject(f"{name} has only {money(d.player(name)['cash'])}")
+        d.state["auction"] = {**a, "bid": amount, "bidder": name}
+        d.say("bid", f"{name} bids {money(amount)}", player=name, amount=amount)
+        self.ask_auction(d)
+        self.check_auction(d)
+
+    def verb_pass(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        a = self.require_bidder(d, name)
+        if a["bidder"] == name:
+            raise reject(f"{name} holds the highest bid and cannot pass")
+        d.state["auction"] = {**a, "passed": [*a["passed"], name]}
+        d.say("say", f"{name} passes")
+        self.ask_auction(d)
+        self.check_auction(d)
+
+    def require_bidder(self, d: Draft, name: str) -> dict[str, Any]:
+        a = d.state.get("auction")
+        if not a or (d.state["prompt"] or {}).get("kind") != "auction":
+            raise reject("there is no auction now")
+        if name not in a["bidders"] or name in a["passed"]:
+            raise reject(f"{name} is not bidding in this auction")
+        return a
+
+    def check_auction(self, d: Draft) -> None:
+        s = d.state
+        a = s["auction"]
+        waiting = [n for n in a["bidders"] if n not in a["passed"]]
+        if a["bidder"] is not None and waiting == [a["bidder"]]:
+            s["auction"], s["prompt"] = None, None
+            d.say("say", f"{a['bidder']} wins the auction of {self.lot_name(a)} for {money(a['bid'])}")
+            d.push(["pay", a["bidder"], "bank", a["bid"], f"for {self.lot_name(a)}"], ["award", a["bidder"], a])
+        elif not waiting:
+            s["auction"], s["prompt"] = None, None
+            d.say("say", f"Nobody bids: {self.lot_name(a)} stays with the bank")
+
+    def task_award(self, d: Draft, name: str, lot: Mapping[str, Any]) -> None:
+        if "building" in lot:
+            self.place_bought_building(d, name, lot)
+            return
+        self.give_space(d, name, lot["space"])
+        d.say("deed", f"Give {name} the deed of {self.lot_name(lot)}", player=name, space=lot["space"])
+
+    # ================================================================== building
+    def build_check(self, d: Draft, name: str, space_id: Any) -> tuple[Space, str]:
+        """Why ``name`` may build on ``space_id`` (returns the space and "house"/"hotel"), or a rejection."""
+        space = self.street(space_id, f"{name} cannot build on {space_id}")
+        rec = d.read_space(space.id)
+        why = f"{name} cannot build on {space.name}"
+        if rec["owner"] != name:
+            raise reject(f"{why}: {name} does not own it")
+        if not self.owns_group(d, name, space):
+            raise reject(f"{why}: {name} does not own the whole {space.group} group")
+        group = self.board.groups[space.group or ""]
+        if any(d.read_space(m)["mortgaged"] for m in group):
+            raise reject(f"{why}: a street of the {space.group} group is mortgaged")
+        level = self.level(rec)
+        if level == 5:
+            raise reject(f"{why}: it has a hotel already")
+        if level > min(self.level(d.read_space(m)) for m in group):
+            raise reject(f"{why}: build evenly, the other streets of the {space.group} group come first")
+        kind = "hotel" if level == 4 else "house"
+        return space, kind
+
+    def street(self, space_id: Any, why: str) -> Space:
+        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
+        if space is None:
+            raise reject(f"{why}: there is no space {space_id!r}")
+        if space.kind != "street":
+            raise reject(f"{why}: {space.name} is not a street")
+        return space
+
+    def verb_build(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        space, kind = self.build_check(d, name, act.get("space"))
+        stock = d.state["bank"][kind + "s"]
+        if stock < 1:
+            raise reject(f"{name} cannot build on {space.name}: the bank has no {kind}s left")
+        if d.player(name)["cash"] < (space.house or 0):
+            raise reject(f"{name} cannot build on {space.name}: a {kind} costs {money(space.house or 0)}")
+        wanting = self.builders(d, kind)
+        if len(wanting) > stock and d.state["prompt"] and d.state["prompt"]["kind"] != "auction":
+            d.say("say", f"The bank has {stock} {kind}{'s' if stock > 1 else ''} left and "
+                  f"{names_of(wanting)} can build: it is auctioned")
+            self.interrupt(d, ["building-auction", kind, space.id, name, wanting])
+            return
+        self.transfer(d, name, "bank", space.house or 0, f"for a {kind} on {space.name}")
+        self.place_building(d, space, kind)
+
+    def task_building_auction(self, d: Draft, kind: str, space_id: str, requester: str, bidders: list[str]) -> None:
+        price = self.board.by_id[space_id].house or 0
+        self.open_auction(d, {"building": kind, "for": space_id, "requester": requester}, bidders, minimum=price)
+
+    def builders(self, d: Draft, kind: str) -> list[str]:
+        """Players who could legally buy and place a ``kind`` now (for the short-stock auction)."""
+        found = []
+        for name in d.solvent():
+            if self.legal_build_spaces(d, name, kind):
+                found.append(name)
+        return found
+
+    def legal_build_spaces(self, d: Draft, name: str, kind: str) -> list[str]:
+        spaces = []
+        for sid in self.owned(d, name):
+            if self.board.by_id[sid].kind != "street":
+                continue
+            try:
+                space, k = self.build_check(d, name, sid)
+            except ValueError:
+                continue
+            if k == kind and d.player(name)["cash"] >= (space.house or 0):
+                spaces.append(sid)
+        return spaces
+
+    def place_bought_building(self, d: Draft, name: str, lot: Mapping[str, Any]) -> None:
+        kind = lot["building"]
+        if name == lot["requester"] and lot["for"] in self.legal_build_spaces(d, name, kind):
+            self.place_building(d, self.board.by_id[lot["for"]], kind)
+            return
+        options = [sid for sid in self.owned(d, name)
+                   if self.board.by_id[sid].kind == "street" and self._may_place(d, name, sid, kind)]
+        if not options:
+            d.say("say", f"{name} has nowhere to put the {kind}: it stays with the bank")
+            return
+        d.ask(name, "place-building", f"{name}, where does the {kind} go?", options, building=kind)
+
+    def _may_place(self, d: Draft, name: str, sid: str, kind: str) -> bool:
+        try:
+            return self.build_check(d, name, sid)[1] == kind
+        except ValueError:
+            return False
+
+    def answer_place_building(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
+        self.place_building(d, self.board.by_id[value], prompt["building"])
+
+    def place_building(self, d: Draft, space: Space, kind: str) -> None:
+        rec, bank = d.space(space.id), d.state["bank"]
+        if kind == "hotel":
+            rec["houses"], rec["hotel"] = 0, True
+            bank["houses"] += 4
+            bank["hotels"] -= 1
+            d.say("build", f"Put a hotel on {space.name} and return its four houses to the bank",
+                  space=space.id, building="hotel")
+        else:
+            rec["houses"] += 1
+            bank["houses"] -= 1
+            d.say("build", f"Put a house on {space.name} ({rec['houses']} now)", space=space.id, building="house")
+
+    def verb_sell(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        space = self.street(act.get("space"), f"{name} cannot sell a building on {act.get('space')}")
+        rec = d.read_space(space.id)
+        why = f"{name} cannot sell a building on {space.name}"
+        if rec["owner"] != name:
+            raise reject(f"{why}: {name} does not own it")
+        level = self.level(rec)
+        if level == 0:
+            raise reject(f"{why}: there is none")
+        group = self.board.groups[space.group or ""]
+        if level < max(self.level(d.read_space(m)) for m in group):
+            raise reject(f"{why}: sell evenly, the other streets of the {space.group} group come first")
+        half = (space.house or 0) // 2
+        bank = d.state["bank"]
+        rec = d.space(space.id)
+        if rec["hotel"]:
+            houses = min(4, bank["houses"])
+            rec["hotel"], rec["houses"] = False, houses
+            bank["hotels"] += 1
+            bank["houses"] -= houses
+            text = f"Take the hotel off {space.name}" + (f" and put {houses} houses there" if houses else "")
+            if houses < 4:
+                text += f" (the bank has only {houses} houses: the rest are sold too)"
+            self.transfer(d, "bank", name, half * (5 - houses), f"for the hotel on {space.name}")
+        else:
+            rec["houses"] -= 1
+            bank["houses"] += 1
+            text = f"Take a house off {space.name}"
+            self.transfer(d, "bank", name, half, f"for a house on {space.name}")
+        d.say("build", text, space=space.id)
+
+    # ================================================================== mortgages
+    def deed(self, d: Draft, name: str, space_id: Any, why: str) -> Space:
+        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
+        if space is None or not space.ownable:
+            raise reject(f"{why}: there is no property {space_id!r}")
+        if d.read_space(space.id)["owner"] != name:
+            raise reject(f"{why}: {name} does not own {space.name}")
+        return space
+
+    def verb_mortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        why = f"{name} cannot mortgage {act.get('space')}"
+        space = self.deed(d, name, act.get("space"), why)
+        if d.read_space(space.id)["mortgaged"]:
+            raise reject(f"{why}: it is mortgaged already")
+        if space.kind == "street" and any(self.level(d.read_space(m)) for m in self.board.groups[space.group or ""]):
+            raise reject(f"{why}: sell the buildings of the {space.group} group first")
+        d.space(space.id)["mortgaged"] = True
+        self.transfer(d, "bank", name, space.mortgage or 0, f"on the mortgage of {space.name}")
+        d.say("deed", f"Turn the deed of {space.name} face down", space=space.id)
+
+    def verb_unmortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        why = f"{name} cannot lift the mortgage on {act.get('space')}"
+        space = self.deed(d, name, act.get("space"), why)
+        if not d.read_space(space.id)["mortgaged"]:
+            raise reject(f"{why}: it is not mortgaged")
+        cost = (space.mortgage or 0) + interest(space.mortgage or 0)
+        if d.player(name)["cash"] < cost:
+            raise reject(f"{why}: it costs {money(cost)}")
+        d.space(space.id)["mortgaged"] = False
+        self.transfer(d, name, "bank", cost, f"to lift the mortgage on {space.name}")
+        d.say("deed", f"Turn the deed of {space.name} face up", space=space.id)
+
+    # ================================================================== trades
+    def verb_trade(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        if d.state.get("trade"):
+            t = d.state["trade"]
+            raise reject(f"{t['from']}'s offer to {t['with']} waits for an answer first")
+        other = act.get("with")
+        if not isinstance(other, str) or other == name or not d.has_player(other) or d.player(other)["bankrupt"]:
+            raise reject(f"{name} cannot trade with {other!r}")
+        give = self.bundle(d, name, act.get("give", {}), "give")
+        get = self.bundle(d, other, act.get("get", {}), "get")
+        if not any(give.values()) and not any(get.values()):
+            raise reject("an empty trade")
+        d.state["trade"] = {"from": name, "with": other, "give": give, "get": get}
+        d.say("trade", f"{name} offers {other}: {self.describe_bundle(give)} for {self.describe_bundle(get)}. "
+              f"{other}, accept or reject", player=name, other=other)
+
+    def bundle(self, d: Draft, holder: str, raw: Any, what: str) -> dict[str, Any]:
+        """Check one side of a trade: ``holder`` must hold everything in it."""
+        if not isinstance(raw, Mapping) or set(raw) - {"cash", "spaces", "cards"}:
+            raise reject(f"trade {what} must be an object with cash, spaces and cards")
+        cash = whole(raw.get("cash", 0), f"trade {what} cash")
+        if cash > d.player(holder)["cash"]:
+            raise reject(f"{holder} has only {money(d.player(holder)['cash'])}")
+        spaces, cards = raw.get("spaces", []), raw.get("cards", [])
+        if not isinstance(spaces, list) or not isinstance(cards, list) or len(set(map(str, spaces))) != len(spaces):
+            raise reject(f"trade {what}: spaces and cards must be lists of distinct ids")
+        for sid in spaces:
+            space = self.deed(d, holder, sid, f"{holder} cannot trade {sid}")
+            if space.group and any(self.level(d.read_space(m)) for m in self.board.groups[space.group]):
+                raise reject(f"{space.name} cannot change hands: its group has buildings")
+        held = list(d.player(holder)["cards"])
+        for card in cards:
+            if card not in held:
+                raise reject(f"{holder} does not hold the card {card!r}")
+            held.remove(card)
+        return {"cash": cash, "spaces": list(spaces), "cards": list(cards)}
+
+    def describe_bundle(self, bundle: Mapping[str, Any]) -> str:
+        parts = [money(bundle["cash"])] if bundle["cash"] else []
+        parts += [self.board.by_id[s].name for s in bundle["spaces"]] + list(bundle["cards"])
+        return names_of(parts) or "nothing"
+
+    def verb_accept(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        t = d.state.get("trade")
+        if not t or t["with"] != name:
+            raise reject(f"there is no trade offer for {name}")
+        give = self.bundle(d, t["from"], t["give"], "give")
+        get = self.bundle(d, name, t["get"], "get")
+        d.state["trade"] = None
+        later = self.hand_over(d, t["from"], name, give) + self.hand_over(d, name, t["from"], get)
+        d.say("trade", f"{name} accepts: trade done", player=name, other=t["from"])
+        if later:
+            self.interrupt(d, *later)
+
+    def hand_over(self, d: Draft, giver: str, taker: str, bundle: Mapping[str, Any]) -> list[list[Any]]:
+        """Move a bundle between players; returns the 10% payments due on mortgaged deeds."""
+        self.transfer(d, giver, taker, bundle["cash"], "in the trade")
+        due = []
+        for sid in bundle["spaces"]:
+            d.space(sid)["owner"] = taker
+            d.say("deed", f"{giver} gives {taker} the deed of {self.board.by_id[sid].name}", space=sid)
+            if d.read_space(sid)["mortgaged"]:
+                due.append(["pay", taker, "bank", interest(self.board.by_id[sid].mortgage or 0),
+                            f"interest on mortgaged {self.board.by_id[sid].name}"])
+        for card in bundle["cards"]:
+            d.take_card(giver, card)
+            d.give_card(taker, card)
+        return due
+
+    def verb_reject(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        t = d.state.get("trade")
+        if not t or name not in (t["from"], t["with"]):
+            raise reject(f"there is no trade offer involving {name}")
+        d.state["trade"] = None
+        d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the trade", player=name)
