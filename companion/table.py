@@ -1,0 +1,139 @@
+"""The table: the one writer that owns the current game and serialises every input.
+
+Buttons, the dice roller and the phones all call :meth:`Table.submit`; one lock orders them,
+the journal stores each input (synced) before the engine applies it, and listeners (the OLED,
+the phones' live streams) are told of every new state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.engine import Event, IllegalInput, State, public_state
+
+log = logging.getLogger(__name__)
+
+
+class GameStore(Protocol):
+    """What the table needs of a stored game (``companion.journal.StoredGame``)."""
+
+    id: int
+    state: State
+
+    def submit(self, line: dict[str, Any]) -> tuple[State, list[Event]]: ...
+
+
+class GameJournal(Protocol):
+    """What the table needs of the journal (``companion.journal.Journal``)."""
+
+    def new_game(self, setup: dict[str, Any]) -> GameStore: ...
+
+    def open_game(self, game_id: int) -> GameStore: ...
+
+    def last_game(self) -> GameStore | None: ...
+
+
+@dataclass(frozen=True)
+class Update:
+    """One accepted input: the new state, what happened, and who sent it."""
+
+    state: State
+    events: list[Event]
+    source: str
+    line: Mapping[str, Any] = field(default_factory=dict)
+
+
+Listener = Callable[[Update], None]
+
+
+class Table:
+    """Owns the current game; every input from every device goes through :meth:`submit`."""
+
+    def __init__(self, journal: GameJournal, game: GameStore | None = None) -> None:
+        self.journal = journal
+        self._game = game
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._listeners: list[Listener] = []
+
+    # ------------------------------------------------------------------ game
+    @property
+    def game(self) -> GameStore | None:
+        return self._game
+
+    @property
+    def state(self) -> State | None:
+        """The full current state (private keys included), or None before a game exists."""
+        return self._game.state if self._game else None
+
+    def public(self) -> State | None:
+        """The current state as DESIGN.md shows it."""
+        return public_state(self._game.state) if self._game else None
+
+    def new_game(self, setup: dict[str, Any], *, source: str = "host") -> State:
+        with self._lock:
+            self._game = self.journal.new_game(setup)
+            self._publish(Update(self._game.state, [{"kind": "new-game", "text": "A new game begins"}], source))
+            return self._game.state
+
+    def resume(self, game_id: int | None = None, *, source: str = "host") -> State | None:
+        """Open a stored game (the last unfinished one when no id is given)."""
+        with self._lock:
+            game = self.journal.open_game(game_id) if game_id is not None else self.journal.last_game()
+            if game is None:
+                return None
+            self._game = game
+            self._publish(Update(game.state, [{"kind": "resumed", "text": f"Game {game.id} resumed"}], source))
+            return game.state
+
+    # ------------------------------------------------------------------ inputs
+    def submit(self, line: dict[str, Any], *, source: str, expect_seq: int | None = None) -> Update:
+        """Journal and apply one input line; raises ``IllegalInput`` (nothing changes) if refused.
+
+        ``expect_seq``: refuse the input if the game has moved on since the sender looked at it
+        (a phone acting on an older state).
+        """
+        with self._lock:
+            if self._game is None:
+                raise IllegalInput("no game is running: start one first")
+            if expect_seq is not None and expect_seq != self._game.state["seq"]:
+                raise StaleInput(f"the game has moved on (input {self._game.state['seq']}, not {expect_seq})")
+            state, events = self._game.submit(dict(line))
+            update = Update(state, events, source, line)
+            self._publish(update)
+            return update
+
+    # ------------------------------------------------------------------ listening
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` after every accepted input; returns a function that unsubscribes."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def wait_for_change(self, seq: int, timeout: float) -> State | None:
+        """Block until the state's ``seq`` differs from ``seq`` (or timeout); returns the current state."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.state is not None and self.state["seq"] != seq, timeout)
+            return self.state
+
+    def _publish(self, update: Update) -> None:
+        self._changed.notify_all()
+        for listener in list(self._listeners):
+            try:
+                listener(update)
+            except Exception:  # a broken display must never stop the game
+                log.exception("listener %r failed", listener)
+
+
+class StaleInput(IllegalInput):
+    """An input made on an older state than the current one (the web answers 409)."""
