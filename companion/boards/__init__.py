@@ -25,9 +25,37 @@ def read_board_file(ruleset_or_path: str | Path) -> tuple[dict[str, Any], str]:
             raise BoardError(f"no bundled board for ruleset {ruleset_or_path!r}")
         text = resource.read_text(encoding="utf-8")
     try:
-        return tomllib.loads(text), name
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise BoardError(f"{name}: {error}") from None
+    base = data.get("game", {}).get("extends")
+    if base:
+        data = extend(read_board_file(base)[0], data, name)
+    return data, name
+
+
+def extend(base: dict[str, Any], child: dict[str, Any], name: str) -> dict[str, Any]:
+    """A board that ``extends`` another: its spaces and cards are added to the base's.
+
+    A space or card whose id is already in the base changes only the keys it gives (so the
+    addon board can give the four utilities their four rents without copying the outer board);
+    options are merged, the child's winning.
+    """
+    merged = {**base, **{k: v for k, v in child.items() if k not in {"spaces", "cards", "options", "game"}}}
+    merged["game"] = {**base.get("game", {}), **child["game"]}
+    merged["options"] = {**base.get("options", {}), **child.get("options", {})}
+    for key in ("spaces", "cards"):
+        items = [dict(item) for item in base.get(key, [])]
+        index = {item.get("id"): i for i, item in enumerate(items)}
+        for item in child.get(key, []):
+            if not isinstance(item, dict) or "id" not in item:
+                raise BoardError(f"{name}: {key}: every entry needs an id")
+            if item["id"] in index:
+                items[index[item["id"]]].update(item)
+            else:
+                items.append(dict(item))
+        merged[key] = items
+    return merged
 
 
 def _read(path: Path) -> str:

@@ -9,9 +9,10 @@ from companion.boards import read_board_file
 
 from ..board import build_board
 from ..core import Ruleset
+from .addon import AddonRules
 from .classic import ClassicRules
 
-_CLASSES: dict[str, type[Ruleset]] = {cls.id: cls for cls in (ClassicRules,)}
+_CLASSES: dict[str, type[Ruleset]] = {cls.id: cls for cls in (ClassicRules, AddonRules)}
 
 
 def ruleset_ids() -> list[str]:

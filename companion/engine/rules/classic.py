@@ -9,6 +9,7 @@ mortgage, unmortgage, trade, bankrupt) are accepted at any prompt, from any play
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..board import KindRule, Space
@@ -16,6 +17,16 @@ from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft
 
 PROPERTY = dict(ownable=True, grouped=True)
+
+
+@dataclass
+class Route:
+    """Where a move goes: the spaces entered step by step, and the board changes on the way."""
+
+    spaces: list[str]
+    switches: list[tuple[str, str]] = field(default_factory=list)  # (transition space, paired space)
+    direct: bool = False  # straight to the last space (subway, airplane, a card to the other board)
+    salary: bool = True  # whether GO (or PASS) pays when this route passes or lands on it
 
 
 def interest(mortgage: int) -> int:
@@ -196,7 +207,7 @@ class ClassicRules(Ruleset):
                 d.push(["go-to-jail", name], ["end-roll", name])
                 return
         s["again"] = double
-        d.push(["move", name, a + b, {"dice": a + b}], ["end-roll", name])
+        d.push(self.throw_move(d, name, a + b), ["end-roll", name])
 
     def roll_jail(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         s, name = d.state, prompt["player"]
@@ -207,15 +218,19 @@ class ClassicRules(Ruleset):
         if dice[0] == dice[1]:
             d.say("say", f"Doubles: {name} leaves jail")
             self.release(d, name)
-            d.push(["move", name, total, {"dice": total}], ["end-roll", name])
+            d.push(self.throw_move(d, name, total), ["end-roll", name])
         elif p["jail_turns"] >= 2:
             d.say("say", f"Third try failed: {name} pays the fine and leaves jail")
-            d.push(["pay", name, self.tax_account("jail-fine"), s["options"]["jail_fine"], "as the jail fine"],
-                   ["release", name], ["move", name, total, {"dice": total}], ["end-roll", name])
+            d.push(["pay", name, self.tax_account(d, "jail-fine"), s["options"]["jail_fine"], "as the jail fine"],
+                   ["release", name], self.throw_move(d, name, total), ["end-roll", name])
         else:
             p["jail_turns"] += 1
             d.say("say", f"{name} stays in jail")
             d.push(["end-roll", name])
+
+    def throw_move(self, d: Draft, name: str, total: int) -> list[Any]:
+        """The move task for a throw of the dice (addon: backwards, travel cards added)."""
+        return ["move", name, total, {"dice": total}]
 
     def task_release(self, d: Draft, name: str) -> None:
         self.release(d, name)
@@ -248,46 +263,56 @@ class ClassicRules(Ruleset):
               player=name, to=self.jail, jail=True)
 
     # ================================================================== movement
-    def path(self, d: Draft, name: str, start: str, steps: int, ctx: Mapping[str, Any]) -> list[str]:
-        """The spaces a token enters, one per step (negative steps: backwards)."""
+    def track_path(self, start: str, steps: int) -> list[str]:
+        """The spaces entered along the start's own track, one per step (negative steps: backwards)."""
         space = self.board.by_id[start]
         track = self.board.tracks[space.track]
         n, i = len(track), space.index
         sign = 1 if steps > 0 else -1
         return [track[(i + sign * k) % n] for k in range(1, abs(steps) + 1)]
 
-    def path_to(self, d: Draft, name: str, start: str, target: str) -> list[str]:
-        """The spaces a token enters moving forward from ``start`` to ``target``."""
+    def route(self, d: Draft, name: str, start: str, steps: int, ctx: Mapping[str, Any]) -> Route:
+        """Where a move of ``steps`` (negative: backwards) takes a token; addon adds board changes."""
+        return Route(self.track_path(start, steps))
+
+    def route_to(self, d: Draft, name: str, start: str, target: str) -> Route:
+        """The way forward from ``start`` to ``target`` for a card that says "advance to"."""
         here, there = self.board.by_id[start], self.board.by_id[target]
         n = len(self.board.tracks[here.track])
-        steps = (there.index - here.index) % n or n
-        return self.path(d, name, start, steps, {})
+        return Route(self.track_path(start, (there.index - here.index) % n or n))
 
     def task_move(self, d: Draft, name: str, steps: int, ctx: Mapping[str, Any]) -> None:
-        p = d.player(name)
-        path = self.path(d, name, p["space"], steps, ctx)
-        self.walk(d, name, path, steps > 0, ctx)
+        route = self.route(d, name, d.player(name)["space"], steps, ctx)
+        self.walk(d, name, route, steps > 0, ctx)
 
     def task_advance(self, d: Draft, name: str, target: str, ctx: Mapping[str, Any]) -> None:
-        path = self.path_to(d, name, d.player(name)["space"], target)
-        self.walk(d, name, path, True, ctx)
+        route = self.route_to(d, name, d.player(name)["space"], target)
+        self.walk(d, name, route, True, ctx)
 
-    def walk(self, d: Draft, name: str, path: list[str], forward: bool, ctx: Mapping[str, Any]) -> None:
-        """Move a token along ``path`` (salary when a forward move passes or lands on GO), then land."""
+    def walk(self, d: Draft, name: str, route: Route, forward: bool, ctx: Mapping[str, Any]) -> None:
+        """Move a token along a route (salary when a forward move passes or lands on GO), then land."""
         p = d.player(name)
+        path = route.spaces
         if not path:
             d.push(["land", name, dict(ctx)])
             return
         target = self.board.by_id[path[-1]]
-        word = "forward" if forward else "back"
-        d.say("move", f"Move {name}'s token {len(path)} {'space' if len(path) == 1 else 'spaces'} {word} to "
-              f"{target.name}", player=name, to=target.id, steps=len(path) if forward else -len(path))
+        d.say("move", self.move_text(name, route, forward), player=name, to=target.id,
+              steps=len(path) if forward else -len(path), switches=[list(sw) for sw in route.switches])
         p["space"] = target.id
-        if forward:
+        if forward and route.salary:
             for space_id in path:
                 if space_id in self.salary_spaces:
                     self.pay_salary(d, name, space_id, landed=space_id == target.id)
         d.push(["land", name, dict(ctx)])
+
+    def move_text(self, name: str, route: Route, forward: bool) -> str:
+        """What the table is told to do with the token."""
+        n = len(route.spaces)
+        if route.direct:
+            return f"Move {name}'s token to {self.board.by_id[route.spaces[-1]].name}"
+        return (f"Move {name}'s token {n} {'space' if n == 1 else 'spaces'} {'forward' if forward else 'back'} "
+                f"to {self.board.by_id[route.spaces[-1]].name}")
 
     def pay_salary(self, d: Draft, name: str, space_id: str, *, landed: bool) -> None:
         d.player(name)["laps"] += 1
@@ -315,7 +340,7 @@ class ClassicRules(Ruleset):
             d.ask(name, "income-tax", f"Income tax: {name}, pay {money(flat)} or {pct}% of your total worth?",
                   ["flat", "percent"], space=space.id)
         else:
-            d.push(["pay", name, self.tax_account("luxury-tax"), options["luxury_tax"], f"for {space.name}"])
+            d.push(["pay", name, self.tax_account(d, "luxury-tax"), options["luxury_tax"], f"for {space.name}"])
 
     def answer_income_tax(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, options = prompt["player"], d.state["options"]
@@ -325,7 +350,7 @@ class ClassicRules(Ruleset):
             worth = self.worth(d, name)
             amount = worth * options["income_tax_percent"] // 100
             d.say("say", f"{name}'s total worth is {money(worth)}: {options['income_tax_percent']}% is {money(amount)}")
-        d.push(["pay", name, self.tax_account("income-tax"), amount, "income tax"])
+        d.push(["pay", name, self.tax_account(d, "income-tax"), amount, "income tax"])
 
     def land_property(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         rec = d.read_space(space.id)
@@ -427,7 +452,7 @@ class ClassicRules(Ruleset):
         return {"chest": "Community Chest", "chance": "Chance"}.get(deck_name, deck_name.replace("-", " ").title())
 
     def effect_pay(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        d.push(["pay", name, self.tax_account("card"), params["amount"], "for the card"])
+        d.push(["pay", name, self.tax_account(d, "card"), params["amount"], "for the card"])
 
     def effect_collect(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         self.transfer(d, "bank", name, params["amount"], "for the card")
@@ -436,10 +461,15 @@ class ClassicRules(Ruleset):
         d.push(["advance", name, params["to"], {}])
 
     def effect_advance_nearest(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        path = self.path(d, name, d.player(name)["space"], len(self.board.spaces), {})
-        target = next(sid for sid in path if self.board.by_id[sid].kind == params["kind"])
+        target = self.nearest(d, name, params["kind"])
         ctx = {k: params[k] for k in ("rent_multiplier", "dice_multiplier") if k in params}
         d.push(["advance", name, target, ctx])
+
+    def nearest(self, d: Draft, name: str, kind: str) -> str:
+        """The first space of ``kind`` ahead of the player on their track."""
+        here = d.player(name)["space"]
+        path = self.track_path(here, len(self.board.tracks[self.board.by_id[here].track]))
+        return next(sid for sid in path if self.board.by_id[sid].kind == kind)
 
     def effect_go_to_jail(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         d.push(["go-to-jail", name])
@@ -455,7 +485,7 @@ class ClassicRules(Ruleset):
             hotels += int(rec["hotel"])
         amount = houses * params["house"] + hotels * params["hotel"]
         d.say("say", f"{name} has {houses} houses and {hotels} hotels")
-        d.push(["pay", name, self.tax_account("card"), amount, "for repairs"])
+        d.push(["pay", name, self.tax_account(d, "card"), amount, "for repairs"])
 
     def effect_move(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         d.push(["move", name, params["steps"], {}])
@@ -493,12 +523,12 @@ class ClassicRules(Ruleset):
         fine = d.state["options"]["jail_fine"]
         if d.player(name)["cash"] < fine:
             raise reject(f"{name} has {money(d.player(name)['cash'])}: the fine is {money(fine)}")
-        self.transfer(d, name, self.tax_account("jail-fine"), fine, "as the jail fine")
+        self.transfer(d, name, self.tax_account(d, "jail-fine"), fine, "as the jail fine")
         self.release(d, name)
         d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
 
     # ================================================================== money owed
-    def tax_account(self, reason: str) -> str:
+    def tax_account(self, d: Draft, reason: str) -> str:
         """Where taxes, fines and card payments go (the bank; addon's tax pool)."""
         return "bank"
 
