@@ -1,0 +1,116 @@
+"""Who may do what on the phone page: the host PIN, the join code, and which phone holds which player.
+
+Looking needs nothing (or the table code, if one is set). Acting needs a player's seat, taken
+with the join code shown on the OLED, or the host PIN. A seat is held by one phone (a random
+session id kept in the signed, HttpOnly cookie); a second phone cannot take a held seat until
+the host frees it or the holder leaves.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+from dataclasses import dataclass, field
+from enum import Enum
+from urllib.parse import quote
+
+from companion.engine import CompanionError
+
+
+class Permission(str, Enum):
+    """The permissions routes declare (as OctoPrint's plugins do)."""
+
+    OPEN = "open"  # the page shell, the assets, joining and logging in: nothing to protect
+    LOOK = "look"  # see the state, the board and the stream (needs the table code, if one is set)
+    PLAY = "play"  # act for the player this phone has joined as
+    HOST = "host"  # anything, for anyone: new game, undo, host actions, export
+
+
+class AccessDenied(CompanionError, PermissionError):
+    """The phone may not do that (the web answers 401 or 403 with the reason)."""
+
+
+def _digits(count: int) -> str:
+    return "".join(str(secrets.randbelow(10)) for _ in range(count))
+
+
+@dataclass
+class Access:
+    """The secrets of one table and the seats taken; safe to call from several threads."""
+
+    host_pin: str
+    join_code: str
+    table_code: str | None = None
+    _seats: dict[str, str] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def generate(cls, *, pin_digits: int = 6, code_digits: int = 6, table_code: str | None = None) -> Access:
+        """Fresh random PIN and join code (from the OS's entropy)."""
+        return cls(host_pin=_digits(pin_digits), join_code=_digits(code_digits), table_code=table_code)
+
+    def __repr__(self) -> str:  # never print the secrets into a log
+        return f"Access(seats={sorted(self._seats)})"
+
+    # ------------------------------------------------------------------ secrets
+    def check_pin(self, pin: object) -> bool:
+        return isinstance(pin, str) and hmac.compare_digest(pin.encode(), self.host_pin.encode())
+
+    def check_join_code(self, code: object) -> bool:
+        return isinstance(code, str) and hmac.compare_digest(code.encode(), self.join_code.encode())
+
+    def check_table_code(self, code: object) -> bool:
+        if self.table_code is None:
+            return True
+        return isinstance(code, str) and hmac.compare_digest(code.encode(), self.table_code.encode())
+
+    def new_join_code(self, digits: int = 6) -> str:
+        """Replace the join code (phones already joined keep their seats)."""
+        self.join_code = _digits(digits)
+        return self.join_code
+
+    def join_url(self, base_url: str) -> str:
+        """The URL the OLED's QR code holds. The code is in the fragment: never sent to the server or
+        logged, and the page removes it from the browser's history as soon as it has read it."""
+        return f"{base_url.rstrip('/')}/join#code={quote(self.join_code)}"
+
+    # ------------------------------------------------------------------ seats
+    def take_seat(self, player: str, session_id: str) -> None:
+        """Give ``player``'s seat to the phone ``session_id``; :class:`AccessDenied` if another phone holds it."""
+        with self._lock:
+            holder = self._seats.get(player)
+            if holder is not None and holder != session_id:
+                raise AccessDenied(f"{player} has joined on another phone: ask the host to free the seat")
+            for name, sid in list(self._seats.items()):
+                if sid == session_id:
+                    del self._seats[name]
+            self._seats[player] = session_id
+
+    def leave(self, session_id: str) -> None:
+        with self._lock:
+            for name, sid in list(self._seats.items()):
+                if sid == session_id:
+                    del self._seats[name]
+
+    def free_seat(self, player: str) -> bool:
+        """The host frees a seat (a lost phone); True if it was held."""
+        with self._lock:
+            return self._seats.pop(player, None) is not None
+
+    def rename_seat(self, old: str, new: str) -> None:
+        with self._lock:
+            if old in self._seats:
+                self._seats[new] = self._seats.pop(old)
+
+    def seat_of(self, session_id: str | None) -> str | None:
+        """The player the phone ``session_id`` has joined as, or None."""
+        if not session_id:
+            return None
+        with self._lock:
+            return next((name for name, sid in self._seats.items() if sid == session_id), None)
+
+    def seats(self) -> list[str]:
+        """The players who have joined on a phone."""
+        with self._lock:
+            return sorted(self._seats)

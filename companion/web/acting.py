@@ -1,0 +1,65 @@
+"""Which input lines a phone may send: its own answers and acts; the host anything.
+
+The engine decides whether an input is legal; this module only decides whether *this phone*
+may send it, so that a phone joined as Ann cannot bid, answer or roll for Bob.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from .access import AccessDenied
+from .errors import BadRequest
+
+PhoneDice = Literal["none", "manual", "software"]
+INPUT_KEYS = frozenset({"roll", "answer", "act", "undo"})
+
+
+def check_shape(line: Any) -> dict[str, Any]:
+    """The line as an object with exactly one input key (the engine checks the rest)."""
+    if not isinstance(line, Mapping):
+        raise BadRequest("input must be a JSON object such as {\"answer\": \"yes\"}")
+    keys = INPUT_KEYS & set(line)
+    if len(keys) != 1:
+        raise BadRequest(f"input must hold exactly one of {', '.join(sorted(INPUT_KEYS))}")
+    return dict(line)
+
+
+def check_allowed(state: Mapping[str, Any], line: Mapping[str, Any], player: str | None, *, host: bool,
+                  phone_dice: PhoneDice) -> None:
+    """Raise :class:`AccessDenied` unless the phone (joined as ``player``, or the host) may send ``line``."""
+    if host:
+        return
+    if player is None:
+        raise AccessDenied("join the game first (the code is on the table's screen)")
+    prompt = state.get("prompt") or {}
+    if "undo" in line:
+        raise AccessDenied("only the host can undo")
+    if "act" in line:
+        act = line["act"]
+        if isinstance(act, Mapping) and act.get("player") != player:
+            raise AccessDenied(f"this phone plays for {player}, not {act.get('player')!r}")
+        return
+    if "answer" in line:
+        if prompt.get("player") not in (None, player):
+            raise AccessDenied(f"the question is for {prompt.get('player')}, not {player}")
+        return
+    if "roll" in line:
+        if phone_dice != "manual":
+            raise AccessDenied("the dice come from the table, not from a phone")
+        check_own_roll(prompt, player)
+
+
+def check_own_roll(prompt: Mapping[str, Any], player: str) -> None:
+    if prompt.get("kind") != "roll":
+        raise AccessDenied("nobody is rolling now")
+    if prompt.get("player") not in (None, player):
+        raise AccessDenied(f"it is {prompt.get('player')}'s roll, not {player}'s")
+
+
+def software_roll(prompt: Mapping[str, Any], faces: int) -> list[int]:
+    """Dice for the roll the game waits for, from the OS's entropy (phone_dice = "software")."""
+    count = int(prompt.get("dice", 2))
+    return [1 + secrets.randbelow(faces) for _ in range(count)]

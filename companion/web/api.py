@@ -1,0 +1,201 @@
+"""The JSON API every phone uses: state, live stream, session, join, input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from importlib import resources
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, jsonify, request, session
+from flask_wtf.csrf import generate_csrf
+
+from companion.engine import find_ruleset, public_state
+
+from .access import AccessDenied, Permission
+from .acting import check_allowed, check_own_roll, check_shape, software_roll
+from .app import MAX_INPUT_BODY, context
+from .board import layout
+from .errors import Conflict, NotFound
+from .guard import current_player, field, is_host, json_body, requires, session_id
+
+api = Blueprint("api", __name__, url_prefix="/api")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def limit(rate: str) -> Callable[[F], F]:
+    """Declare a rate limit on a route (PIN and join attempts), per phone address; the app applies it."""
+
+    def mark(view: F) -> F:
+        view.rate_limit = rate  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def running_state() -> dict[str, Any]:
+    state = context().table.state
+    if state is None:
+        raise Conflict("no game is running: the host starts one")
+    return state
+
+
+# ---------------------------------------------------------------------- looking
+@api.get("/state")
+@requires(Permission.LOOK)
+def get_state() -> Any:
+    """The state object of DESIGN.md."""
+    return jsonify(public_state(running_state()))
+
+
+@api.get("/history")
+@requires(Permission.LOOK)
+def get_history() -> Any:
+    """Each player's cash after every input since the game was opened on this Pi."""
+    return jsonify(context().feed.history())
+
+
+@api.get("/board")
+@requires(Permission.LOOK)
+def get_board() -> Any:
+    """Where each space sits, for drawing (``?ruleset=`` for another ruleset's board)."""
+    ruleset_id = request.args.get("ruleset") or running_state()["ruleset"]
+    try:
+        ruleset = find_ruleset(ruleset_id)
+    except KeyError:
+        raise NotFound(f"unknown ruleset {ruleset_id!r}") from None
+    return jsonify({**layout(ruleset.board), "verbs": ruleset.verbs(), "host_verbs": ruleset.host_verbs()})
+
+
+@api.get("/session")
+@requires(Permission.OPEN)
+def get_session() -> Any:
+    """Who this phone is, and the CSRF token to send with every change (header ``X-CSRFToken``)."""
+    ctx = context()
+    state = ctx.table.state
+    return jsonify({
+        "player": current_player(),
+        "host": is_host(),
+        "csrf": generate_csrf(),
+        "seats": ctx.access.seats(),
+        "phone_dice": ctx.phone_dice,
+        "table_code": ctx.access.table_code is not None and not session.get("looker") and not is_host(),
+        "game": state is not None,
+    })
+
+
+@api.get("/openapi.yaml")
+@requires(Permission.OPEN)
+def get_openapi() -> Any:
+    text = resources.files("companion.web").joinpath("openapi.yaml").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/yaml")
+
+
+# ---------------------------------------------------------------------- live stream
+@api.get("/stream")
+@requires(Permission.LOOK)
+def get_stream() -> Any:
+    """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``."""
+    ctx = context()
+    last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
+
+    def events() -> Iterator[str]:
+        seen = last
+        version = ctx.feed.version
+        yield "retry: 1000\n\n"
+        while not ctx.feed.closed:
+            game, state = ctx.table.game, ctx.table.state
+            if state is not None and game is not None:
+                event_id = f"{game.id}:{state['seq']}"
+                if event_id != seen:
+                    seen = event_id
+                    data = json.dumps(public_state(state), separators=(",", ":"))
+                    yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
+            new = ctx.feed.wait(version, ctx.stream_keepalive)
+            if new == version:
+                yield ": keep-alive\n\n"
+            version = new
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
+    return Response(events(), mimetype="text/event-stream", headers=headers)
+
+
+# ---------------------------------------------------------------------- joining
+@api.post("/join")
+@limit("10 per minute")
+@requires(Permission.OPEN)
+def post_join() -> Any:
+    """Join as a player with the code on the table's screen."""
+    ctx = context()
+    body = json_body(MAX_INPUT_BODY)
+    code = field(body, "code", str)
+    player = field(body, "player", str)
+    if not ctx.access.check_join_code(code.strip()):
+        raise AccessDenied("that is not the table's join code")
+    state = running_state()
+    if all(p["name"] != player for p in state["players"]):
+        raise NotFound(f"there is no player called {player!r} in this game")
+    ctx.access.take_seat(player, session_id())
+    session["looker"] = True
+    return jsonify({"player": player, "csrf": generate_csrf()})
+
+
+@api.post("/leave")
+@requires(Permission.OPEN)
+def post_leave() -> Any:
+    context().access.leave(session_id())
+    return jsonify({"player": None})
+
+
+@api.post("/look")
+@limit("10 per minute")
+@requires(Permission.OPEN)
+def post_look() -> Any:
+    """Enter the table code (only when the table was started with one)."""
+    body = json_body(MAX_INPUT_BODY)
+    if not context().access.check_table_code(field(body, "code", str)):
+        raise AccessDenied("that is not the table code")
+    session["looker"] = True
+    session_id()
+    return jsonify({"looker": True})
+
+
+# ---------------------------------------------------------------------- acting
+@api.post("/input")
+@requires(Permission.PLAY)
+def post_input() -> Any:
+    """One input line (DESIGN.md) made on the state ``seq``: ``{"input": {...}, "seq": 41}``."""
+    ctx = context()
+    body = json_body(MAX_INPUT_BODY)
+    line = check_shape(body.get("input"))
+    seq = field(body, "seq", int)
+    state = running_state()
+    check_allowed(state, line, current_player(), host=is_host(), phone_dice=ctx.phone_dice)
+    return submitted(line, seq)
+
+
+@api.post("/roll")
+@requires(Permission.PLAY)
+def post_roll() -> Any:
+    """The Pi rolls the dice for this phone's roll (only with ``phone_dice = software``)."""
+    ctx = context()
+    body = json_body(MAX_INPUT_BODY)
+    seq = field(body, "seq", int)
+    if ctx.phone_dice != "software":
+        raise AccessDenied("the dice come from the table, not from a phone")
+    state = running_state()
+    prompt = state.get("prompt") or {}
+    if not is_host():
+        check_own_roll(prompt, current_player() or "")
+    elif prompt.get("kind") != "roll":
+        raise AccessDenied("nobody is rolling now")
+    ruleset = find_ruleset(state["ruleset"])
+    line = {"roll": software_roll({"dice": ruleset.dice_count, **prompt}, ruleset.die_faces)}
+    return submitted(line, seq)
+
+
+def submitted(line: dict[str, Any], seq: int) -> Any:
+    who = "host" if is_host() else f"phone:{current_player()}"
+    update = context().table.submit(line, source=who, expect_seq=seq)
+    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+

@@ -1,0 +1,166 @@
+"""The Flask app factory: configuration, security, error handling and the blueprints.
+
+Routes are thin: each reads the request, calls the table, the journal or the access object,
+and returns JSON. Every route declares its permission with :func:`requires`; a test checks
+that none is left without one.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, jsonify, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from companion.engine import IllegalInput
+from companion.table import StaleInput, Table
+
+from .access import Access, AccessDenied
+from .acting import PhoneDice
+from .errors import BadRequest, Conflict, NotFound, error_body
+from .feed import Feed
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 256 * 1024  # the largest request: an imported game file
+MAX_INPUT_BODY = 8 * 1024  # one input line
+
+
+@dataclass
+class WebContext:
+    """What the routes work on: ``app.extensions["companion"]``."""
+
+    table: Table
+    access: Access
+    feed: Feed
+    phone_dice: PhoneDice
+    limiter: Limiter
+    stream_keepalive: float = 15.0
+
+
+def create_app(
+    table: Table,
+    *,
+    access: Access | None = None,
+    phone_dice: PhoneDice = "none",
+    secret_key: str | bytes | None = None,
+    table_code: str | None = None,
+    config: Mapping[str, Any] | None = None,
+) -> Flask:
+    """The phone page over ``table`` (see the package docstring for the arguments)."""
+    if phone_dice not in ("none", "manual", "software"):
+        raise ValueError(f"phone_dice must be none, manual or software, not {phone_dice!r}")
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secret_key or secrets.token_bytes(32),
+        SESSION_COOKIE_NAME="companion",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_SECURE=False,  # the table's LAN has no TLS
+        PERMANENT_SESSION_LIFETIME=7 * 24 * 3600,
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        MAX_FORM_MEMORY_SIZE=MAX_BODY,
+        WTF_CSRF_TIME_LIMIT=None,  # the token lives as long as the session
+        WTF_CSRF_SSL_STRICT=False,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        JSON_SORT_KEYS=False,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    access = access or Access.generate()
+    if table_code is not None:
+        access.table_code = table_code
+    CSRFProtect(app)
+    limiter = Limiter(get_remote_address, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+    context = WebContext(table, access, Feed(table), phone_dice, limiter)
+    app.extensions["companion"] = context
+
+    from .api import api
+    from .host import host
+    from .pages import pages
+
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    app.register_blueprint(host)
+    for endpoint, view in list(app.view_functions.items()):
+        rate = getattr(view, "rate_limit", None)
+        if rate is not None:
+            app.view_functions[endpoint] = limiter.limit(rate)(view)
+    _register_errors(app)
+    _register_headers(app)
+    return app
+
+
+def context() -> WebContext:
+    """The :class:`WebContext` of the app serving this request."""
+    from flask import current_app
+
+    return current_app.extensions["companion"]  # type: ignore[no-any-return]
+
+
+def _json_error(status: int, code: str, message: str) -> Any:
+    response = jsonify(error_body(code, message))
+    response.status_code = status
+    return response
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(BadRequest)
+    @app.errorhandler(NotFound)
+    @app.errorhandler(Conflict)
+    def known(error: BadRequest | NotFound | Conflict) -> Any:
+        return _json_error(error.status, error.code, str(error))
+
+    @app.errorhandler(StaleInput)
+    def stale(error: StaleInput) -> Any:
+        return _json_error(409, "stale", f"{error}: the page shows the new state, look and try again")
+
+    @app.errorhandler(IllegalInput)
+    def refused(error: IllegalInput) -> Any:
+        return _json_error(422, "refused", str(error))
+
+    @app.errorhandler(AccessDenied)
+    def denied(error: AccessDenied) -> Any:
+        code = getattr(error, "code", None)
+        if code is not None:  # guard.NotAllowed: no (suitable) session at all
+            return _json_error(401, code, str(error))
+        return _json_error(403, "forbidden", str(error))
+
+    @app.errorhandler(CSRFError)
+    def csrf(error: CSRFError) -> Any:
+        return _json_error(400, "csrf", f"{error.description} Reload the page and try again.")
+
+    @app.errorhandler(HTTPException)
+    def http(error: HTTPException) -> Any:
+        code = {413: "too-large", 429: "too-many", 404: "not-found", 405: "method-not-allowed",
+                415: "unsupported-media-type"}.get(error.code or 500, "http-error")
+        message = {
+            413: "the request body is too large",
+            429: "too many attempts: wait a minute and try again",
+        }.get(error.code or 500, error.description or error.name)
+        return _json_error(error.code or 500, code, message)
+
+
+def _register_headers(app: Flask) -> None:
+    @app.after_request
+    def headers(response: Any) -> Any:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        )
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

@@ -1,0 +1,100 @@
+"""Declared permissions and the request helpers every route shares."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import request, session
+from werkzeug.exceptions import UnsupportedMediaType
+
+from .access import AccessDenied, Permission
+from .app import context
+from .errors import BadRequest
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class NotAllowed(AccessDenied):
+    """No session (or the wrong one) for this route: 401 with what to do."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def requires(permission: Permission) -> Callable[[F], F]:
+    """Declare (and enforce) the permission a route needs."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            check(permission)
+            return view(*args, **kwargs)
+
+        guarded.permission = permission  # type: ignore[attr-defined]
+        return guarded  # type: ignore[return-value]
+
+    return decorate
+
+
+def check(permission: Permission) -> None:
+    if permission is Permission.OPEN or is_host():
+        return
+    access = context().access
+    if access.table_code is not None and not session.get("looker"):
+        raise NotAllowed("table-code", "enter the table code first")
+    if permission is Permission.PLAY and current_player() is None:
+        raise NotAllowed("not-joined", "join the game first (the code is on the table's screen)")
+    if permission is Permission.HOST:
+        raise NotAllowed("host-pin", "this needs the host PIN")
+
+
+def is_host() -> bool:
+    return bool(session.get("host"))
+
+
+def session_id() -> str:
+    """This phone's random session id (created on first need)."""
+    if "sid" not in session:
+        session["sid"] = secrets.token_urlsafe(18)
+        session.permanent = True
+    return str(session["sid"])
+
+
+def current_player() -> str | None:
+    """The player this phone has joined as, if that player is in the current game."""
+    ctx = context()
+    name = ctx.access.seat_of(session.get("sid"))
+    state = ctx.table.state
+    if name is None or state is None or all(p["name"] != name for p in state["players"]):
+        return None
+    return name
+
+
+def json_body(max_bytes: int | None = None) -> dict[str, Any]:
+    """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object."""
+    if max_bytes is not None:
+        request.max_content_length = max_bytes
+    if not request.is_json:
+        raise UnsupportedMediaType("send JSON (Content-Type: application/json)")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return body
+
+
+def field(body: dict[str, Any], name: str, kind: type | tuple[type, ...], *, required: bool = True) -> Any:
+    """One field of a JSON body, checked for its type (``bool`` is never taken for an ``int``)."""
+    if name not in body:
+        if required:
+            raise BadRequest(f"missing field {name!r}")
+        return None
+    value = body[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        names = " or ".join(k.__name__.replace("str", "string").replace("int", "whole number") for k in kinds)
+        raise BadRequest(f"{name!r} must be a {names}, not {value!r}")
+    return value

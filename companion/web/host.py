@@ -1,0 +1,201 @@
+"""The host's API: log in with the PIN, start, resume, import and export games, undo, players."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, jsonify, request, session
+from flask_wtf.csrf import generate_csrf
+
+from companion.engine import IllegalInput, find_ruleset, public_state, ruleset_ids
+from companion.gamefile import GameFileError
+
+from .access import AccessDenied, Permission
+from .api import limit, running_state
+from .app import MAX_BODY, MAX_INPUT_BODY, context
+from .errors import BadRequest, Conflict, NotFound
+from .guard import field, json_body, requires, session_id
+from .renaming import rename_in_game_file
+
+host = Blueprint("host", __name__, url_prefix="/api/host")
+
+
+@host.post("/login")
+@limit("5 per minute")
+@requires(Permission.OPEN)
+def post_login() -> Any:
+    """Become the host with the PIN shown on the table's screen."""
+    body = json_body(MAX_INPUT_BODY)
+    if not context().access.check_pin(field(body, "pin", str).strip()):
+        raise AccessDenied("wrong PIN")
+    session_id()
+    session["host"] = True
+    session["looker"] = True
+    return jsonify({"host": True, "csrf": generate_csrf()})
+
+
+@host.post("/logout")
+@requires(Permission.OPEN)
+def post_logout() -> Any:
+    session.pop("host", None)
+    return jsonify({"host": False})
+
+
+@host.get("/rulesets")
+@requires(Permission.HOST)
+def get_rulesets() -> Any:
+    """Every ruleset with its options and their defaults, its player counts and host actions."""
+    found = []
+    for rid in ruleset_ids():
+        ruleset = find_ruleset(rid)
+        board = ruleset.board
+        found.append({"id": rid, "name": board.name, "players": [board.min_players, board.max_players],
+                      "options": dict(board.options), "host_verbs": ruleset.host_verbs()})
+    return jsonify(found)
+
+
+@host.get("/games")
+@requires(Permission.HOST)
+def get_games() -> Any:
+    """The games in the journal, the most recently played first."""
+    ctx = context()
+    current = ctx.table.game.id if ctx.table.game else None
+    games = [
+        {"id": g.id, "ruleset": g.ruleset, "players": list(g.players), "created": g.created.isoformat(),
+         "updated": g.updated.isoformat(), "inputs": g.inputs, "winner": g.winner, "problem": g.problem,
+         "current": g.id == current}
+        for g in ctx.table.journal.games()  # type: ignore[attr-defined]
+    ]
+    return jsonify(games)
+
+
+@host.post("/new-game")
+@requires(Permission.HOST)
+def post_new_game() -> Any:
+    """Start a game: ``{"setup": {...}}`` as the first line of a game file (a game in progress via ``start``)."""
+    setup = field(json_body(MAX_INPUT_BODY * 4), "setup", dict)
+    state = context().table.new_game(setup, source="host")
+    return jsonify(public_state(state))
+
+
+@host.post("/resume")
+@requires(Permission.HOST)
+def post_resume() -> Any:
+    """Go on with a stored game: ``{"game": id}``."""
+    game_id = field(json_body(MAX_INPUT_BODY), "game", int)
+    ctx = context()
+    if all(g.id != game_id for g in ctx.table.journal.games()):  # type: ignore[attr-defined]
+        raise NotFound(f"there is no game {game_id}")
+    state = ctx.table.resume(game_id, source="host")
+    return jsonify(public_state(state))  # type: ignore[arg-type]
+
+
+@host.post("/import")
+@requires(Permission.HOST)
+def post_import() -> Any:
+    """Store a game file (``{"text": "...jsonl..."}``) as a new game and play it on."""
+    text = field(json_body(MAX_BODY), "text", str)
+    ctx = context()
+    try:
+        game = ctx.table.journal.import_game(text)  # type: ignore[attr-defined]
+    except GameFileError as error:
+        raise BadRequest(f"the game file cannot be used: {error}") from None
+    state = ctx.table.resume(game.id, source="host")
+    return jsonify(public_state(state))  # type: ignore[arg-type]
+
+
+@host.get("/export")
+@requires(Permission.HOST)
+def get_export() -> Any:
+    """The current game as a game file (JSON Lines), to download."""
+    game = context().table.game
+    if game is None:
+        raise Conflict("no game is running")
+    text = game.export()  # type: ignore[attr-defined]
+    return Response(text, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="game-{game.id}.jsonl"'})
+
+
+@host.post("/undo")
+@requires(Permission.HOST)
+def post_undo() -> Any:
+    """Take back the last input: ``{"seq": n}``."""
+    seq = field(json_body(MAX_INPUT_BODY), "seq", int)
+    update = context().table.submit({"undo": 1}, source="host", expect_seq=seq)
+    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+
+
+@host.post("/remove-player")
+@requires(Permission.HOST)
+def post_remove_player() -> Any:
+    """A player leaves the table: they resign (everything returns to the bank) and their seat is freed."""
+    body = json_body(MAX_INPUT_BODY)
+    player, seq = field(body, "player", str), field(body, "seq", int)
+    ctx = context()
+    state = running_state()
+    if all(p["name"] != player for p in state["players"]):
+        raise NotFound(f"there is no player called {player!r}")
+    if "bankrupt" not in find_ruleset(state["ruleset"]).verbs():
+        raise Conflict(f"{state['ruleset']} has no way to leave a game in progress")
+    update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq)
+    ctx.access.free_seat(player)
+    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+
+
+@host.post("/rename-player")
+@requires(Permission.HOST)
+def post_rename_player() -> Any:
+    """Rename a player: the game is copied under the new name (the old one stays in the journal)."""
+    body = json_body(MAX_INPUT_BODY)
+    old, new = field(body, "player", str), field(body, "to", str)
+    ctx = context()
+    game = ctx.table.game
+    running_state()
+    try:
+        text = rename_in_game_file(game.export(), old, new)  # type: ignore[union-attr]
+        copy = ctx.table.journal.import_game(text)  # type: ignore[attr-defined]
+    except (GameFileError, IllegalInput) as error:
+        raise BadRequest(f"cannot rename {old!r} to {new!r}: {error}") from None
+    state = ctx.table.resume(copy.id, source="host")
+    ctx.access.rename_seat(old, new)
+    return jsonify(public_state(state))  # type: ignore[arg-type]
+
+
+@host.post("/free-seat")
+@requires(Permission.HOST)
+def post_free_seat() -> Any:
+    """Let another phone join as this player (a lost or swapped phone)."""
+    player = field(json_body(MAX_INPUT_BODY), "player", str)
+    return jsonify({"freed": context().access.free_seat(player)})
+
+
+@host.post("/join-code")
+@requires(Permission.HOST)
+def post_join_code() -> Any:
+    """A new join code (the old one stops working; joined phones keep their seats)."""
+    return jsonify({"code": context().access.new_join_code()})
+
+
+@host.get("/join")
+@requires(Permission.HOST)
+def get_join() -> Any:
+    """The join code and its QR code (SVG), for the host to show on their phone."""
+    access = context().access
+    url = access.join_url(request.host_url)
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff",
+                                    xmldecl=False, svgns=True, title="Join code")
+    return jsonify({"code": access.join_code, "url": url, "svg": buffer.getvalue().decode()})
+
+
+@host.get("/qr.svg")
+@requires(Permission.HOST)
+def get_qr() -> Any:
+    """The join QR code alone, as an SVG image."""
+    access = context().access
+    buffer = io.BytesIO()
+    segno.make(access.join_url(request.host_url), error="m").save(buffer, kind="svg", scale=6, border=2)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+

@@ -1,0 +1,33 @@
+"""The HTML pages: one small page shell (status, join, host views) and its bundled assets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template
+
+from .access import Permission
+from .guard import requires
+
+pages = Blueprint("pages", __name__)
+
+
+@pages.get("/")
+@requires(Permission.OPEN)
+def index() -> Any:
+    """The table: balances, deeds, board, story; and acting once joined."""
+    return render_template("page.html", view="table")
+
+
+@pages.get("/join")
+@requires(Permission.OPEN)
+def join() -> Any:
+    """Join with the code (the QR code's URL carries it in the fragment)."""
+    return render_template("page.html", view="join")
+
+
+@pages.get("/host")
+@requires(Permission.OPEN)
+def host() -> Any:
+    """The host page (asks for the PIN first)."""
+    return render_template("page.html", view="host")

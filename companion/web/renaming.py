@@ -1,0 +1,64 @@
+"""Renaming a player in a game file: the name is replaced where the format puts player names.
+
+Only those places are touched (``setup.players``, the keys of ``deal`` and ``start.players``,
+``start.spaces.*.owner``, ``start.turn``, and ``act.player`` / ``act.with``), so a player called
+``pass`` does not rename the verb.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.engine import IllegalInput
+from companion.gamefile import parse_lines
+
+
+def _swap(value: Any, old: str, new: str) -> Any:
+    return new if value == old else value
+
+
+def _keys(mapping: Any, old: str, new: str) -> Any:
+    if not isinstance(mapping, dict):
+        return mapping
+    return {_swap(k, old, new): v for k, v in mapping.items()}
+
+
+def rename_setup(setup: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    setup = dict(setup)
+    players = setup.get("players")
+    if not isinstance(players, list) or old not in players:
+        raise IllegalInput(f"there is no player called {old!r}")
+    if new in players:
+        raise IllegalInput(f"there is a player called {new!r} already")
+    setup["players"] = [_swap(p, old, new) for p in players]
+    if "deal" in setup:
+        setup["deal"] = _keys(setup["deal"], old, new)
+    start = setup.get("start")
+    if isinstance(start, dict):
+        start = dict(start)
+        start["players"] = _keys(start.get("players"), old, new) if "players" in start else start.get("players")
+        if isinstance(start.get("spaces"), dict):
+            start["spaces"] = {
+                sid: ({**rec, "owner": _swap(rec.get("owner"), old, new)} if isinstance(rec, dict) else rec)
+                for sid, rec in start["spaces"].items()
+            }
+        if "turn" in start:
+            start["turn"] = _swap(start["turn"], old, new)
+        setup["start"] = {k: v for k, v in start.items() if v is not None}
+    return setup
+
+
+def rename_line(line: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    if "setup" in line:
+        return {**line, "setup": rename_setup(line["setup"], old, new)}
+    act = line.get("act")
+    if isinstance(act, dict):
+        return {**line, "act": {k: (_swap(v, old, new) if k in ("player", "with") else v) for k, v in act.items()}}
+    return line
+
+
+def rename_in_game_file(text: str, old: str, new: str) -> str:
+    """The game file ``text`` with player ``old`` called ``new``."""
+    lines = [rename_line(line, old, new) for _, line in parse_lines(text.splitlines())]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)

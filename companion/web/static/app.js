@@ -1,0 +1,566 @@
+// The phone page: draws the state of DESIGN.md, follows the live stream, and sends inputs.
+// Plain JavaScript, no framework, no external file: the table has no internet.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b", "#3bc9db", "#f783ac"];
+const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
+  "bankrupt", "trade", "accept", "reject", "travel"]);
+const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "on") for (const [ev, fn] of Object.entries(value)) node.addEventListener(ev, fn);
+    else if (key === "text") node.textContent = value;
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+const money = (n) => "$" + n;
+const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
+const playerColour = (name) => {
+  const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;
+  return COLOURS[(i < 0 ? 0 : i) % COLOURS.length];
+};
+
+function notice(text, ok = false) {
+  const box = $("notice");
+  box.textContent = text;
+  box.className = ok ? "notice ok" : "notice";
+  box.hidden = !text;
+  if (text) clearTimeout(notice.timer), (notice.timer = setTimeout(() => (box.hidden = true), 6000));
+}
+
+// ------------------------------------------------------------------ talking to the Pi
+async function api(path, body) {
+  const options = { credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.method = "POST";
+    options.headers["Content-Type"] = "application/json";
+    options.headers["X-CSRFToken"] = app.session ? app.session.csrf : "";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = response.headers.get("Content-Type")?.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = new Error(data && data.message ? data.message : response.statusText);
+    error.status = response.status;
+    error.code = data && data.error;
+    throw error;
+  }
+  return data;
+}
+
+async function send(path, body, okText) {
+  try {
+    const result = await api(path, body);
+    if (result && result.state && result.state.seq !== undefined) render(result.state);
+    else if (result && result.seq !== undefined && result.players) render(result);
+    if (okText) notice(okText, true);
+    return result;
+  } catch (error) {
+    notice(error.message);
+    if (error.status === 409 || error.code === "csrf") await refresh();
+    if (error.status === 401) await loadSession();
+    return null;
+  }
+}
+
+const actor = () => (app.session && app.session.player) || (app.session && app.session.host ? app.actAs : null);
+const input = (line) => send("/api/input", { input: line, seq: app.state.seq });
+const act = (verb, extra = {}) => input({ act: { player: actor(), do: verb, ...extra } });
+
+async function loadSession() {
+  app.session = await api("/api/session");
+  $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
+    : app.session.player || "";
+  $("code-panel").hidden = !app.session.table_code;
+  return app.session;
+}
+
+async function refresh() {
+  await loadSession();
+  try {
+    const state = await api("/api/state");
+    if (!app.board || app.ruleset !== state.ruleset) await loadBoard(state.ruleset);
+    const history = await api("/api/history");
+    app.history = history.points;
+    render(state);
+  } catch (error) {
+    $("prompt").textContent = error.message;
+  }
+}
+
+async function loadBoard(ruleset) {
+  const board = await api("/api/board?ruleset=" + encodeURIComponent(ruleset));
+  board.byId = Object.fromEntries(board.spaces.map((s) => [s.id, s]));
+  app.board = board;
+  app.ruleset = ruleset;
+  drawBoard();
+}
+
+function follow() {
+  if (app.stream) app.stream.close();
+  const stream = new EventSource("/api/stream");
+  app.stream = stream;
+  stream.addEventListener("open", () => { $("live").textContent = "live"; $("live").className = "live on"; });
+  stream.addEventListener("error", () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; });
+  stream.addEventListener("state", async (event) => {
+    const state = JSON.parse(event.data);
+    if (!app.board || app.ruleset !== state.ruleset) await loadBoard(state.ruleset);
+    if (app.state && app.state.ruleset === state.ruleset && state.seq >= app.state.seq) {
+      const cash = Object.fromEntries(state.players.filter((p) => "cash" in p).map((p) => [p.name, p.cash]));
+      if (!app.history.length || app.history[app.history.length - 1].seq !== state.seq) app.history.push({ seq: state.seq, cash });
+    } else if (app.state) {
+      app.history = (await api("/api/history")).points;
+    }
+    render(state);
+  });
+}
+
+// ------------------------------------------------------------------ drawing the state
+function render(state) {
+  if (app.state && state.seq < app.state.seq && state.ruleset === app.state.ruleset && state.players.length === app.state.players.length
+      && state.players.every((p, i) => p.name === app.state.players[i].name)) return; // an older state arrived late
+  app.state = state;
+  document.body.dataset.seq = state.seq;
+  renderTurn(state);
+  renderPlayers(state);
+  renderBank(state);
+  renderStory(state);
+  renderTokens(state);
+  renderAuction(state);
+  renderTrade(state);
+  renderMine(state);
+  renderJoin(state);
+  renderHost(state);
+}
+
+function renderTurn(state) {
+  $("turn").textContent = state.winner ? "Game over" : `Turn ${state.turn.number}: ${state.turn.player}`;
+  const prompt = state.prompt;
+  $("prompt").textContent = state.winner ? `${state.winner} wins!` : prompt ? prompt.text : "";
+  const box = $("act-prompt");
+  box.replaceChildren();
+  const me = actor();
+  if (!prompt || !me || state.winner) return;
+  const mine = prompt.player === me || (prompt.player === null && app.session.host);
+  if (mine && prompt.options && prompt.options.length) {
+    for (const option of prompt.options) {
+      const label = app.board && app.board.byId[option] ? app.board.byId[option].name : option;
+      box.append(el("button", { type: "button", "data-answer": option, on: { click: () => input({ answer: option }) } }, label));
+    }
+  }
+  if (prompt.kind === "roll" && mine) rollControls(box, prompt);
+  if (prompt.kind === "roll" && prompt.purpose === "jail" && prompt.player === me) {
+    box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("pay-fine") } }, "Pay the fine"));
+    for (const card of player(me).cards.filter((c) => c.includes("jail"))) {
+      box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("use-card", { card }) } }, "Use " + card));
+    }
+  }
+  highlightChoices(mine ? prompt.options || [] : []);
+}
+
+function rollControls(box, prompt) {
+  const dice = prompt.dice || 2;
+  if (app.session.phone_dice === "software") {
+    box.append(el("button", { type: "button", id: "roll-button", on: { click: () => send("/api/roll", { seq: app.state.seq }) } }, "Roll"));
+  } else if (app.session.phone_dice === "manual" || app.session.host) {
+    const selects = [];
+    for (let i = 0; i < dice; i++) {
+      const select = el("select", { "aria-label": `die ${i + 1}` });
+      for (let face = 1; face <= 6; face++) select.append(el("option", { value: face }, String(face)));
+      selects.push(select);
+      box.append(select);
+    }
+    box.append(el("button", { type: "button", on: { click: () => input({ roll: selects.map((s) => Number(s.value)) }) } }, "Enter dice"));
+  }
+}
+
+const player = (name) => app.state.players.find((p) => p.name === name);
+const deedsOf = (state, name) => Object.entries(state.spaces || {}).filter(([, rec]) => rec.owner === name).map(([id]) => id);
+
+function sparkline(name) {
+  const points = app.history.map((p) => p.cash[name]).filter((v) => v !== undefined);
+  const box = svg("svg", { class: "spark", viewBox: "0 0 100 30", preserveAspectRatio: "none", role: "img",
+    "aria-label": `${name}'s cash over the game` });
+  if (points.length < 2) return box;
+  const hi = Math.max(...points, 1), lo = Math.min(...points, 0);
+  const xy = points.map((v, i) => `${(i / (points.length - 1)) * 100},${28 - ((v - lo) / (hi - lo || 1)) * 26}`);
+  box.append(svg("polyline", { points: xy.join(" "), fill: "none", stroke: playerColour(name), "stroke-width": 1.5,
+    "vector-effect": "non-scaling-stroke" }));
+  return box;
+}
+
+function deedChip(id, rec) {
+  const space = app.board && app.board.byId[id];
+  const chip = el("span", { class: "deed" + (rec.mortgaged ? " mortgaged" : ""), title: rec.mortgaged ? "mortgaged" : "" },
+    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses}h` : "") + (rec.mortgaged ? " (mortgaged)" : ""));
+  if (space && space.colour) chip.style.setProperty("--gc", space.colour);
+  return chip;
+}
+
+function groupOrder(id) {
+  const space = app.board && app.board.byId[id];
+  return space ? `${space.group || "~"}:${String(app.board.spaces.indexOf(space)).padStart(3, "0")}` : id;
+}
+
+function renderPlayers(state) {
+  const list = $("players");
+  list.replaceChildren();
+  for (const p of state.players) {
+    const card = el("article", { class: "player" + (state.turn.player === p.name ? " turn-now" : "") + (p.bankrupt ? " out" : ""),
+      "data-player": p.name });
+    card.style.setProperty("--pc", playerColour(p.name));
+    card.append(el("h3", {}, el("span", {}, p.name), "cash" in p ? el("span", { class: "cash", "data-cash": p.name }, money(p.cash)) : null));
+    if ("cash" in p) card.append(sparkline(p.name));
+    const status = p.bankrupt ? "out of the game" : p.in_jail ? "in jail" : "";
+    card.append(el("p", { class: "where" }, `on ${spaceName(p.space)}${status ? " · " + status : ""}${p.laps ? ` · lap ${p.laps}` : ""}`));
+    if (p.cards && p.cards.length) card.append(el("p", { class: "cards" }, "cards: " + p.cards.join(", ")));
+    const deeds = deedsOf(state, p.name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
+    if (deeds.length) card.append(el("div", { class: "deeds" }, ...deeds.map((id) => deedChip(id, state.spaces[id]))));
+    list.append(card);
+  }
+}
+
+function renderBank(state) {
+  const list = $("bank");
+  list.replaceChildren();
+  for (const [pool, amount] of Object.entries(state.pools || {})) list.append(el("dt", {}, pool.replace(/-/g, " ")), el("dd", {}, money(amount)));
+  for (const [what, count] of Object.entries(state.bank || {})) list.append(el("dt", {}, "bank " + what), el("dd", {}, String(count)));
+  if (state.dice) list.append(el("dt", {}, "last roll"), el("dd", {}, state.dice.join(" + ")));
+}
+
+function renderStory(state) {
+  $("story").replaceChildren(...[...state.log].reverse().map((line) => el("li", {}, line)));
+}
+
+// ------------------------------------------------------------------ the board
+function drawBoard() {
+  const board = app.board;
+  const root = svg("svg", { viewBox: `0 0 ${board.width} ${board.height}`, role: "img", "aria-label": `${board.name}: the board` });
+  for (const [a, b] of board.links) {
+    const p = board.byId[a], q = board.byId[b];
+    root.append(svg("line", { class: "link", x1: p.x + 0.5, y1: p.y + 0.5, x2: q.x + 0.5, y2: q.y + 0.5 }));
+  }
+  for (const space of board.spaces) {
+    const g = svg("g", { "data-space": space.id });
+    const rect = svg("rect", { class: "cell", x: space.x + 0.03, y: space.y + 0.03, width: 0.94, height: 0.94, rx: 0.06 });
+    g.append(rect);
+    if (space.colour) g.append(svg("rect", { x: space.x + 0.03, y: space.y + 0.03, width: 0.94, height: 0.2, fill: space.colour }));
+    const words = space.name.split(/\s+/).slice(0, 3);
+    words.forEach((word, i) => {
+      const text = svg("text", { x: space.x + 0.5, y: space.y + 0.42 + i * 0.2, "text-anchor": "middle" });
+      text.textContent = word.length > 9 ? word.slice(0, 8) + "…" : word;
+      g.append(text);
+    });
+    const title = svg("title");
+    title.textContent = space.name;
+    g.append(title);
+    g.addEventListener("click", () => pickSpace(space.id));
+    root.append(g);
+  }
+  root.append(svg("g", { id: "marks" }));
+  root.append(svg("g", { id: "tokens" }));
+  $("board").replaceChildren(root);
+}
+
+function renderTokens(state) {
+  if (!app.board) return;
+  const marks = $("marks"), tokens = $("tokens");
+  marks.replaceChildren();
+  tokens.replaceChildren();
+  for (const [id, rec] of Object.entries(state.spaces || {})) {
+    const space = app.board.byId[id];
+    if (!space) continue;
+    const cell = document.querySelector(`[data-space="${id}"] .cell`);
+    if (cell) cell.classList.toggle("mortgaged", !!rec.mortgaged);
+    if (rec.owner) marks.append(svg("circle", { cx: space.x + 0.85, cy: space.y + 0.85, r: 0.1, fill: playerColour(rec.owner) }));
+    const count = rec.hotel ? 1 : rec.houses || 0;
+    for (let i = 0; i < count; i++) {
+      marks.append(svg("rect", { x: space.x + 0.08 + i * 0.17, y: space.y + 0.06, width: rec.hotel ? 0.3 : 0.13, height: 0.13,
+        fill: rec.hotel ? "#e03131" : "#2f9e44", stroke: "#000", "stroke-width": 0.02 }));
+    }
+  }
+  const here = {};
+  state.players.filter((p) => !p.bankrupt).forEach((p) => {
+    const space = app.board.byId[p.space];
+    if (!space) return;
+    const k = (here[p.space] = (here[p.space] || 0) + 1) - 1;
+    const token = svg("circle", { class: "token", cx: space.x + 0.2 + (k % 4) * 0.2, cy: space.y + 0.68 - Math.floor(k / 4) * 0.2,
+      r: 0.1, fill: playerColour(p.name), "data-token": p.name });
+    const title = svg("title");
+    title.textContent = p.name;
+    token.append(title);
+    tokens.append(token);
+  });
+}
+
+function highlightChoices(options) {
+  if (!app.board) return;
+  app.choices = new Set(options.filter((o) => app.board.byId[o]));
+  document.querySelectorAll("#board [data-space]").forEach((g) => {
+    g.querySelector(".cell").classList.toggle("pick", app.choices.has(g.dataset.space));
+  });
+}
+
+function pickSpace(id) {
+  if (app.choices && app.choices.has(id)) input({ answer: id });
+}
+
+// ------------------------------------------------------------------ acting
+function renderAuction(state) {
+  const auction = state.auction, prompt = state.prompt;
+  const open = !!auction && prompt && prompt.kind === "auction";
+  $("auction-panel").hidden = !open;
+  if (!open) return;
+  const me = actor();
+  const lot = auction.space ? spaceName(auction.space) : `a ${auction.building}`;
+  $("auction-text").textContent = `${lot}: ${auction.bidder ? `${auction.bidder} bids ${money(auction.bid)}` : "no bid yet"}` +
+    ` · waiting for ${(prompt.waiting || []).join(", ")}`;
+  const bidding = me && (prompt.waiting || []).includes(me);
+  $("bid-form").hidden = !bidding;
+  const amount = $("bid-amount");
+  amount.min = Math.max(auction.bid + 1, auction.minimum || 1);
+  if (Number(amount.value) < Number(amount.min)) amount.value = amount.min;
+  $("pass-button").disabled = auction.bidder === me;
+}
+
+function renderTrade(state) {
+  const me = actor();
+  const showPanel = !!me && state.players.length > 1 && "cash" in state.players[0];
+  $("trade-panel").hidden = !showPanel && !state.trade;
+  const offer = $("trade-offer");
+  offer.replaceChildren();
+  if (state.trade) {
+    const t = state.trade;
+    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards].filter(Boolean).join(", ") || "nothing";
+    const box = el("div", { class: "offer" }, el("p", {}, `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`));
+    const buttons = el("div", { class: "actions" });
+    if (me === t.with) {
+      buttons.append(el("button", { type: "button", on: { click: () => act("accept") } }, "Accept"),
+        el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, "Reject"));
+    } else if (me === t.from) {
+      buttons.append(el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, "Withdraw"));
+    }
+    box.append(buttons);
+    offer.append(box);
+  }
+  $("trade-new").hidden = !showPanel || !!state.trade;
+  if (!showPanel) return;
+  const others = state.players.filter((p) => p.name !== me && !p.bankrupt).map((p) => p.name);
+  const select = $("trade-with");
+  const chosen = others.includes(select.value) ? select.value : others[0];
+  if ([...select.options].map((o) => o.value).join() !== others.join()) {
+    select.replaceChildren(...others.map((n) => el("option", { value: n }, n)));
+  }
+  select.value = chosen || "";
+  fillTradeItems("give-items", me);
+  fillTradeItems("get-items", select.value);
+}
+
+function fillTradeItems(boxId, owner) {
+  const box = $(boxId);
+  const p = owner && player(owner);
+  const keep = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
+  box.replaceChildren();
+  if (!p) return;
+  for (const id of deedsOf(app.state, owner)) {
+    box.append(el("label", {}, el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id)));
+  }
+  for (const card of p.cards || []) {
+    box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), card));
+  }
+}
+
+function bundleFrom(boxId, cashId) {
+  const picked = [...$(boxId).querySelectorAll("input:checked")].map((i) => i.value);
+  return { cash: Number($(cashId).value) || 0, spaces: picked.filter((v) => v.startsWith("space:")).map((v) => v.slice(6)),
+    cards: picked.filter((v) => v.startsWith("card:")).map((v) => v.slice(5)) };
+}
+
+function renderMine(state) {
+  const me = actor();
+  $("mine-panel").hidden = !me || !app.board || !player(me);
+  if ($("mine-panel").hidden) return;
+  const verbs = new Set(app.board.verbs || []);
+  const box = $("mine");
+  box.replaceChildren();
+  for (const id of deedsOf(state, me)) {
+    const rec = state.spaces[id], space = app.board.byId[id] || {};
+    const row = el("div", { class: "mine-row", "data-deed": id }, deedChip(id, rec));
+    const button = (verb, label, cls = "secondary") =>
+      verbs.has(verb) ? el("button", { type: "button", class: cls, "data-verb": verb, on: { click: () => act(verb, { space: id }) } }, label) : null;
+    if (space.kind === "street" && !rec.mortgaged && !rec.hotel) row.append(button("build", rec.houses === 4 ? "Build hotel" : "Build house", ""));
+    if (rec.houses || rec.hotel) row.append(button("sell", rec.hotel ? "Sell hotel" : "Sell house"));
+    if (!rec.mortgaged && !rec.houses && !rec.hotel) row.append(button("mortgage", "Mortgage"));
+    if (rec.mortgaged) row.append(button("unmortgage", "Lift mortgage", ""));
+    box.append(row);
+  }
+  if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
+  const travel = $("travel");
+  travel.replaceChildren();
+  const cards = (player(me).cards || []).filter((c) => c.startsWith("travel-"));
+  const prompt = state.prompt;
+  if (verbs.has("travel") && cards.length && prompt && prompt.kind === "roll" && prompt.player === me) {
+    const checks = cards.map((card) => el("input", { type: "checkbox", value: card, id: "travel-" + card }));
+    cards.forEach((card, i) => travel.append(el("label", { for: "travel-" + card }, checks[i], " " + card)));
+    travel.append(el("button", { type: "button", on: { click: () => act("travel", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Travel with these cards"));
+  }
+  const more = $("more-actions");
+  more.replaceChildren();
+  if (verbs.has("bankrupt")) {
+    more.append(el("button", { type: "button", class: "danger", on: { click: () => confirm(`${me}: give up and go bankrupt?`) && act("bankrupt") } }, "Go bankrupt"));
+  }
+  const other = [...verbs].filter((v) => !KNOWN_VERBS.has(v));
+  if (other.length) {
+    const verb = el("select", { "aria-label": "action" }, ...other.map((v) => el("option", { value: v }, v)));
+    const params = el("input", { "aria-label": "details (JSON)", placeholder: '{"space": "..."}' });
+    more.append(verb, params, el("button", { type: "button", on: { click: () => {
+      let extra = {};
+      try { extra = params.value ? JSON.parse(params.value) : {}; } catch { return notice("details must be JSON"); }
+      act(verb.value, extra);
+    } } }, "Do"));
+  }
+}
+
+function renderJoin(state) {
+  const wanted = document.body.dataset.view === "join" || (!app.session.player && !app.session.host && document.body.dataset.view !== "host");
+  $("join-panel").hidden = !wanted || !!app.session.player;
+  const select = $("join-player");
+  const names = state.players.filter((p) => !p.bankrupt).map((p) => p.name);
+  if ([...select.options].map((o) => o.value).join() !== names.join()) {
+    select.replaceChildren(...names.map((n) => el("option", { value: n }, n + (app.session.seats.includes(n) ? " (joined)" : ""))));
+  }
+}
+
+// ------------------------------------------------------------------ host
+function renderHost(state) {
+  const view = document.body.dataset.view === "host";
+  $("host-panel").hidden = !view && !app.session.host;
+  $("pin-form").hidden = app.session.host;
+  $("host-tools").hidden = !app.session.host;
+  if (!app.session.host) return;
+  const names = state.players.map((p) => p.name);
+  const select = $("act-as");
+  if ([...select.options].map((o) => o.value).join() !== names.join()) {
+    select.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
+  }
+  app.actAs = names.includes(select.value) ? select.value : names[0];
+  const actions = $("host-actions");
+  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", { seq: app.state.seq }) } }, "Undo"));
+  for (const verb of (app.board && app.board.host_verbs) || []) {
+    actions.append(el("button", { type: "button", class: "secondary", on: { click: () => input({ act: { player: "host", do: verb } }) } }, verb));
+  }
+  const list = $("host-players");
+  list.replaceChildren();
+  for (const name of names) {
+    const row = el("div", { class: "mine-row" }, el("span", { class: "deed" }, name + (app.session.seats.includes(name) ? " · phone joined" : "")));
+    const to = el("input", { "aria-label": `new name for ${name}`, placeholder: "new name" });
+    row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, "Rename"),
+      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, "Free seat"),
+      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", { player: name, seq: app.state.seq }) } }, "Remove"));
+    list.append(row);
+  }
+}
+
+async function hostSetup() {
+  const join = await api("/api/host/join");
+  const show = $("join-show");
+  const qr = new DOMParser().parseFromString(join.svg, "image/svg+xml").documentElement;
+  show.replaceChildren(el("p", {}, "Join code: ", el("span", { class: "code" }, join.code)), document.importNode(qr, true));
+  const rulesets = await api("/api/host/rulesets");
+  app.rulesets = rulesets;
+  const select = $("new-ruleset");
+  select.replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
+  const fillOptions = () => {
+    const r = rulesets.find((x) => x.id === select.value);
+    $("new-options").value = JSON.stringify(r ? r.options : {}, null, 1);
+  };
+  select.onchange = fillOptions;
+  fillOptions();
+  const games = await api("/api/host/games");
+  $("games").replaceChildren(...games.map((g) => el("div", { class: "mine-row" },
+    el("span", {}, `#${g.id} ${g.ruleset}: ${g.players.join(", ")} · ${g.inputs} inputs${g.winner ? " · " + g.winner + " won" : ""}${g.current ? " · playing" : ""}`),
+    g.problem ? el("span", { class: "where" }, g.problem) :
+      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, "Resume"))));
+}
+
+// ------------------------------------------------------------------ forms
+function wire() {
+  $("join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const result = await send("/api/join", { code: $("join-code").value.trim(), player: $("join-player").value });
+    if (result) { notice(`You are ${result.player}`, true); await refresh(); }
+  });
+  $("code-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await send("/api/look", { code: $("table-code").value.trim() })) { await refresh(); follow(); }
+  });
+  $("pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const result = await send("/api/host/login", { pin: $("host-pin").value.trim() });
+    $("host-pin").value = "";
+    if (result) { await refresh(); await hostSetup(); follow(); }
+  });
+  $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
+  $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state); });
+  $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
+  $("pass-button").addEventListener("click", () => act("pass"));
+  $("trade-with").addEventListener("change", () => fillTradeItems("get-items", $("trade-with").value));
+  $("trade-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const ok = await act("trade", { with: $("trade-with").value, give: bundleFrom("give-items", "give-cash"), get: bundleFrom("get-items", "get-cash") });
+    if (ok) $("trade-new").open = false;
+  });
+  $("new-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    let options, start;
+    try {
+      options = JSON.parse($("new-options").value || "{}");
+      start = $("new-start").value.trim() ? JSON.parse($("new-start").value) : null;
+    } catch { return notice("options and game in progress must be JSON"); }
+    const setup = { ruleset: $("new-ruleset").value, players: $("new-players").value.split(",").map((s) => s.trim()).filter(Boolean), options };
+    if ($("new-seed").value) setup.seed = Number($("new-seed").value);
+    if (start) setup.start = start;
+    if (await send("/api/host/new-game", { setup }, "new game started")) await refresh();
+  });
+  $("import-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await send("/api/host/import", { text: $("import-text").value }, "game imported")) await refresh();
+  });
+  $("export-button").addEventListener("click", async () => {
+    const response = await fetch("/api/host/export", { credentials: "same-origin" });
+    if (!response.ok) return notice((await response.json()).message);
+    const url = URL.createObjectURL(await response.blob());
+    const name = (response.headers.get("Content-Disposition") || "").match(/filename="(.+)"/);
+    const link = el("a", { href: url, download: name ? name[1] : "game.jsonl" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+}
+
+async function start() {
+  // A join code from the QR code's URL fragment: read it, then remove it from the history at once.
+  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (code) {
+    $("join-code").value = code;
+    history.replaceState(null, "", location.pathname);
+  }
+  wire();
+  await refresh();
+  if (app.session.host) await hostSetup();
+  if (!app.session.table_code) follow();
+}
+
+start();
