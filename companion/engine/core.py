@@ -23,6 +23,9 @@ from .rng import shuffled
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "public-treasury", "railroad", "board", ""})
 PRIVATE_KEYS = frozenset({"seed", "decks", "queue", "undo", "bank_balance"})
 MAX_AMOUNT = 10_000_000
+#: Public methods whose names look like handlers (``host_verbs``, ``roll_extras``) but are not.
+NOT_HANDLERS = frozenset({"host_verbs", "roll_extras"})
+TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
 
 
 def reject(message: str) -> IllegalInput:
@@ -74,7 +77,7 @@ class Ruleset:
                 ("host_", self._host_verbs),
                 ("roll_", self._rolls),
             ):
-                if attr.startswith(prefix):
+                if attr.startswith(prefix) and attr not in NOT_HANDLERS:
                     table[attr[len(prefix):].replace("_", "-")] = getattr(self, attr)
 
     # ================================================================== public API
@@ -223,7 +226,7 @@ class Ruleset:
         else:
             handler_p = self._verbs.get(verb)
             if handler_p is None:
-                raise reject(f"unknown action {verb!r} (known: {', '.join(self.verbs())})")
+                raise reject(f"unknown action {verb!r} (known: {', '.join(self.verbs()) or 'none'})")
             if d.player(player)["bankrupt"]:
                 raise reject(f"{player} is out of the game")
             handler_p(d, player, act)
@@ -323,6 +326,15 @@ class Ruleset:
     def to_bottom(self, d: Draft, card: str) -> None:
         d.deck(self.board.cards[card].deck).append(card)
 
+    def take_from_deck(self, d: Draft, card: Any) -> None:
+        """Take a named card out of its deck (a starting hand); rejects unknown or already dealt cards."""
+        if card not in self.board.cards:
+            raise reject(f"unknown card {card!r}")
+        deck = d.deck(self.board.cards[card].deck)
+        if card not in deck:
+            raise reject(f"card {card} is dealt twice")
+        deck.remove(card)
+
     # ================================================================== options
     def _options(self, given: Any) -> dict[str, Any]:
         if not isinstance(given, Mapping):
@@ -330,14 +342,14 @@ class Ruleset:
         options = dict(self.board.options)
         for name, value in given.items():
             if name not in options:
-                raise reject(f"unknown option {name!r} for {self.id} (known: {', '.join(sorted(options))})")
+                raise reject(f"unknown option {name!r} for {self.id} (known: {', '.join(sorted(options)) or 'none'})")
             default = options[name]
             if name in self.option_choices:
                 if value not in self.option_choices[name]:
                     choices = ", ".join(map(str, self.option_choices[name]))
                     raise reject(f"option {name} must be one of {choices}, not {value!r}")
             elif isinstance(default, bool) != isinstance(value, bool) or type(default) is not type(value):
-                raise reject(f"option {name} must be a {type(default).__name__}, not {value!r}")
+                raise reject(f"option {name} must be {TYPE_WORDS.get(type(default), type(default).__name__)}, not {value!r}")
             elif isinstance(value, int) and not isinstance(value, bool):
                 whole(value, f"option {name}")
             options[name] = self.check_option(name, value)
@@ -356,6 +368,13 @@ class Ruleset:
             if not candidate["bankrupt"]:
                 return candidate["name"]
         return name
+
+    def task_next_turn(self, d: Draft) -> None:
+        """Pass the turn to the next player still in the game (the ruleset's ``turn`` task asks for the roll)."""
+        s = d.state
+        nxt = self.next_player(d, s["turn"]["player"])
+        s["turn"] = {"player": nxt, "number": s["turn"]["number"] + 1}
+        d.push(["turn", nxt])
 
     # ================================================================== undo
     def _undo(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:

@@ -8,9 +8,10 @@ from pathlib import Path
 from ..board import build_board
 from ..core import Ruleset
 from .addon import AddonRules
+from .chambers import ChambersRules
 from .classic import ClassicRules
 
-_CLASSES: dict[str, type[Ruleset]] = {cls.id: cls for cls in (ClassicRules, AddonRules)}
+_CLASSES: dict[str, type[Ruleset]] = {cls.id: cls for cls in (ClassicRules, AddonRules, ChambersRules)}
 
 
 def ruleset_ids() -> list[str]:
