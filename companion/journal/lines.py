@@ -1,0 +1,39 @@
+"""Lines of a game file as the journal stores them (DESIGN.md: JSON Lines, setup first).
+
+Lines are stored as compact JSON text, and the engine is always given the *decoded* text,
+never the caller's object, so that a live game and its replay see exactly the same input
+(a tuple, a key that is not a string or a float NaN cannot slip through).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from companion.engine import IllegalInput
+
+Line = dict[str, Any]
+
+
+def encode(line: Mapping[str, Any]) -> str:
+    """The compact JSON text stored for one line; :class:`IllegalInput` if it is not a JSON object."""
+    if not isinstance(line, Mapping) or not all(isinstance(key, str) for key in line):
+        raise IllegalInput("an input must be a JSON object")
+    try:
+        return json.dumps(dict(line), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise IllegalInput(f"an input must be plain JSON data ({error})") from None
+
+
+def decode(text: str) -> Line:
+    """The line stored as ``text`` (``ValueError`` if it is not a JSON object)."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
+
+
+def format_game_file(lines: Iterable[Line]) -> str:
+    """A game file: one JSON object per line, each line ending with a newline."""
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)

@@ -1,0 +1,65 @@
+"""The journal's SQLite schema and record checksums."""
+
+from __future__ import annotations
+
+import zlib
+
+VERSION = 1  # PRAGMA user_version of a journal written by this code
+
+SCHEMA: tuple[str, ...] = (
+    """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    ruleset  TEXT    NOT NULL,
+    players  TEXT    NOT NULL,              -- JSON list of names, from the setup
+    created  TEXT    NOT NULL,              -- ISO 8601 with offset (the Pi's clock: display only)
+    inputs   INTEGER NOT NULL DEFAULT 0,    -- accepted inputs, state["seq"] (a cache: replay is the truth)
+    winner   TEXT                           -- state["winner"] (a cache as well)
+)
+""",
+    """
+CREATE TABLE IF NOT EXISTS records (        -- the journal proper: append only
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    game     INTEGER NOT NULL,
+    line     TEXT    NOT NULL,              -- a game-file line: {"setup": ...} first, then one input each
+    crc      INTEGER NOT NULL,              -- record_crc(game, line)
+    at       TEXT    NOT NULL,              -- when it was received (display only)
+    outcome  TEXT,                          -- NULL until applied, then 'ok', 'refused' or 'failed':
+    reason   TEXT                           --   information only, replay never reads it
+)
+""",
+    """
+CREATE INDEX IF NOT EXISTS records_by_game ON records (game, id)
+""",
+    """
+CREATE TABLE IF NOT EXISTS snapshots (      -- caches of the state, to reopen long games quickly
+    game     INTEGER NOT NULL,
+    record   INTEGER NOT NULL,              -- the last record the state covers
+    version  TEXT    NOT NULL,              -- companion version that computed it; others are ignored
+    state    TEXT    NOT NULL,              -- the full state as JSON
+    crc      INTEGER NOT NULL,              -- snapshot_crc(game, record, state)
+    PRIMARY KEY (game, record)
+)
+""",
+    """
+CREATE TABLE IF NOT EXISTS damaged (        -- records the integrity check dropped, kept for a post-mortem
+    id       INTEGER,
+    game     INTEGER,
+    line     TEXT,
+    crc      INTEGER,
+    at       TEXT,
+    found    TEXT    NOT NULL,
+    reason   TEXT    NOT NULL
+)
+""",
+)
+
+
+def record_crc(game: int, line: str) -> int:
+    """CRC-32 of a record: its game id and its stored JSON text."""
+    return zlib.crc32(f"{game}:{line}".encode())
+
+
+def snapshot_crc(game: int, record: int, state: str) -> int:
+    """CRC-32 of a snapshot: its game, the record it covers and the state's JSON text."""
+    return zlib.crc32(f"{game}:{record}:{state}".encode())

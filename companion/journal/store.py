@@ -1,0 +1,633 @@
+"""The journal: games kept in SQLite, one input at a time, rebuilt by replay.
+
+Every input goes ``append → commit (fsync) → apply``: it is on disk before the engine sees
+it, so nothing acknowledged can be lost. A refused input stays in the journal; replay
+refuses it again (the engine is deterministic), so replay never trusts the ``outcome``
+column, which is there for people. Snapshots of the state are caches: a game is rebuilt
+from the latest valid snapshot of this companion version, or from its setup.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import companion
+from companion.engine import Event, IllegalInput, State, apply
+from companion.gamefile import GameFileError, parse_lines
+
+from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
+from .lines import Line, decode, encode, format_game_file
+from .schema import SCHEMA, VERSION, record_crc, snapshot_crc
+
+log = logging.getLogger(__name__)
+
+Outcome = Literal["ok", "refused", "failed"]
+KEEP_SNAPSHOTS = 2  # per game: the latest, and one to fall back on
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One line of :meth:`Journal.games`."""
+
+    id: int
+    ruleset: str
+    players: tuple[str, ...]
+    created: datetime
+    updated: datetime  # when the latest input arrived (the Pi's clock: for display, never for ordering)
+    inputs: int  # accepted inputs (``state["seq"]``)
+    winner: str | None
+    problem: str | None = None  # why the game cannot be loaded, if it cannot
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+
+@dataclass(frozen=True)
+class _Result:
+    """What the engine made of one line."""
+
+    state: State | None  # the new state if the line was accepted
+    events: list[Event] = field(default_factory=list)
+    error: Exception | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        if self.error is None:
+            return "ok"
+        return "refused" if isinstance(self.error, IllegalInput) else "failed"
+
+    @property
+    def reason(self) -> str | None:
+        if self.error is None:
+            return None
+        return str(self.error) if isinstance(self.error, IllegalInput) else f"engine failure: {self.error!r}"
+
+
+def _attempt(state: State | None, line: Line) -> _Result:
+    """Apply one line (a setup line when ``state`` is None); never raises an ``Exception``.
+
+    An engine crash counts as a refusal, the same way live and on replay, so that one engine
+    bug cannot make a journaled game impossible to reopen.
+    """
+    try:
+        new, events = apply(state, line)
+    except IllegalInput as error:
+        return _Result(None, [], error)
+    except Exception as error:  # noqa: BLE001 - an engine bug must not lose the game
+        log.error("the engine failed on %s", json.dumps(line), exc_info=True)
+        return _Result(None, [], error)
+    return _Result(new, events)
+
+
+def _is_full(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "full" in str(error)
+
+
+def _state_text(state: State) -> str:
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _winner(state: State) -> str | None:
+    winner = state.get("winner")
+    return winner if winner is None or isinstance(winner, str) else json.dumps(winner)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Journal:
+    """A file of games: create, list, resume, import and export them.
+
+    One SQLite connection per object, guarded by a lock: a journal may be called from several
+    threads, but each game should still receive its inputs from one writer (the table).
+    Open it as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        snapshot_every: int = 100,
+        clock: Callable[[], datetime] = _now,
+    ) -> None:
+        """Open (or create) the journal at ``path`` and check its integrity.
+
+        ``snapshot_every``: store the state every N accepted inputs (0: never).
+        Whatever the check finds is in :attr:`problems` (and logged); damaged games are listed
+        with their problem but not loaded.
+        """
+        if snapshot_every < 0:
+            raise ValueError("snapshot_every must be 0 (never) or more")
+        self.path = os.fspath(path)
+        self.snapshot_every = snapshot_every
+        self.problems: list[str] = []
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._damaged: dict[int, str] = {}
+        self._db = self._connect()
+        try:
+            self._prepare()
+            self._check()
+        except BaseException:
+            self._db.close()
+            raise
+
+    # ------------------------------------------------------------------ lifetime
+    def close(self) -> None:
+        """Close the database (everything acknowledged is already on disk)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Journal({self.path!r})"
+
+    # ------------------------------------------------------------------ games
+    def games(self) -> list[GameInfo]:
+        """Every game, the most recently played first."""
+        with self._lock:
+            rows = self._read(
+                "listing the games",
+                "SELECT g.id, g.ruleset, g.players, g.created, g.inputs, g.winner, max(r.at)"
+                " FROM games g LEFT JOIN records r ON r.game = g.id"
+                " GROUP BY g.id ORDER BY max(r.id) DESC, g.id DESC",
+            )
+            return [
+                GameInfo(
+                    id=game_id,
+                    ruleset=ruleset,
+                    players=tuple(json.loads(players)),
+                    created=datetime.fromisoformat(created),
+                    updated=datetime.fromisoformat(updated or created),
+                    inputs=inputs,
+                    winner=winner,
+                    problem=self._damaged.get(game_id),
+                )
+                for game_id, ruleset, players, created, inputs, winner, updated in rows
+            ]
+
+    def new_game(self, setup: Mapping[str, Any]) -> StoredGame:
+        """Start and journal a game; :class:`IllegalInput` (nothing stored) if the engine refuses ``setup``."""
+        text = encode({"setup": setup})
+        line = decode(text)
+        result = _attempt(None, line)
+        if result.state is None:
+            raise self._refusal(result, text)
+        with self._lock:
+            now = self._timestamp()
+            with self._transaction("the new game") as db:
+                game_id = self._insert_game(db, line["setup"], result.state, now)
+                record = self._insert_record(db, game_id, text, now, "ok")
+        return StoredGame(self, game_id, line["setup"], result.state, record, result.events)
+
+    def open_game(self, game_id: int) -> StoredGame:
+        """Resume a game: replay its inputs from its latest snapshot (or from its setup)."""
+        with self._lock:
+            if game_id in self._damaged:
+                raise GameDamaged(f"game {game_id} cannot be loaded: {self._damaged[game_id]}")
+            try:
+                return self._load(game_id)
+            except sqlite3.Error as error:
+                raise self._error(error, f"reading game {game_id}") from error
+
+    def last_game(self) -> StoredGame | None:
+        """The unfinished game played most recently (damaged games skipped), or None."""
+        for info in self.games():
+            if not info.finished and info.problem is None:
+                return self.open_game(info.id)
+        return None
+
+    def import_game(self, text: str) -> StoredGame:
+        """Store a game file (JSON Lines) as a new game.
+
+        Every line goes through the engine first; the first bad one raises
+        :class:`GameFileError` naming its line number and the reason, and nothing is stored.
+        """
+        state: State | None = None
+        events: list[Event] = []
+        lines: list[str] = []
+        for number, line in parse_lines(text.removeprefix("\ufeff").splitlines()):
+            try:
+                stored = encode(line)
+            except IllegalInput as error:
+                raise GameFileError(number, str(error)) from None
+            result = _attempt(state, decode(stored))
+            if result.state is None:
+                raise GameFileError(number, result.reason or "refused")
+            state, events = result.state, result.events
+            lines.append(stored)
+        if state is None:
+            raise GameFileError(1, 'the game file is empty: it starts with a {"setup": {...}} line')
+        setup = decode(lines[0])["setup"]
+        with self._lock:
+            now = self._timestamp()
+            with self._transaction("the imported game") as db:
+                game_id = self._insert_game(db, setup, state, now)
+                for stored in lines:
+                    record = self._insert_record(db, game_id, stored, now, "ok")
+                if self.snapshot_every and state["seq"] >= self.snapshot_every:
+                    self._insert_snapshot(db, game_id, record, state)
+        return StoredGame(self, game_id, setup, state, record, events)
+
+    # ------------------------------------------------------------------ used by StoredGame
+    def _submit(self, game: StoredGame, text: str) -> _Result:
+        """Append and commit ``text``, then apply it to ``game.state`` and record the outcome."""
+        line = decode(text)
+        now = self._timestamp()
+        with self._transaction("the input") as db:
+            (last,) = db.execute("SELECT max(id) FROM records WHERE game = ?", (game.id,)).fetchone()
+            if last != game._last_record:
+                raise JournalError(f"game {game.id} was changed by another writer: open it again")
+            record = self._insert_record(db, game.id, text, now, None)
+        game._last_record = record
+        result = _attempt(game.state, line)
+        snapshot = (
+            result.state is not None
+            and self.snapshot_every > 0
+            and result.state["seq"] % self.snapshot_every == 0
+        )
+        self._settle(game.id, [(result.outcome, result.reason, record)], result.state, record if snapshot else None)
+        return result
+
+    def _export(self, game: StoredGame) -> str:
+        """The accepted lines of ``game``, found by a full replay from its setup."""
+        with self._lock:
+            rows = self._read(
+                f"exporting game {game.id}",
+                "SELECT id, line, crc FROM records WHERE game = ? AND id <= ? ORDER BY id",
+                (game.id, game._last_record),
+            )
+        state: State | None = None
+        accepted: list[Line] = []
+        for record, text, crc in rows:
+            line = self._verified(game.id, record, text, crc)
+            result = _attempt(state, line)
+            if result.state is not None:
+                state = result.state
+                accepted.append(line)
+            elif state is None:
+                raise JournalError(f"game {game.id} cannot be set up again: {result.reason}")
+        if state != game.state:
+            log.error("game %s: a full replay differs from the state in play (engine not deterministic?)", game.id)
+        return format_game_file(accepted)
+
+    # ------------------------------------------------------------------ opening
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except sqlite3.Error as error:
+            raise self._error(error, f"opening the journal {self.path}") from error
+        try:
+            (mode,) = db.execute("PRAGMA journal_mode = WAL").fetchone()
+            db.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as error:
+            db.close()
+            raise self._error(error, f"opening the journal {self.path}") from error
+        if mode != "wal":
+            self._problem(logging.WARNING, f"the database runs in {mode} mode, not WAL")
+        return db
+
+    def _prepare(self) -> None:
+        (version,) = self._read("reading the journal format", "PRAGMA user_version")[0]
+        if version > VERSION:
+            raise JournalError(f"{self.path} was written by a newer companion (journal format {version})")
+        if version < VERSION:
+            with self._transaction("creating the journal") as db:
+                for statement in SCHEMA:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {VERSION}")
+
+    def _check(self) -> None:
+        """Integrity check: SQLite's own, then every record's checksum."""
+        try:
+            found = [row[0] for row in self._db.execute("PRAGMA integrity_check(20)")]
+        except sqlite3.DatabaseError as error:
+            found = [str(error)]
+        if found != ["ok"]:
+            for row in found:
+                self._problem(logging.ERROR, f"SQLite integrity check: {row}")
+        repair: list[int] = []
+        for (game_id,) in self._read("listing the games", "SELECT id FROM games ORDER BY id"):
+            try:
+                if self._check_game(game_id):
+                    repair.append(game_id)
+            except sqlite3.DatabaseError as error:
+                self._mark_damaged(game_id, f"its records cannot be read ({error})")
+        try:
+            with self._transaction("removing stale snapshots") as db:
+                db.execute(
+                    "DELETE FROM snapshots WHERE NOT EXISTS"
+                    " (SELECT 1 FROM records r WHERE r.id = snapshots.record AND r.game = snapshots.game)"
+                )
+        except JournalError as error:
+            log.warning("%s: %s", self.path, error)
+        # A game whose last inputs were journaled but whose outcome was not recorded (the power
+        # went between the two): replay it now so that its listing is right.
+        for game_id in repair:
+            try:
+                self.open_game(game_id)
+            except JournalError as error:
+                self._problem(logging.ERROR, f"game {game_id} cannot be replayed: {error}")
+
+    def _check_game(self, game_id: int) -> bool:
+        """Check one game's records; True if it needs a replay to settle them."""
+        rows = self._db.execute(
+            "SELECT id, line, crc, outcome FROM records WHERE game = ? ORDER BY id", (game_id,)
+        ).fetchall()
+        if not rows:
+            self._mark_damaged(game_id, "it has no setup record")
+            return False
+        faults = [
+            (index, row[0], fault)
+            for index, row in enumerate(rows)
+            if (fault := _record_fault(game_id, index, row[1], row[2])) is not None
+        ]
+        if not faults:
+            return any(row[3] is None for row in rows)
+        index, record, fault = faults[0]
+        if len(faults) == 1 and index == len(rows) - 1 and index > 0:
+            return self._drop_last(game_id, record, fault)
+        more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+        what = "its setup" if index == 0 else f"input {index}"
+        self._mark_damaged(game_id, f"{what} (record {record}) is damaged: {fault}{more}")
+        return False
+
+    def _drop_last(self, game_id: int, record: int, fault: str) -> bool:
+        """Set a damaged last record aside (table ``damaged``) so that it is never applied."""
+        try:
+            with self._transaction("setting a damaged record aside") as db:
+                db.execute(
+                    "INSERT INTO damaged (id, game, line, crc, at, found, reason)"
+                    " SELECT id, game, line, crc, at, ?, ? FROM records WHERE id = ?",
+                    (self._timestamp(), fault, record),
+                )
+                db.execute("DELETE FROM records WHERE id = ?", (record,))
+                db.execute("DELETE FROM snapshots WHERE game = ? AND record >= ?", (game_id, record))
+        except JournalError as error:
+            self._mark_damaged(game_id, f"its last input (record {record}) is damaged ({fault}) and {error}")
+            return False
+        self._problem(
+            logging.WARNING,
+            f"game {game_id}: the last input (record {record}) was damaged ({fault}); "
+            "it was dropped (kept in table 'damaged') and not applied",
+        )
+        return True
+
+    def _mark_damaged(self, game_id: int, reason: str) -> None:
+        self._damaged[game_id] = reason
+        self._problem(logging.ERROR, f"game {game_id} is damaged and was not loaded: {reason}")
+
+    def _problem(self, level: int, message: str) -> None:
+        self.problems.append(message)
+        log.log(level, "%s: %s", self.path, message)
+
+    # ------------------------------------------------------------------ loading
+    def _load(self, game_id: int) -> StoredGame:
+        first = self._db.execute(
+            "SELECT id, line, crc FROM records WHERE game = ? ORDER BY id LIMIT 1", (game_id,)
+        ).fetchone()
+        if first is None:
+            raise JournalError(f"there is no game {game_id}")
+        setup_line = self._verified(game_id, *first)
+        start = self._snapshot(game_id)
+        if start is not None:
+            covered, state = start
+        else:
+            result = _attempt(None, setup_line)
+            if result.state is None:
+                raise JournalError(f"game {game_id} cannot be set up again: {result.reason}")
+            covered, state = first[0], result.state
+        last = covered
+        marks: list[tuple[str, str | None, int]] = []
+        rows = self._db.execute(
+            "SELECT id, line, crc, outcome FROM records WHERE game = ? AND id > ? ORDER BY id", (game_id, covered)
+        ).fetchall()
+        for record, text, crc, marked in rows:
+            result = _attempt(state, self._verified(game_id, record, text, crc))
+            if result.state is not None:
+                state = result.state
+            if marked != result.outcome:
+                marks.append((result.outcome, result.reason, record))
+                if marked is not None:
+                    self._problem(
+                        logging.WARNING,
+                        f"game {game_id}: record {record} was {marked} when played but is {result.outcome} on replay",
+                    )
+            last = record
+        (inputs, winner) = self._db.execute("SELECT inputs, winner FROM games WHERE id = ?", (game_id,)).fetchone()
+        if marks or inputs != state["seq"] or winner != _winner(state):
+            self._settle(game_id, marks, state, None)
+        return StoredGame(self, game_id, setup_line["setup"], state, last)
+
+    def _snapshot(self, game_id: int) -> tuple[int, State] | None:
+        """The latest usable snapshot of a game: (record covered, state)."""
+        rows = self._db.execute(
+            "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? ORDER BY record DESC",
+            (game_id, companion.__version__),
+        ).fetchall()
+        for record, text, crc in rows:
+            try:
+                if not isinstance(text, str) or snapshot_crc(game_id, record, text) != crc:
+                    raise ValueError("checksum mismatch")
+                state = json.loads(text)
+                if not isinstance(state, dict):
+                    raise ValueError("not a JSON object")
+            except ValueError as fault:
+                self._problem(logging.WARNING, f"game {game_id}: the snapshot at record {record} is damaged ({fault})")
+                try:
+                    with self._transaction("removing a damaged snapshot") as db:
+                        db.execute("DELETE FROM snapshots WHERE game = ? AND record = ?", (game_id, record))
+                except JournalError as error:
+                    log.warning("%s: %s", self.path, error)
+                continue
+            return record, state
+        return None
+
+    def _verified(self, game_id: int, record: int, text: Any, crc: int) -> Line:
+        """The line of a record read for replay; :class:`GameDamaged` if it went bad since the check."""
+        fault = _record_fault(game_id, 1, text, crc)
+        if fault is not None:
+            self._mark_damaged(game_id, f"record {record} is damaged: {fault}")
+            raise GameDamaged(f"game {game_id} cannot be loaded: {self._damaged[game_id]}")
+        return decode(text)
+
+    # ------------------------------------------------------------------ writing
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE … COMMIT`` (synced); rolled back on any error, SQLite errors translated."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            yield db
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("%s: rollback failed", self.path)
+            if isinstance(error, sqlite3.Error):
+                raise self._error(error, what) from error
+            raise
+
+    def _settle(
+        self,
+        game_id: int,
+        marks: list[tuple[str, str | None, int]],
+        state: State | None,
+        snapshot_record: int | None,
+    ) -> None:
+        """Record outcomes, the listing's cache and maybe a snapshot. Best effort: all of it can be rebuilt."""
+        try:
+            with self._transaction("recording the outcome") as db:
+                db.executemany("UPDATE records SET outcome = ?, reason = ? WHERE id = ?", marks)
+                if state is not None:
+                    db.execute(
+                        "UPDATE games SET inputs = ?, winner = ? WHERE id = ?", (state["seq"], _winner(state), game_id)
+                    )
+                    if snapshot_record is not None:
+                        self._insert_snapshot(db, game_id, snapshot_record, state)
+        except JournalError as error:
+            log.warning("%s: game %s: %s (the input itself is safe)", self.path, game_id, error)
+
+    def _insert_game(self, db: sqlite3.Connection, setup: Mapping[str, Any], state: State, now: str) -> int:
+        players = setup.get("players")
+        names = [str(name) for name in players] if isinstance(players, list) else []
+        cursor = db.execute(
+            "INSERT INTO games (ruleset, players, created, inputs, winner) VALUES (?, ?, ?, ?, ?)",
+            (state["ruleset"], json.dumps(names, ensure_ascii=False), now, state["seq"], _winner(state)),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def _insert_record(self, db: sqlite3.Connection, game_id: int, text: str, now: str, outcome: str | None) -> int:
+        cursor = db.execute(
+            "INSERT INTO records (game, line, crc, at, outcome) VALUES (?, ?, ?, ?, ?)",
+            (game_id, text, record_crc(game_id, text), now, outcome),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def _insert_snapshot(self, db: sqlite3.Connection, game_id: int, record: int, state: State) -> None:
+        try:
+            text = _state_text(state)
+        except (TypeError, ValueError) as error:
+            log.error("game %s: the state is not JSON data, no snapshot (%s)", game_id, error)
+            return
+        db.execute(
+            "INSERT OR REPLACE INTO snapshots (game, record, version, state, crc) VALUES (?, ?, ?, ?, ?)",
+            (game_id, record, companion.__version__, text, snapshot_crc(game_id, record, text)),
+        )
+        db.execute(
+            "DELETE FROM snapshots WHERE game = ? AND record NOT IN"
+            " (SELECT record FROM snapshots WHERE game = ? ORDER BY record DESC LIMIT ?)",
+            (game_id, game_id, KEEP_SNAPSHOTS),
+        )
+
+    # ------------------------------------------------------------------ helpers
+    def _read(self, what: str, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise self._error(error, what) from error
+
+    def _error(self, error: sqlite3.Error, what: str) -> JournalError:
+        if _is_full(error):
+            return JournalFull(f"the disk is full: {what} was not recorded ({self.path}: {error})")
+        return JournalError(f"{what} failed ({self.path}: {error})")
+
+    def _timestamp(self) -> str:
+        return self._clock().isoformat(timespec="milliseconds")
+
+    @staticmethod
+    def _refusal(result: _Result, text: str) -> Exception:
+        if isinstance(result.error, IllegalInput):
+            return result.error
+        failure = EngineFailure(f"the engine failed on {text}: {result.error!r}")
+        failure.__cause__ = result.error
+        return failure
+
+
+def _record_fault(game_id: int, index: int, text: Any, crc: Any) -> str | None:
+    """What is wrong with a stored record, or None."""
+    if not isinstance(text, str):
+        return "its line is not text"
+    if record_crc(game_id, text) != crc:
+        return "checksum mismatch"
+    try:
+        line = decode(text)
+    except ValueError:
+        return "its line is not a JSON object"
+    if index == 0 and set(line) != {"setup"}:
+        return "the first record is not a setup line"
+    return None
+
+
+class StoredGame:
+    """A game of a :class:`Journal`: its current ``state`` and the way to send it inputs."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        game_id: int,
+        setup: dict[str, Any],
+        state: State,
+        last_record: int,
+        events: list[Event] | None = None,
+    ) -> None:
+        self.journal = journal
+        self.id = game_id
+        self.setup = setup
+        self.state = state
+        self.events: list[Event] = list(events or [])  # of the latest input accepted here
+        self._last_record = last_record
+        self._interrupted = False
+
+    def __repr__(self) -> str:
+        return f"<StoredGame {self.id} of {self.journal.path!r}, seq {self.state['seq']}>"
+
+    @property
+    def record(self) -> int:
+        """Id of the game's last journal record (the state covers every record up to it)."""
+        return self._last_record
+
+    def submit(self, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """Journal ``line`` (committed to disk), then apply it; returns the new state and events.
+
+        Raises :class:`IllegalInput` if the engine refuses it (the record stays, marked, and is
+        refused again on replay), :class:`JournalFull` / :class:`JournalError` if it could not be
+        recorded (then nothing was applied), :class:`EngineFailure` if the engine crashed on it.
+        """
+        text = encode(line)
+        with self.journal._lock:
+            if self._interrupted:
+                raise JournalError(f"game {self.id} was interrupted while applying an input: open it again")
+            self._interrupted = True  # stays set only if something escapes between append and apply
+            try:
+                result = self.journal._submit(self, text)
+            except Exception:
+                self._interrupted = False  # the append failed: nothing was recorded or applied
+                raise
+            self._interrupted = False
+        if result.state is None:
+            raise Journal._refusal(result, text)
+        self.state, self.events = result.state, result.events
+        return result.state, result.events
+
+    def export(self) -> str:
+        """The game file: the setup line, then the accepted inputs in order (JSON Lines)."""
+        return self.journal._export(self)

@@ -1,0 +1,156 @@
+"""The integrity check on open, and a full disk."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.engine import CompanionError, IllegalInput
+from companion.journal import GameDamaged, Journal, JournalFull
+
+from .inputs import SETUP, play, replay_all
+
+
+def raw(path: Path, sql: str, *parameters: object) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute(sql, parameters).fetchall()
+
+
+def played(path: Path, count: int, seed: int, *, snapshot_every: int = 5, games: int = 1) -> list[list[dict]]:
+    """Journal ``games`` games of ``count`` random inputs; the lines sent to each (setup excluded)."""
+    sent = []
+    with Journal(path, snapshot_every=snapshot_every) as journal:
+        for i in range(games):
+            game = journal.new_game({**SETUP, "seed": seed + i})
+            sent.append(play(game, count, random.Random(seed + i)))
+    return sent
+
+
+DAMAGES = {
+    "bit flip": "UPDATE records SET line = replace(line, ']', ',1]') WHERE id = ?",
+    "half written": "UPDATE records SET line = substr(line, 1, length(line) / 2) WHERE id = ?",
+    "checksum": "UPDATE records SET crc = crc + 1 WHERE id = ?",
+    "not text": "UPDATE records SET line = CAST(line AS BLOB) WHERE id = ?",
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+@pytest.mark.parametrize("snapshot_every", [1, 50])
+def test_a_damaged_last_record_is_reported_and_dropped(
+    path: Path, damage: str, snapshot_every: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    (sent,) = played(path, 30, 1, snapshot_every=snapshot_every)
+    sent.append({"roll": [1, 2]})  # a last input with a "]" to damage
+    with Journal(path) as journal:
+        game = journal.open_game(1)
+        with contextlib.suppress(IllegalInput):
+            game.submit(sent[-1])
+    (last,) = raw(path, "SELECT max(id) FROM records")[0]
+    raw(path, DAMAGES[damage], last)
+    with caplog.at_level(logging.WARNING, logger="companion.journal"):
+        journal = Journal(path, snapshot_every=snapshot_every)
+    with journal:
+        assert len(journal.problems) == 1
+        assert f"record {last}" in journal.problems[0] and "dropped" in journal.problems[0]
+        assert any(r.levelno == logging.WARNING and f"record {last}" in r.getMessage() for r in caplog.records)
+        game = journal.open_game(1)
+        assert game.state == replay_all({**SETUP, "seed": 1}, sent[:-1])  # never applied
+        assert game.record < last
+        play(game, 5, random.Random(9))  # the game goes on
+        state = game.state
+    ((kept, reason),) = raw(path, "SELECT id, reason FROM damaged")  # set aside, not lost
+    assert kept == last and f"({reason})" in journal.problems[0]
+    with Journal(path) as journal:
+        assert journal.problems == []
+        assert journal.open_game(1).state == state
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_damage_before_the_last_record_is_an_error_and_other_games_still_load(
+    path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    sent = played(path, 25, 2, games=3)
+    (record,) = raw(path, "SELECT id FROM records WHERE game = 2 AND line LIKE '%]%' ORDER BY id LIMIT 1 OFFSET 3")[0]
+    raw(path, DAMAGES[damage], record)
+    with caplog.at_level(logging.ERROR, logger="companion.journal"):
+        journal = Journal(path)
+    with journal:
+        assert len(journal.problems) == 1
+        assert "game 2" in journal.problems[0] and f"record {record}" in journal.problems[0]
+        assert any(r.levelno == logging.ERROR for r in caplog.records)
+        with pytest.raises(GameDamaged, match=f"record {record}") as caught:
+            journal.open_game(2)
+        assert isinstance(caught.value, CompanionError)
+        info = {g.id: g for g in journal.games()}
+        assert info[2].problem is not None and info[1].problem is info[3].problem is None
+        for game_id in (1, 3):
+            assert journal.open_game(game_id).state == replay_all({**SETUP, "seed": 1 + game_id}, sent[game_id - 1])
+        last = journal.last_game()
+        assert last is not None and last.id == 3
+    assert raw(path, "SELECT count(*) FROM damaged") == [(0,)]  # nothing was dropped
+
+
+def test_a_damaged_setup_is_an_error(path: Path) -> None:
+    played(path, 0, 3, games=2)  # two games of a setup only
+    raw(path, DAMAGES["bit flip"], 1)
+    with Journal(path) as journal:
+        assert len(journal.problems) == 1 and "setup" in journal.problems[0]
+        with pytest.raises(GameDamaged):
+            journal.open_game(1)
+        assert journal.open_game(2).state["seq"] == 0
+
+
+def test_sqlite_damage_is_reported(path: Path) -> None:
+    played(path, 40, 4)
+    # Corrupt the index of records: integrity_check finds it; the table itself is sound.
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute("UPDATE sqlite_schema SET sql = replace(sql, '(game, id)', '(id, game)')"
+                   " WHERE name = 'records_by_game'")
+    with Journal(path) as journal:
+        assert journal.problems and all("SQLite integrity check" in p for p in journal.problems)
+
+
+# ---------------------------------------------------------------------- a full disk
+def test_a_full_disk_is_a_clear_error_and_nothing_is_applied(path: Path) -> None:
+    with Journal(path, snapshot_every=4) as journal:
+        game = journal.new_game(SETUP)
+        other = journal.new_game({**SETUP, "seed": 5})
+        journal._db.execute(f"PRAGMA max_page_count = {journal._db.execute('PRAGMA page_count').fetchone()[0]}")
+        rnd = random.Random(5)
+        sent: list[dict] = []
+        for _ in range(100_000):
+            before, record = game.state, game.record
+            line = {"answer": "x" * 200} if rnd.random() < 0.5 else {"roll": [rnd.randint(1, 6), rnd.randint(1, 6)]}
+            try:
+                game.submit(line)
+            except IllegalInput:
+                pass
+            except JournalFull as error:
+                assert isinstance(error, CompanionError)
+                assert "disk is full" in str(error) and "not recorded" in str(error)
+                break
+            sent.append(line)
+        else:
+            pytest.fail("the disk never filled")
+        assert game.state is before and game.record == record
+        assert raw(path, "SELECT count(*) FROM records WHERE game = ?", game.id) == [(len(sent) + 1,)]
+        with pytest.raises(JournalFull):
+            journal.new_game(SETUP)
+        with pytest.raises(JournalFull):
+            journal.import_game(other.export())
+        assert len(journal.games()) == 2
+        journal._db.execute("PRAGMA max_page_count = 1000000")  # space freed
+        with contextlib.suppress(IllegalInput):
+            game.submit(line)  # the same input, again: now it is recorded
+        sent.append(line)
+        state = game.state
+    assert state == replay_all(SETUP, sent)
+    with Journal(path) as journal:
+        assert journal.problems == []
+        assert journal.open_game(game.id).state == state
