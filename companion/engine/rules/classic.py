@@ -29,6 +29,15 @@ class Route:
     salary: bool = True  # whether GO (or PASS) pays when this route passes or lands on it
 
 
+def for_player(task: list[Any], name: str) -> bool:
+    """Whether a queued task acts for ``name``: one of their own, or a question to put to them again."""
+    if len(task) < 2:
+        return False
+    if task[0] == "ask-again":
+        return isinstance(task[1], Mapping) and task[1].get("player") == name
+    return bool(task[1] == name)
+
+
 def interest(mortgage: int) -> int:
     """10% of a mortgage value, rounded up to the dollar."""
     return -(-mortgage // 10)
@@ -607,7 +616,7 @@ class ClassicRules(Ruleset):
         if was_turn:
             s["queue"] = []
         else:
-            s["queue"] = [t for t in s["queue"] if len(t) < 2 or t[1] != name]
+            s["queue"] = [t for t in s["queue"] if not for_player(t, name)]
         if prompt is not None and prompt.get("player") == name:
             s["prompt"] = None
         later.append(["check-end"])
