@@ -11,6 +11,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from companion.engine import find_ruleset, public_state
+from companion.table import StaleInput
 
 from .access import AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
@@ -33,10 +34,13 @@ def limit(rate: str) -> Callable[[F], F]:
     return mark
 
 
-def running_state() -> dict[str, Any]:
+def running_state(seq: int | None = None) -> dict[str, Any]:
+    """The current state; :class:`StaleInput` if the phone acted on an older one than ``seq``."""
     state = context().table.state
     if state is None:
         raise Conflict("no game is running: the host starts one")
+    if seq is not None and seq != state["seq"]:
+        raise StaleInput(f"the game has moved on (input {state['seq']}, not {seq})")
     return state
 
 
@@ -127,7 +131,7 @@ def get_stream() -> Any:
 def post_join() -> Any:
     """Join as a player with the code on the table's screen."""
     ctx = context()
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     code = field(body, "code", str)
     player = field(body, "player", str)
     if not ctx.access.check_join_code(code.strip()):
@@ -152,7 +156,7 @@ def post_leave() -> Any:
 @requires(Permission.OPEN)
 def post_look() -> Any:
     """Enter the table code (only when the table was started with one)."""
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     if not context().access.check_table_code(field(body, "code", str)):
         raise AccessDenied("that is not the table code")
     session["looker"] = True
@@ -166,10 +170,10 @@ def post_look() -> Any:
 def post_input() -> Any:
     """One input line (DESIGN.md) made on the state ``seq``: ``{"input": {...}, "seq": 41}``."""
     ctx = context()
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     line = check_shape(body.get("input"))
     seq = field(body, "seq", int)
-    state = running_state()
+    state = running_state(seq)
     check_allowed(state, line, current_player(), host=is_host(), phone_dice=ctx.phone_dice)
     return submitted(line, seq)
 
@@ -179,11 +183,11 @@ def post_input() -> Any:
 def post_roll() -> Any:
     """The Pi rolls the dice for this phone's roll (only with ``phone_dice = software``)."""
     ctx = context()
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     seq = field(body, "seq", int)
     if ctx.phone_dice != "software":
         raise AccessDenied("the dice come from the table, not from a phone")
-    state = running_state()
+    state = running_state(seq)
     prompt = state.get("prompt") or {}
     if not is_host():
         check_own_roll(prompt, current_player() or "")

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 256 * 1024  # the largest request: an imported game file
 MAX_INPUT_BODY = 8 * 1024  # one input line
+MAX_NEW_GAME_BODY = 32 * 1024  # a setup with a game in progress
 
 
 @dataclass
@@ -79,6 +80,7 @@ def create_app(
     access = access or Access.generate()
     if table_code is not None:
         access.table_code = table_code
+    _bound_bodies(app)  # before the CSRF check, which reads the body
     CSRFProtect(app)
     limiter = Limiter(get_remote_address, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
@@ -111,6 +113,23 @@ def _json_error(status: int, code: str, message: str) -> Any:
     response = jsonify(error_body(code, message))
     response.status_code = status
     return response
+
+
+def body_limit(max_bytes: int) -> Any:
+    """Declare the largest body a route accepts (default: one input line, ``MAX_INPUT_BODY``)."""
+
+    def mark(view: Any) -> Any:
+        view.max_body = max_bytes
+        return view
+
+    return mark
+
+
+def _bound_bodies(app: Flask) -> None:
+    @app.before_request
+    def bound() -> None:
+        view = app.view_functions.get(request.endpoint or "")
+        request.max_content_length = getattr(view, "max_body", MAX_INPUT_BODY)
 
 
 def _register_errors(app: Flask) -> None:

@@ -74,10 +74,11 @@ def current_player() -> str | None:
     return name
 
 
-def json_body(max_bytes: int | None = None) -> dict[str, Any]:
-    """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object."""
-    if max_bytes is not None:
-        request.max_content_length = max_bytes
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object.
+
+    (Its size is bounded before the CSRF check reads it: ``app.body_limit``.)
+    """
     if not request.is_json:
         raise UnsupportedMediaType("send JSON (Content-Type: application/json)")
     body = request.get_json(silent=True)

@@ -14,7 +14,7 @@ from companion.gamefile import GameFileError
 
 from .access import AccessDenied, Permission
 from .api import limit, running_state
-from .app import MAX_BODY, MAX_INPUT_BODY, context
+from .app import MAX_BODY, MAX_INPUT_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, requires, session_id
 from .renaming import rename_in_game_file
@@ -27,7 +27,7 @@ host = Blueprint("host", __name__, url_prefix="/api/host")
 @requires(Permission.OPEN)
 def post_login() -> Any:
     """Become the host with the PIN shown on the table's screen."""
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     if not context().access.check_pin(field(body, "pin", str).strip()):
         raise AccessDenied("wrong PIN")
     session_id()
@@ -72,10 +72,11 @@ def get_games() -> Any:
 
 
 @host.post("/new-game")
+@body_limit(MAX_NEW_GAME_BODY)
 @requires(Permission.HOST)
 def post_new_game() -> Any:
     """Start a game: ``{"setup": {...}}`` as the first line of a game file (a game in progress via ``start``)."""
-    setup = field(json_body(MAX_INPUT_BODY * 4), "setup", dict)
+    setup = field(json_body(), "setup", dict)
     state = context().table.new_game(setup, source="host")
     return jsonify(public_state(state))
 
@@ -84,7 +85,7 @@ def post_new_game() -> Any:
 @requires(Permission.HOST)
 def post_resume() -> Any:
     """Go on with a stored game: ``{"game": id}``."""
-    game_id = field(json_body(MAX_INPUT_BODY), "game", int)
+    game_id = field(json_body(), "game", int)
     ctx = context()
     if all(g.id != game_id for g in ctx.table.journal.games()):  # type: ignore[attr-defined]
         raise NotFound(f"there is no game {game_id}")
@@ -93,10 +94,11 @@ def post_resume() -> Any:
 
 
 @host.post("/import")
+@body_limit(MAX_BODY)
 @requires(Permission.HOST)
 def post_import() -> Any:
     """Store a game file (``{"text": "...jsonl..."}``) as a new game and play it on."""
-    text = field(json_body(MAX_BODY), "text", str)
+    text = field(json_body(), "text", str)
     ctx = context()
     try:
         game = ctx.table.journal.import_game(text)  # type: ignore[attr-defined]
@@ -122,7 +124,7 @@ def get_export() -> Any:
 @requires(Permission.HOST)
 def post_undo() -> Any:
     """Take back the last input: ``{"seq": n}``."""
-    seq = field(json_body(MAX_INPUT_BODY), "seq", int)
+    seq = field(json_body(), "seq", int)
     update = context().table.submit({"undo": 1}, source="host", expect_seq=seq)
     return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
 
@@ -131,7 +133,7 @@ def post_undo() -> Any:
 @requires(Permission.HOST)
 def post_remove_player() -> Any:
     """A player leaves the table: they resign (everything returns to the bank) and their seat is freed."""
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     player, seq = field(body, "player", str), field(body, "seq", int)
     ctx = context()
     state = running_state()
@@ -148,7 +150,7 @@ def post_remove_player() -> Any:
 @requires(Permission.HOST)
 def post_rename_player() -> Any:
     """Rename a player: the game is copied under the new name (the old one stays in the journal)."""
-    body = json_body(MAX_INPUT_BODY)
+    body = json_body()
     old, new = field(body, "player", str), field(body, "to", str)
     ctx = context()
     game = ctx.table.game
@@ -167,7 +169,7 @@ def post_rename_player() -> Any:
 @requires(Permission.HOST)
 def post_free_seat() -> Any:
     """Let another phone join as this player (a lost or swapped phone)."""
-    player = field(json_body(MAX_INPUT_BODY), "player", str)
+    player = field(json_body(), "player", str)
     return jsonify({"freed": context().access.free_seat(player)})
 
 

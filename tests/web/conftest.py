@@ -1,0 +1,75 @@
+"""Fixtures for the phone page: a real journal (SQLite in a temporary folder), the table, the app."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.journal import Journal
+from companion.table import Table
+from companion.web import Access, create_app
+
+PIN = "246810"
+CODE = "135790"
+SETUP = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 5}
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "games.sqlite3") as j:
+        yield j
+
+
+@pytest.fixture
+def table(journal: Journal) -> Table:
+    t = Table(journal)
+    t.new_game(SETUP)
+    return t
+
+
+@pytest.fixture
+def access() -> Access:
+    return Access(host_pin=PIN, join_code=CODE)
+
+
+@pytest.fixture
+def app(table: Table, access: Access) -> Flask:
+    return create_app(table, access=access, phone_dice="manual", secret_key="test-secret")
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def csrf(client: FlaskClient) -> str:
+    return str(client.get("/api/session").get_json()["csrf"])
+
+
+def post(client: FlaskClient, path: str, body: Any = None, **kwargs: Any) -> Any:
+    """POST JSON with this client's CSRF token."""
+    headers = {"X-CSRFToken": csrf(client), **kwargs.pop("headers", {})}
+    return client.post(path, json=body, headers=headers, **kwargs)
+
+
+def join(client: FlaskClient, player: str) -> FlaskClient:
+    response = post(client, "/api/join", {"code": CODE, "player": player})
+    assert response.status_code == 200, response.get_json()
+    return client
+
+
+def as_host(client: FlaskClient) -> FlaskClient:
+    response = post(client, "/api/host/login", {"pin": PIN})
+    assert response.status_code == 200, response.get_json()
+    return client
+
+
+def send(client: FlaskClient, line: dict[str, Any], seq: int | None = None) -> Any:
+    if seq is None:
+        seq = client.get("/api/state").get_json()["seq"]
+    return post(client, "/api/input", {"input": line, "seq": seq})

@@ -1,0 +1,390 @@
+"""The JSON API through Flask's test client: every route, permission and bad input.
+
+A refused request must answer a 4xx JSON error and leave the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.engine import public_state
+from companion.table import Table
+from companion.web import Access, create_app
+from companion.web.access import Permission
+
+from .conftest import CODE, PIN, SETUP, as_host, csrf, join, post, send
+
+
+def state_of(client: FlaskClient) -> dict[str, Any]:
+    return client.get("/api/state").get_json()
+
+
+def refused(response: Any, status: int, code: str) -> None:
+    assert response.status_code == status, response.get_data(as_text=True)
+    body = response.get_json()
+    assert body["error"] == code and body["message"], body
+
+
+# ---------------------------------------------------------------------- looking
+def test_state_is_the_public_state_of_design(client: FlaskClient, table: Table) -> None:
+    body = state_of(client)
+    assert body == public_state(table.state)
+    assert not {"seed", "decks", "queue", "undo", "bank_balance"} & set(body)
+    for key in ("ruleset", "seq", "players", "spaces", "pools", "bank", "turn", "prompt", "log", "winner"):
+        assert key in body
+    assert body["prompt"]["kind"] == "roll" and body["prompt"]["player"] == "Ann"
+
+
+@pytest.mark.parametrize("path", ["/", "/join", "/host", "/api/state", "/api/board", "/api/history", "/api/session",
+                                  "/api/openapi.yaml", "/static/app.js", "/static/app.css"])
+def test_looking_needs_nothing(client: FlaskClient, path: str) -> None:
+    assert client.get(path).status_code == 200
+
+
+def test_board_of_the_running_game_and_of_another_ruleset(client: FlaskClient) -> None:
+    board = client.get("/api/board").get_json()
+    assert board["ruleset"] == "classic" and len(board["spaces"]) == 40
+    assert "build" in board["verbs"] and "end-game" in board["host_verbs"]
+    refused(client.get("/api/board?ruleset=nope"), 404, "not-found")
+
+
+def test_history_follows_cash(client: FlaskClient, table: Table) -> None:
+    table.submit({"roll": [1, 2]}, source="test")
+    table.submit({"answer": "yes"}, source="test")  # Ann buys Baltic Avenue for $60
+    points = client.get("/api/history").get_json()["points"]
+    assert points[0]["cash"] == {"Ann": 1500, "Bob": 1500, "Cy": 1500}
+    assert points[-1]["cash"]["Ann"] == 1440
+    assert [p["seq"] for p in points] == sorted(p["seq"] for p in points)
+
+
+def test_no_game_running(journal: Any, access: Access) -> None:
+    client = create_app(Table(journal), access=access).test_client()
+    refused(client.get("/api/state"), 409, "conflict")
+    assert client.get("/api/session").get_json()["game"] is False
+
+
+def test_table_code_guards_looking(table: Table, access: Access) -> None:
+    client = create_app(table, access=access, table_code="4242").test_client()
+    refused(client.get("/api/state"), 401, "table-code")
+    refused(client.get("/api/stream"), 401, "table-code")
+    assert client.get("/api/session").get_json()["table_code"] is True
+    refused(post(client, "/api/look", {"code": "1111"}), 403, "forbidden")
+    assert post(client, "/api/look", {"code": "4242"}).status_code == 200
+    assert client.get("/api/state").status_code == 200
+
+
+def test_unknown_route_and_method_are_json(client: FlaskClient) -> None:
+    refused(client.get("/api/nope"), 404, "not-found")
+    refused(client.put("/api/state"), 405, "method-not-allowed")
+
+
+# ---------------------------------------------------------------------- joining
+def test_join_sets_a_strict_http_only_cookie(client: FlaskClient) -> None:
+    response = post(client, "/api/join", {"code": CODE, "player": "Ann"})
+    assert response.get_json()["player"] == "Ann"
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert CODE not in cookie
+    assert client.get("/api/session").get_json()["player"] == "Ann"
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"code": "000000", "player": "Ann"}, 403, "forbidden"),
+    ({"code": CODE, "player": "Zed"}, 404, "not-found"),
+    ({"code": CODE}, 400, "bad-request"),
+    ({"code": 135790, "player": "Ann"}, 400, "bad-request"),
+    ({"code": CODE, "player": ["Ann"]}, 400, "bad-request"),
+    (["Ann"], 400, "bad-request"),
+])
+def test_bad_joins(client: FlaskClient, body: Any, status: int, code: str) -> None:
+    refused(post(client, "/api/join", body), status, code)
+    assert client.get("/api/session").get_json()["player"] is None
+
+
+def test_malformed_and_non_json_bodies(client: FlaskClient) -> None:
+    token = csrf(client)
+    response = client.post("/api/join", data="{not json", content_type="application/json", headers={"X-CSRFToken": token})
+    refused(response, 400, "bad-request")
+    response = client.post("/api/join", data="code=1", content_type="application/x-www-form-urlencoded",
+                           headers={"X-CSRFToken": token})
+    refused(response, 415, "unsupported-media-type")
+
+
+def test_a_seat_is_held_by_one_phone(app: Flask) -> None:
+    ann, thief = app.test_client(), app.test_client()
+    join(ann, "Ann")
+    refused(post(thief, "/api/join", {"code": CODE, "player": "Ann"}), 403, "forbidden")
+    join(ann, "Ann")  # the same phone again is fine
+    assert post(ann, "/api/leave").status_code == 200
+    join(thief, "Ann")  # once left, another phone may take it
+
+
+def test_join_attempts_are_limited(client: FlaskClient) -> None:
+    for _ in range(10):
+        refused(post(client, "/api/join", {"code": "000000", "player": "Ann"}), 403, "forbidden")
+    refused(post(client, "/api/join", {"code": CODE, "player": "Ann"}), 429, "too-many")
+
+
+def test_pin_attempts_are_limited(client: FlaskClient) -> None:
+    for _ in range(5):
+        refused(post(client, "/api/host/login", {"pin": "000000"}), 403, "forbidden")
+    refused(post(client, "/api/host/login", {"pin": PIN}), 429, "too-many")
+    assert client.get("/api/session").get_json()["host"] is False
+
+
+# ---------------------------------------------------------------------- acting
+def test_csrf_is_needed_for_every_change(app: Flask, table: Table) -> None:
+    client = join(app.test_client(), "Ann")
+    before = public_state(table.state)
+    response = client.post("/api/input", json={"input": {"roll": [1, 2]}, "seq": 0})
+    refused(response, 400, "csrf")
+    response = client.post("/api/input", json={"input": {"roll": [1, 2]}, "seq": 0}, headers={"X-CSRFToken": "forged"})
+    refused(response, 400, "csrf")
+    other = app.test_client()
+    response = client.post("/api/input", json={"input": {"roll": [1, 2]}, "seq": 0}, headers={"X-CSRFToken": csrf(other)})
+    refused(response, 400, "csrf")
+    for path in ("/api/join", "/api/host/login", "/api/leave", "/api/look", "/api/roll"):
+        refused(app.test_client().post(path, json={}), 400, "csrf")
+    assert public_state(table.state) == before
+
+
+def test_a_joined_player_rolls_and_buys(app: Flask, table: Table) -> None:
+    ann = join(app.test_client(), "Ann")
+    response = send(ann, {"roll": [1, 2]})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["state"]["seq"] == 1 and "Ann rolls 1 and 2" in body["events"]
+    assert send(ann, {"answer": "yes"}).status_code == 200
+    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+
+
+@pytest.mark.parametrize(("line", "status", "code"), [
+    ({"act": {"player": "Bob", "do": "bankrupt"}}, 403, "forbidden"),
+    ({"undo": 1}, 403, "forbidden"),
+    ({"answer": "maybe"}, 422, "refused"),
+    ({"act": {"player": "Ann", "do": "juggle"}}, 422, "refused"),
+    ({"act": {"player": "Ann", "do": "build", "space": "nowhere"}}, 422, "refused"),
+    ({"roll": [7, 1]}, 422, "refused"),
+    ({"roll": "snake eyes"}, 422, "refused"),
+    ({"frobnicate": 1}, 400, "bad-request"),
+    ({"roll": [1, 2], "answer": "yes"}, 400, "bad-request"),
+    ("roll", 400, "bad-request"),
+])
+def test_refused_inputs_change_nothing(app: Flask, table: Table, line: Any, status: int, code: str) -> None:
+    ann = join(app.test_client(), "Ann")
+    before = public_state(table.state)
+    refused(send(ann, line), status, code)
+    assert public_state(table.state) == before
+
+
+def test_a_phone_cannot_answer_or_roll_for_another(app: Flask, table: Table) -> None:
+    bob = join(app.test_client(), "Bob")
+    refused(send(bob, {"roll": [1, 2]}), 403, "forbidden")  # Ann's roll
+    join(app.test_client(), "Ann")
+    table.submit({"roll": [1, 2]}, source="test")  # Ann is asked to buy
+    refused(send(bob, {"answer": "yes"}), 403, "forbidden")
+    assert table.state["prompt"]["player"] == "Ann"
+
+
+def test_acting_needs_a_seat(client: FlaskClient, table: Table) -> None:
+    refused(send(client, {"roll": [1, 2]}), 401, "not-joined")
+    refused(post(client, "/api/roll", {"seq": 0}), 401, "not-joined")
+    assert table.state["seq"] == 0
+
+
+def test_an_input_on_an_older_state_is_stale(app: Flask, table: Table) -> None:
+    ann = join(app.test_client(), "Ann")
+    table.submit({"roll": [1, 2]}, source="buttons")  # the table moved on meanwhile
+    before = public_state(table.state)
+    refused(send(ann, {"answer": "yes"}, seq=0), 409, "stale")
+    assert public_state(table.state) == before
+
+
+@pytest.mark.parametrize("body", [{"input": {"roll": [1, 2]}}, {"input": {"roll": [1, 2]}, "seq": "0"},
+                                  {"input": {"roll": [1, 2]}, "seq": True}, {"seq": 0}])
+def test_input_body_types(app: Flask, table: Table, body: Any) -> None:
+    ann = join(app.test_client(), "Ann")
+    refused(post(ann, "/api/input", body), 400, "bad-request")
+    assert table.state["seq"] == 0
+
+
+def test_bodies_are_bounded(app: Flask, table: Table) -> None:
+    ann = join(app.test_client(), "Ann")
+    line = {"act": {"player": "Ann", "do": "bid", "note": "x" * 20_000}}
+    refused(post(ann, "/api/input", {"input": line, "seq": 0}), 413, "too-large")
+    host = as_host(app.test_client())
+    refused(post(host, "/api/host/import", {"text": "x" * 300_000}), 413, "too-large")
+    assert table.state["seq"] == 0
+
+
+def test_phone_dice(table: Table, access: Access) -> None:
+    none = create_app(table, access=access, phone_dice="none")
+    ann = join(none.test_client(), "Ann")
+    refused(send(ann, {"roll": [1, 2]}), 403, "forbidden")
+    refused(post(ann, "/api/roll", {"seq": 0}), 403, "forbidden")
+    software = create_app(table, access=access, phone_dice="software")
+    bob = join(software.test_client(), "Bob")
+    refused(post(bob, "/api/roll", {"seq": 0}), 403, "forbidden")  # Ann's roll
+    refused(send(bob, {"roll": [1, 2]}), 403, "forbidden")  # software dice: no chosen dice
+    ann = software.test_client()
+    access.free_seat("Ann")
+    join(ann, "Ann")
+    response = post(ann, "/api/roll", {"seq": 0})
+    assert response.status_code == 200
+    dice = table.state["dice"]
+    assert len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+    refused(post(ann, "/api/roll", {"seq": 0}), 409, "stale")
+    with pytest.raises(ValueError):
+        create_app(table, phone_dice="loaded")  # type: ignore[arg-type]
+
+
+def test_auction_and_trade_between_two_phones(app: Flask, table: Table) -> None:
+    ann, bob = join(app.test_client(), "Ann"), join(app.test_client(), "Bob")
+    send(ann, {"roll": [1, 2]})
+    assert send(ann, {"answer": "no"}).status_code == 200  # Baltic Avenue is auctioned
+    assert send(bob, {"act": {"player": "Bob", "do": "bid", "amount": 30}}).status_code == 200
+    refused(send(ann, {"act": {"player": "Bob", "do": "bid", "amount": 40}}), 403, "forbidden")
+    assert send(ann, {"act": {"player": "Ann", "do": "bid", "amount": 40}}).status_code == 200
+    assert send(bob, {"act": {"player": "Bob", "do": "pass"}}).status_code == 200
+    cy = join(app.test_client(), "Cy")
+    assert send(cy, {"act": {"player": "Cy", "do": "pass"}}).status_code == 200
+    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+    offer = {"player": "Ann", "do": "trade", "with": "Bob", "give": {"spaces": ["baltic-avenue"]}, "get": {"cash": 100}}
+    assert send(ann, {"act": offer}).status_code == 200
+    refused(send(ann, {"act": {"player": "Bob", "do": "accept"}}), 403, "forbidden")
+    assert send(bob, {"act": {"player": "Bob", "do": "accept"}}).status_code == 200
+    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Bob"
+    cash = {p["name"]: p["cash"] for p in table.state["players"]}
+    assert cash == {"Ann": 1500 - 40 + 100, "Bob": 1400, "Cy": 1500}
+
+
+# ---------------------------------------------------------------------- host
+HOST_GETS = ["/api/host/rulesets", "/api/host/games", "/api/host/export", "/api/host/join", "/api/host/qr.svg"]
+HOST_POSTS = ["/api/host/new-game", "/api/host/resume", "/api/host/import", "/api/host/undo",
+              "/api/host/remove-player", "/api/host/rename-player", "/api/host/free-seat", "/api/host/join-code"]
+
+
+@pytest.mark.parametrize("path", HOST_GETS + HOST_POSTS)
+def test_host_routes_need_the_pin(app: Flask, path: str) -> None:
+    for client in (app.test_client(), join(app.test_client(), "Ann")):
+        response = client.get(path) if path in HOST_GETS else post(client, path, {})
+        refused(response, 401, "host-pin")
+
+
+def test_wrong_pin(client: FlaskClient) -> None:
+    refused(post(client, "/api/host/login", {"pin": "999999"}), 403, "forbidden")
+    refused(post(client, "/api/host/login", {"pin": 246810}), 400, "bad-request")
+    assert client.get("/api/session").get_json()["host"] is False
+
+
+def test_host_acts_for_anyone_and_undoes(app: Flask, table: Table) -> None:
+    host = as_host(app.test_client())
+    assert send(host, {"roll": [1, 2]}).status_code == 200
+    assert send(host, {"act": {"player": "Bob", "do": "bankrupt"}}).status_code == 200
+    assert table.state["players"][1]["bankrupt"]
+    response = post(host, "/api/host/undo", {"seq": table.state["seq"]})
+    assert response.status_code == 200 and not table.state["players"][1]["bankrupt"]
+    refused(post(host, "/api/host/undo", {"seq": table.state["seq"]}), 422, "refused")  # past the roll: no undo
+    refused(post(host, "/api/host/undo", {"seq": 0}), 409, "stale")
+
+
+def test_host_new_game_export_import_resume(app: Flask, table: Table) -> None:
+    host = as_host(app.test_client())
+    send(host, {"roll": [1, 2]})
+    send(host, {"answer": "yes"})
+    first = table.game.id
+    exported = host.get("/api/host/export")
+    assert exported.status_code == 200 and exported.mimetype == "application/x-ndjson"
+    text = exported.get_data(as_text=True)
+    assert text.splitlines()[0].startswith('{"setup"') and len(text.splitlines()) == 3
+    refused(post(host, "/api/host/new-game", {"setup": {"ruleset": "classic", "players": ["Solo"]}}), 422, "refused")
+    refused(post(host, "/api/host/new-game", {"setup": "classic"}), 400, "bad-request")
+    start = {"players": {"Dee": {"cash": 700, "space": "boardwalk"}}, "spaces": {"park-place": {"owner": "Dee"}}}
+    response = post(host, "/api/host/new-game", {"setup": {"ruleset": "classic", "players": ["Dee", "Eve"], "start": start}})
+    assert response.status_code == 200
+    assert response.get_json()["players"][0] == {**response.get_json()["players"][0], "cash": 700, "space": "boardwalk"}
+    assert table.state["spaces"]["park-place"]["owner"] == "Dee"
+    games = host.get("/api/host/games").get_json()
+    assert [g["current"] for g in games].count(True) == 1 and {g["id"] for g in games} >= {first}
+    refused(post(host, "/api/host/resume", {"game": 999}), 404, "not-found")
+    refused(post(host, "/api/host/resume", {"game": "1"}), 400, "bad-request")
+    assert post(host, "/api/host/resume", {"game": first}).get_json()["seq"] == 2
+    refused(post(host, "/api/host/import", {"text": '{"setup": {"ruleset": "classic", "players": ["A", "B"]}}\n{"roll": [9, 9]}'}),
+            400, "bad-request")
+    response = post(host, "/api/host/import", {"text": text})
+    assert response.status_code == 200 and table.game.id not in (first,)
+    assert response.get_json()["spaces"]["baltic-avenue"]["owner"] == "Ann"
+
+
+def test_host_players(app: Flask, table: Table, access: Access) -> None:
+    host = as_host(app.test_client())
+    ann = join(app.test_client(), "Ann")
+    refused(post(host, "/api/host/rename-player", {"player": "Ann", "to": "Bob"}), 400, "bad-request")
+    refused(post(host, "/api/host/rename-player", {"player": "Zed", "to": "Zoe"}), 400, "bad-request")
+    response = post(host, "/api/host/rename-player", {"player": "Ann", "to": "Anna"})
+    assert response.status_code == 200 and response.get_json()["players"][0]["name"] == "Anna"
+    assert ann.get("/api/session").get_json()["player"] == "Anna"  # the phone keeps its seat
+    assert post(host, "/api/host/free-seat", {"player": "Anna"}).get_json() == {"freed": True}
+    assert ann.get("/api/session").get_json()["player"] is None
+    refused(post(host, "/api/host/remove-player", {"player": "Zed", "seq": table.state["seq"]}), 404, "not-found")
+    response = post(host, "/api/host/remove-player", {"player": "Cy", "seq": table.state["seq"]})
+    assert response.status_code == 200 and table.state["players"][2]["bankrupt"]
+
+
+def test_join_code_and_qr(app: Flask, access: Access) -> None:
+    host = as_host(app.test_client())
+    shown = host.get("/api/host/join").get_json()
+    assert shown["code"] == CODE and shown["url"].endswith(f"/join#code={CODE}") and "<svg" in shown["svg"]
+    qr = host.get("/api/host/qr.svg")
+    assert qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+    new = post(host, "/api/host/join-code").get_json()["code"]
+    assert new == access.join_code and len(new) == 6
+    refused(post(app.test_client(), "/api/join", {"code": CODE, "player": "Bob"}), 403, "forbidden") if new != CODE else None
+    assert post(app.test_client(), "/api/join", {"code": new, "player": "Bob"}).status_code == 200
+    rulesets = host.get("/api/host/rulesets").get_json()
+    assert any(r["id"] == "classic" and r["options"]["start_cash"] == 1500 for r in rulesets)
+    assert post(host, "/api/host/logout").get_json() == {"host": False}
+    refused(host.get("/api/host/games"), 401, "host-pin")
+
+
+# ---------------------------------------------------------------------- declared and secret
+def test_every_route_declares_a_permission(app: Flask) -> None:
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        permission = getattr(app.view_functions[rule.endpoint], "permission", None)
+        assert isinstance(permission, Permission), f"{rule} declares no permission"
+        if rule.rule.startswith("/api/host/") and rule.endpoint not in ("host.post_login", "host.post_logout"):
+            assert permission is Permission.HOST, rule
+
+
+def test_no_secrets_in_logs(app: Flask, access: Access, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    client = app.test_client()
+    post(client, "/api/host/login", {"pin": "000000"})
+    as_host(client)
+    join(app.test_client(), "Bob")
+    send(client, {"roll": [1, 2]})
+    assert PIN not in caplog.text and CODE not in caplog.text
+    assert PIN not in repr(access) and CODE not in repr(access)
+
+
+def test_pages_send_no_external_reference(client: FlaskClient) -> None:
+    for path in ("/", "/join", "/host", "/static/app.js", "/static/app.css"):
+        text = client.get(path).get_data(as_text=True)
+        assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+        assert "https://" not in text and "//cdn" not in text
+    headers = client.get("/").headers
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+
+
+def test_page_weight_is_under_150_kb(client: FlaskClient) -> None:
+    total = sum(len(client.get(p).data) for p in ("/", "/static/app.js", "/static/app.css", "/api/board", "/api/state",
+                                                 "/api/history", "/api/session"))
+    print(f"page weight: {total / 1024:.1f} KB")
+    assert total < 150 * 1024
