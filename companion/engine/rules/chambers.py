@@ -243,8 +243,9 @@ class ChambersRules(Ruleset):
             p["cards"] = []
             for card in cards:
                 self.to_bottom(d, card)
-            d.say("return", f"{name} leaves {self.path.name(left)}: put {names_of(cards)} back at the bottom of "
-                  "the deck", player=name, cards=list(cards))
+            shown = names_of([self.card_name(c) for c in cards])
+            d.say("return", f"{name} leaves {self.path.name(left)}: put {shown} back at the bottom of its deck",
+                  player=name, cards=list(cards))
 
     def back_to_start(self, d: Draft, name: str) -> None:
         p = d.player(name)
@@ -292,7 +293,7 @@ class ChambersRules(Ruleset):
             d.say("say", f"No skill card is left in {self.path.name(chamber)}: nothing happens")
             return
         card = self.board.cards[card_id]
-        d.say("card", f"{name} draws {card.text}", player=name, card=card_id, deck=card.deck)
+        d.say("card", f"{name} draws a skill card: {card.text}", player=name, card=card_id, deck=card.deck)
         if card.kept:
             d.give_card(name, card_id)
         else:
