@@ -24,7 +24,7 @@ class GameStore(Protocol):
     id: int
     state: State
 
-    def submit(self, line: dict[str, Any]) -> tuple[State, list[Event]]: ...
+    def submit(self, line: dict[str, Any], *, source: str = "") -> tuple[State, list[Event]]: ...
 
 
 class GameJournal(Protocol):
@@ -102,7 +102,7 @@ class Table:
                 raise IllegalInput("no game is running: start one first")
             if expect_seq is not None and expect_seq != self._game.state["seq"]:
                 raise StaleInput(f"the game has moved on (input {self._game.state['seq']}, not {expect_seq})")
-            state, events = self._game.submit(dict(line))
+            state, events = self._game.submit(dict(line), source=source)
             update = Update(state, events, source, line)
             self._publish(update)
             return update

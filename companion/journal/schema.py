@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 
 VERSION = 1  # PRAGMA user_version of a journal written by this code
@@ -24,6 +25,7 @@ CREATE TABLE IF NOT EXISTS records (        -- the journal proper: append only
     line     TEXT    NOT NULL,              -- a game-file line: {"setup": ...} first, then one input each
     crc      INTEGER NOT NULL,              -- record_crc(game, line)
     at       TEXT    NOT NULL,              -- when it was received (display only)
+    source   TEXT,                          -- who sent it: roller, software, manual, web:<player>, host, ...
     outcome  TEXT,                          -- NULL until applied, then 'ok', 'refused' or 'failed':
     reason   TEXT                           --   information only, replay never reads it
 )
@@ -35,7 +37,7 @@ CREATE INDEX IF NOT EXISTS records_by_game ON records (game, id)
 CREATE TABLE IF NOT EXISTS snapshots (      -- caches of the state, to reopen long games quickly
     game     INTEGER NOT NULL,
     record   INTEGER NOT NULL,              -- the last record the state covers
-    version  TEXT    NOT NULL,              -- companion version that computed it; others are ignored
+    version  TEXT    NOT NULL,              -- fingerprint of the engine that computed it; others ignored
     state    TEXT    NOT NULL,              -- the full state as JSON
     crc      INTEGER NOT NULL,              -- snapshot_crc(game, record, state)
     PRIMARY KEY (game, record)
@@ -63,3 +65,18 @@ def record_crc(game: int, line: str) -> int:
 def snapshot_crc(game: int, record: int, state: str) -> int:
     """CRC-32 of a snapshot: its game, the record it covers and the state's JSON text."""
     return zlib.crc32(f"{game}:{record}:{state}".encode())
+
+
+def engine_fingerprint() -> str:
+    """A digest of the engine's code and bundled boards: a snapshot is trusted only by the same engine.
+
+    ``companion.__version__`` does not change with every edit of a rule; the code itself does.
+    """
+    from importlib import resources
+
+    digest = hashlib.sha256()
+    for package in ("companion.engine", "companion.engine.rules", "companion.boards"):
+        for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
+            if entry.is_file() and entry.name.endswith((".py", ".toml")):
+                digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()[:16]

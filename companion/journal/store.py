@@ -4,7 +4,7 @@ Every input goes ``append → commit (fsync) → apply``: it is on disk before t
 it, so nothing acknowledged can be lost. A refused input stays in the journal; replay
 refuses it again (the engine is deterministic), so replay never trusts the ``outcome``
 column, which is there for people. Snapshots of the state are caches: a game is rebuilt
-from the latest valid snapshot of this companion version, or from its setup.
+from the latest valid snapshot made by this same engine code, or from its setup.
 """
 
 from __future__ import annotations
@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import companion
 from companion.engine import Event, IllegalInput, State, apply
 from companion.gamefile import GameFileError, parse_lines
 
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
-from .schema import SCHEMA, VERSION, record_crc, snapshot_crc
+from .schema import SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_crc
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +134,7 @@ class Journal:
         self._clock = clock
         self._lock = threading.RLock()
         self._damaged: dict[int, str] = {}
+        self._engine = engine_fingerprint()
         self._db = self._connect()
         try:
             self._prepare()
@@ -246,7 +246,7 @@ class Journal:
         return StoredGame(self, game_id, setup, state, record, events)
 
     # ------------------------------------------------------------------ used by StoredGame
-    def _submit(self, game: StoredGame, text: str) -> _Result:
+    def _submit(self, game: StoredGame, text: str, source: str = "") -> _Result:
         """Append and commit ``text``, then apply it to ``game.state`` and record the outcome."""
         line = decode(text)
         now = self._timestamp()
@@ -254,7 +254,7 @@ class Journal:
             (last,) = db.execute("SELECT max(id) FROM records WHERE game = ?", (game.id,)).fetchone()
             if last != game._last_record:
                 raise JournalError(f"game {game.id} was changed by another writer: open it again")
-            record = self._insert_record(db, game.id, text, now, None)
+            record = self._insert_record(db, game.id, text, now, None, source)
         game._last_record = record
         result = _attempt(game.state, line)
         snapshot = (
@@ -439,7 +439,7 @@ class Journal:
         """The latest usable snapshot of a game: (record covered, state)."""
         rows = self._db.execute(
             "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? ORDER BY record DESC",
-            (game_id, companion.__version__),
+            (game_id, self._engine),
         ).fetchall()
         for record, text, crc in rows:
             try:
@@ -515,10 +515,12 @@ class Journal:
         )
         return int(cursor.lastrowid or 0)
 
-    def _insert_record(self, db: sqlite3.Connection, game_id: int, text: str, now: str, outcome: str | None) -> int:
+    def _insert_record(
+        self, db: sqlite3.Connection, game_id: int, text: str, now: str, outcome: str | None, source: str = ""
+    ) -> int:
         cursor = db.execute(
-            "INSERT INTO records (game, line, crc, at, outcome) VALUES (?, ?, ?, ?, ?)",
-            (game_id, text, record_crc(game_id, text), now, outcome),
+            "INSERT INTO records (game, line, crc, at, source, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, text, record_crc(game_id, text), now, source or None, outcome),
         )
         return int(cursor.lastrowid or 0)
 
@@ -530,7 +532,7 @@ class Journal:
             return
         db.execute(
             "INSERT OR REPLACE INTO snapshots (game, record, version, state, crc) VALUES (?, ?, ?, ?, ?)",
-            (game_id, record, companion.__version__, text, snapshot_crc(game_id, record, text)),
+            (game_id, record, self._engine, text, snapshot_crc(game_id, record, text)),
         )
         db.execute(
             "DELETE FROM snapshots WHERE game = ? AND record NOT IN"
@@ -605,8 +607,11 @@ class StoredGame:
         """Id of the game's last journal record (the state covers every record up to it)."""
         return self._last_record
 
-    def submit(self, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    def submit(self, line: Mapping[str, Any], *, source: str = "") -> tuple[State, list[Event]]:
         """Journal ``line`` (committed to disk), then apply it; returns the new state and events.
+
+        ``source`` says who sent it (``roller``, ``software``, ``manual``, ``web:Ann``, ``host``...);
+        it is kept beside the line, never inside it (the game-file format stays as it is).
 
         Raises :class:`IllegalInput` if the engine refuses it (the record stays, marked, and is
         refused again on replay), :class:`JournalFull` / :class:`JournalError` if it could not be
@@ -618,7 +623,7 @@ class StoredGame:
                 raise JournalError(f"game {self.id} was interrupted while applying an input: open it again")
             self._interrupted = True  # stays set only if something escapes between append and apply
             try:
-                result = self.journal._submit(self, text)
+                result = self.journal._submit(self, text, source)
             except Exception:
                 self._interrupted = False  # the append failed: nothing was recorded or applied
                 raise
