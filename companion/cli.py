@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from companion.engine import CompanionError, State, public_state
 from companion.engine.rules import load_ruleset
 from companion.gamefile import GameFileError, Replay, replay
+from companion.journal import command as games
 
 
 def summary(state: State) -> str:
@@ -114,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check_board)
     p = sub.add_parser("demo", help="the simulated table")
     p.set_defaults(func=cmd_demo)
+    games.add_parser(sub)
     return parser
 
 

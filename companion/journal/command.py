@@ -1,0 +1,92 @@
+"""``companion games``: list, show, export and import the games kept in a journal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.engine import CompanionError
+
+from .store import Journal
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``companion games`` on the CLI's sub-parsers."""
+    p = sub.add_parser("games", help="the stored games: list, show, export, import")
+    p.add_argument("--journal", help="the journal file (default: the config's journal, else the demo's)")
+    actions = p.add_subparsers(dest="action")
+    actions.add_parser("list", help="every stored game (the default)")
+    show = actions.add_parser("show", help="where a game stands (continue it with `companion run --game ID`)")
+    show.add_argument("id", type=int)
+    export = actions.add_parser("export", help="write a game as a game file (JSON Lines)")
+    export.add_argument("id", type=int)
+    export.add_argument("-o", "--output", help="file to write (default: standard output)")
+    imp = actions.add_parser("import", help="store a game file as a new game")
+    imp.add_argument("file", help="game file, or - for standard input")
+    p.set_defaults(func=run)
+
+
+def default_journal() -> Path:
+    """The config's journal if it exists (the Pi), else the demo table's."""
+    from companion.config import load_config
+    from companion.launch import demo_journal_path
+
+    configured = Path(load_config(None).journal)
+    return configured if configured.exists() else demo_journal_path()
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    path = Path(args.journal) if args.journal else default_journal()
+    action = args.action or "list"
+    if action != "import" and not path.exists():
+        print(f"companion: no journal at {path}", file=sys.stderr)
+        return 1
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with Journal(path) as journal:
+            for problem in journal.problems:
+                print(f"companion: {path}: {problem}", file=sys.stderr)
+            return ACTIONS[action](journal, args, out)
+    except (CompanionError, OSError) as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 1
+
+
+def list_games(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
+    games = journal.games()
+    if not games:
+        out.write("no games stored\n")
+    for info in games:
+        status = f"won by {info.winner}" if info.winner else (info.problem or "in progress")
+        out.write(f"{info.id:>4}  {info.ruleset:<11} {', '.join(info.players):<30} {info.inputs:>5} inputs  "
+                  f"{info.updated:%Y-%m-%d %H:%M}  {status}\n")
+    return 0
+
+
+def show_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
+    from companion.cli import summary
+
+    game = journal.open_game(args.id)
+    out.write(summary(game.state) + f"\nContinue it at the table with: companion run --game {game.id}\n")
+    return 0
+
+
+def export_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
+    text = journal.open_game(args.id).export()
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        out.write(text)
+    return 0
+
+
+def import_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    game = journal.import_game(text)
+    out.write(f"imported as game {game.id} ({game.state['seq']} inputs)\n")
+    return 0
+
+
+ACTIONS = {"list": list_games, "show": show_game, "export": export_game, "import": import_game}
