@@ -1,0 +1,50 @@
+"""A small client of server-sent events over http.client, for tests and the benchmark."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+
+class EventStream:
+    """An open ``GET /api/stream``; :meth:`next_state` returns the next ``state`` event."""
+
+    def __init__(self, host: str, port: int, *, last_event_id: str | None = None, timeout: float = 10.0,
+                 cookie: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id:
+            headers["Last-Event-ID"] = last_event_id
+        if cookie:
+            headers["Cookie"] = cookie
+        self.conn.request("GET", "/api/stream", headers=headers)
+        self.response = self.conn.getresponse()
+        self.comments = 0
+
+    def next_event(self) -> dict[str, str]:
+        """The next event's fields (``id``, ``event``, ``data``); comments are counted and skipped."""
+        fields: dict[str, str] = {}
+        while True:
+            raw = self.response.readline()
+            if not raw:
+                raise EOFError("the stream ended")
+            line = raw.decode().rstrip("\n")
+            if not line:
+                if fields:
+                    return fields
+                continue
+            if line.startswith(":"):
+                self.comments += 1
+                continue
+            key, _, value = line.partition(":")
+            fields[key] = fields.get(key, "") + value.removeprefix(" ")
+
+    def next_state(self) -> tuple[str, dict[str, Any]]:
+        while True:
+            event = self.next_event()
+            if event.get("event") == "state":
+                return event["id"], json.loads(event["data"])
+
+    def close(self) -> None:
+        self.conn.close()

@@ -1,0 +1,90 @@
+"""The live stream through the real server (cheroot on a loopback port): updates, resume, many phones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from flask import Flask
+
+from companion.engine import public_state
+from companion.table import Table
+from companion.web import WebServer, make_server
+
+from .sse import EventStream
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[WebServer]:
+    app.extensions["companion"].stream_keepalive = 0.2
+    with make_server(app, "127.0.0.1", 0) as running:
+        yield running
+
+
+def test_the_stream_sends_the_state_then_every_change(server: WebServer, table: Table) -> None:
+    stream = EventStream(server.host, server.port)
+    assert stream.response.getheader("Content-Type").startswith("text/event-stream")
+    event_id, state = stream.next_state()
+    assert state == public_state(table.state) and event_id == f"{table.game.id}:0"
+    table.submit({"roll": [1, 2]}, source="buttons")
+    event_id, state = stream.next_state()
+    assert state["seq"] == 1 and state == public_state(table.state) and event_id.endswith(":1")
+    stream.close()
+
+
+def test_keep_alive_comments_while_nothing_happens(server: WebServer) -> None:
+    stream = EventStream(server.host, server.port)
+    stream.next_state()
+    comments = 0
+    while comments < 2:  # the fixture sets a 0.2 s keep-alive
+        comments += stream.response.readline().startswith(b":")
+    stream.close()
+
+
+def test_resume_with_last_event_id_sends_only_what_is_new(server: WebServer, table: Table) -> None:
+    first = EventStream(server.host, server.port)
+    seen, _ = first.next_state()
+    first.close()  # the phone loses the connection
+    table.submit({"roll": [1, 2]}, source="buttons")
+    again = EventStream(server.host, server.port, last_event_id=seen)
+    event_id, state = again.next_state()
+    assert state["seq"] == 1  # what it missed, at once
+    again.close()
+    current = EventStream(server.host, server.port, last_event_id=event_id)
+    table.submit({"answer": "yes"}, source="buttons")
+    _, state = current.next_state()
+    assert state["seq"] == 2  # the state it had already seen was not sent again
+    current.close()
+
+
+def test_a_new_game_reaches_the_stream(server: WebServer, table: Table) -> None:
+    stream = EventStream(server.host, server.port)
+    stream.next_state()
+    table.new_game({"ruleset": "classic", "players": ["Dee", "Eve"]})
+    event_id, state = stream.next_state()
+    assert state["seq"] == 0 and [p["name"] for p in state["players"]] == ["Dee", "Eve"]
+    assert event_id == f"{table.game.id}:0"
+    stream.close()
+
+
+def test_sixteen_phones_follow_at_once(server: WebServer, table: Table) -> None:
+    streams = [EventStream(server.host, server.port) for _ in range(16)]
+    for stream in streams:
+        stream.next_state()
+    table.submit({"roll": [1, 2]}, source="buttons")
+    with ThreadPoolExecutor(16) as pool:
+        states = list(pool.map(lambda s: s.next_state()[1]["seq"], streams))
+    assert states == [1] * 16
+    for stream in streams:
+        stream.close()
+
+
+def test_stopping_the_server_ends_open_streams(app: Flask) -> None:
+    running = make_server(app, "127.0.0.1", 0).start()
+    stream = EventStream(running.host, running.port)
+    stream.next_state()
+    running.stop()
+    with pytest.raises((EOFError, OSError)):
+        while True:
+            stream.next_event()
