@@ -16,7 +16,7 @@ from companion.table import StaleInput
 from .access import AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
 from .app import MAX_INPUT_BODY, context
-from .board import layout
+from .board import layout, links
 from .errors import Conflict, NotFound
 from .guard import current_player, field, is_host, json_body, requires, session_id
 
@@ -68,7 +68,9 @@ def get_board() -> Any:
         ruleset = find_ruleset(ruleset_id)
     except KeyError:
         raise NotFound(f"unknown ruleset {ruleset_id!r}") from None
-    return jsonify({**layout(ruleset.board), "verbs": ruleset.verbs(), "host_verbs": ruleset.host_verbs()})
+    return jsonify({**layout(ruleset.board), "links": links(ruleset, context().table.state),
+                    "dynamic_links": hasattr(ruleset, "pairs"), "verbs": ruleset.verbs(),
+                    "host_verbs": ruleset.host_verbs()})
 
 
 @api.get("/session")

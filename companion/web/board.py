@@ -2,14 +2,15 @@
 
 Tracks whose length divides by four are drawn as square rings, the longest outside and the
 others nested inside it (``addon``'s inner board); any other track is drawn as a snake of rows
-(``chambers``' path). Spaces whose board data names a space on another track (the elevator
-pairs) are joined by a link. The page turns this into SVG; nothing here is ruleset-specific.
+(``chambers``' path). A ruleset that pairs spaces across tracks (``pairs(state)``: the elevators)
+has them drawn as links. The page turns this into SVG; nothing here is ruleset-specific.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.board import Board, Space
@@ -77,11 +78,12 @@ def snake(length: int, top: int, width: int = SNAKE_WIDTH) -> list[tuple[int, in
 
 
 def layout(board: Board) -> dict[str, Any]:
-    """Drawing data for a board: ``width``/``height`` in cells, ``spaces``, ``links``, ``groups``."""
-    tracks = sorted(board.tracks.items(), key=lambda item: -len(item[1]))
+    """Drawing data for a board: ``width``/``height`` in cells, ``spaces``, ``tracks``, ``groups``."""
+    tracks = list(board.tracks.items())  # in board order
     places: dict[str, tuple[int, int, int]] = {}
     rings = all(len(ids) % 4 == 0 and len(ids) >= 8 for _, ids in tracks)
     if rings:
+        tracks.sort(key=lambda item: -len(item[1]))
         width = height = len(tracks[0][1]) // 4 + 1
         for _, ids in tracks:  # nested rings, centred in the outer one
             size = len(ids) // 4 + 1
@@ -102,7 +104,6 @@ def layout(board: Board) -> dict[str, Any]:
         "height": height,
         "tracks": {name: list(ids) for name, ids in board.tracks.items()},
         "spaces": [asdict(c) for c in cells],
-        "links": links(board),
         "groups": {g: {"colour": group_colour(g), "spaces": list(ids)} for g, ids in board.groups.items()},
     }
 
@@ -113,13 +114,18 @@ def _cell(space: Space, place: tuple[int, int, int]) -> Cell:
                 space.price)
 
 
-def links(board: Board) -> list[list[str]]:
-    """Pairs of spaces on different tracks that the board data joins (elevators and their railroads)."""
-    found: set[tuple[str, str]] = set()
-    for space in board.spaces:
-        for value in space.data.values():
-            for target in value if isinstance(value, list) else [value]:
-                other = board.by_id.get(target) if isinstance(target, str) else None
-                if other is not None and other.track != space.track:
-                    found.add(tuple(sorted((space.id, other.id))))  # type: ignore[arg-type]
+def links(ruleset: Any, state: Mapping[str, Any] | None) -> list[list[str]]:
+    """Pairs of spaces a token can switch between (addon's elevators and railroads, a bridge).
+
+    Asked of the ruleset (``pairs(state)``, if it has one), since the pairs can change during a game.
+    """
+    pairs = getattr(ruleset, "pairs", None)
+    if pairs is None or state is None or state.get("ruleset") != ruleset.id:
+        if pairs is None:
+            return []
+        state = {"ruleset": ruleset.id, "options": dict(ruleset.board.options)}
+    try:
+        found = {tuple(sorted(pair)) for pair in pairs(state).items()}
+    except (KeyError, TypeError, ValueError):
+        return []
     return [list(pair) for pair in sorted(found)]

@@ -115,7 +115,8 @@ function follow() {
   stream.addEventListener("error", () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; });
   stream.addEventListener("state", async (event) => {
     const state = JSON.parse(event.data);
-    if (!app.board || app.ruleset !== state.ruleset) await loadBoard(state.ruleset);
+    const newTurn = app.state && app.state.turn.number !== state.turn.number;
+    if (!app.board || app.ruleset !== state.ruleset || (app.board.dynamic_links && newTurn)) await loadBoard(state.ruleset);
     if (app.state && app.state.ruleset === state.ruleset && state.seq >= app.state.seq) {
       const cash = Object.fromEntries(state.players.filter((p) => "cash" in p).map((p) => [p.name, p.cash]));
       if (!app.history.length || app.history[app.history.length - 1].seq !== state.seq) app.history.push({ seq: state.seq, cash });
@@ -224,7 +225,11 @@ function renderPlayers(state) {
     if ("cash" in p) card.append(sparkline(p.name));
     const status = p.bankrupt ? "out of the game" : p.in_jail ? "in jail" : "";
     card.append(el("p", { class: "where" }, `on ${spaceName(p.space)}${status ? " · " + status : ""}${p.laps ? ` · lap ${p.laps}` : ""}`));
-    if (p.cards && p.cards.length) card.append(el("p", { class: "cards" }, "cards: " + p.cards.join(", ")));
+    // Travel cards are dealt face down (RULES §2): other phones see how many, not which.
+    const hidden = p.name === actor() ? [] : (p.cards || []).filter((c) => c.startsWith("travel-"));
+    const shown = (p.cards || []).filter((c) => !hidden.includes(c));
+    if (hidden.length) shown.push(`${hidden.length} travel card${hidden.length > 1 ? "s" : ""}`);
+    if (shown.length) card.append(el("p", { class: "cards" }, "cards: " + shown.join(", ")));
     const deeds = deedsOf(state, p.name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
     if (deeds.length) card.append(el("div", { class: "deeds" }, ...deeds.map((id) => deedChip(id, state.spaces[id]))));
     list.append(card);
