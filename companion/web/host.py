@@ -188,7 +188,7 @@ def get_join() -> Any:
     url = access.join_url(request.host_url)
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff",
-                                    xmldecl=False, svgns=True, title="Join code")
+                                    xmldecl=False, svgns=True, omitsize=True, title="Join code")
     return jsonify({"code": access.join_code, "url": url, "svg": buffer.getvalue().decode()})
 
 

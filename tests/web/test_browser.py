@@ -1,0 +1,213 @@
+"""The phone page in a real browser: Playwright driving Debian's Chromium at a phone's viewport.
+
+Skipped on a developer's machine without Chromium; with ``CI`` set they fail instead, so that
+CI never passes without having run them. Screenshots go to ``test-artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from companion.journal import Journal
+from companion.table import Table
+from companion.web import Access, WebServer, create_app, make_server
+
+from .conftest import CODE, PIN
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+ARTIFACTS = Path(__file__).parents[2] / "test-artifacts" / "web"
+TIMEOUT = 10_000  # ms: generous for a loaded CI machine; tests never assert on speed
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed")
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with Journal(tmp_path / "games.sqlite3") as journal:
+        t = Table(journal)
+        t.new_game({"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 5})
+        yield t
+
+
+@pytest.fixture
+def server(table: Table) -> Iterator[WebServer]:
+    app: Flask = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+    with make_server(app, "127.0.0.1", 0) as running:
+        yield running
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A function opening a new phone (browser context) at a URL; every context is closed at the end."""
+    contexts: list[Any] = []
+
+    def open_phone(url: str) -> Any:
+        context = browser.new_context(**PHONE)
+        context.set_default_timeout(TIMEOUT)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        page.goto(url)
+        page.wait_for_selector("#live.on")  # the live stream is open
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def cash(page: Any, name: str) -> Any:
+    return page.locator(f'[data-cash="{name}"]')
+
+
+def join(page: Any, player: str) -> None:
+    page.select_option("#join-player", player)
+    page.click("#join-form button")
+    expect_text(page.locator("#who"), player)
+
+
+def expect_text(locator: Any, text: str) -> None:
+    from playwright.sync_api import expect
+
+    expect(locator).to_have_text(text, timeout=TIMEOUT)
+
+
+def test_balances_and_a_live_update(server: WebServer, table: Table, phone: Any) -> None:
+    page = phone(server.url + "/")
+    for name in ("Ann", "Bob", "Cy"):
+        expect_text(cash(page, name), "$1500")
+    assert page.locator("#board svg [data-space]").count() == 40
+    assert page.locator("#board [data-token]").count() == 3
+    table.submit({"roll": [1, 2]}, source="buttons")  # another device moves the game on
+    table.submit({"answer": "yes"}, source="buttons")
+    expect_text(cash(page, "Ann"), "$1440")
+    expect_text(page.locator('.player[data-player="Ann"] .deed'), "Baltic Avenue")
+    assert page.locator("#story li").first.text_content() == "Give Ann the deed of Baltic Avenue"
+    shot(page, "live-update")
+    assert page.errors == []
+
+
+def test_a_joined_player_buys(server: WebServer, table: Table, phone: Any) -> None:
+    page = phone(server.url + f"/join#code={CODE}")
+    assert page.evaluate("location.hash") == ""  # the code left the URL (and the history) at once
+    assert page.input_value("#join-code") == CODE
+    join(page, "Ann")
+    table.submit({"roll": [1, 2]}, source="roller")
+    page.click('[data-answer="yes"]')
+    expect_text(cash(page, "Ann"), "$1440")
+    expect_text(page.locator('[data-deed="baltic-avenue"] .deed'), "Baltic Avenue")
+    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+    shot(page, "joined-buys")
+    assert page.errors == []
+
+
+def test_an_auction_and_a_trade_between_two_phones(server: WebServer, table: Table, phone: Any) -> None:
+    ann = phone(server.url + f"/join#code={CODE}")
+    join(ann, "Ann")
+    bob = phone(server.url + f"/join#code={CODE}")
+    join(bob, "Bob")
+    table.submit({"roll": [1, 2]}, source="roller")
+    ann.click('[data-answer="no"]')  # Baltic Avenue goes to auction
+    bob.wait_for_selector("#auction-panel:not([hidden]) #bid-form:not([hidden])")
+    bob.fill("#bid-amount", "30")
+    bob.click("#bid-button")
+    expect_text(ann.locator("#auction-text"), "Baltic Avenue: Bob bids $30 · waiting for Ann, Bob, Cy")
+    ann.fill("#bid-amount", "40")
+    ann.click("#bid-button")
+    expect_text(bob.locator("#auction-text"), "Baltic Avenue: Ann bids $40 · waiting for Ann, Bob, Cy")
+    bob.click("#pass-button")
+    shot(bob, "auction")
+    table.submit({"act": {"player": "Cy", "do": "pass"}}, source="host")
+    expect_text(ann.locator('[data-deed="baltic-avenue"] .deed'), "Baltic Avenue")
+    expect_text(cash(ann, "Ann"), "$1460")
+
+    ann.click("#trade-new summary")
+    ann.select_option("#trade-with", "Bob")
+    ann.check('#give-items input[value="space:baltic-avenue"]')
+    ann.fill("#get-cash", "100")
+    ann.click("#trade-form button")
+    bob.wait_for_selector("#trade-offer .offer")
+    expect_text(bob.locator("#trade-offer .offer p"), "Ann offers Bob: Baltic Avenue for $100")
+    shot(bob, "trade-offer")
+    bob.click("#trade-offer button:text('Accept')")
+    expect_text(bob.locator('[data-deed="baltic-avenue"] .deed'), "Baltic Avenue")
+    expect_text(cash(ann, "Ann"), "$1560")
+    expect_text(cash(ann, "Bob"), "$1400")
+    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Bob"
+    shot(ann, "trade-done")
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_a_refused_action_explains_itself(server: WebServer, table: Table, phone: Any) -> None:
+    page = phone(server.url + f"/join#code={CODE}")
+    join(page, "Ann")
+    table.submit({"roll": [1, 2]}, source="roller")
+    table.submit({"answer": "yes"}, source="roller")
+    page.click('[data-deed="baltic-avenue"] [data-verb="build"]')
+    expect_text(page.locator("#notice"), "Ann cannot build on Baltic Avenue: Ann does not own the whole purple group")
+    assert table.state["spaces"]["baltic-avenue"]["houses"] == 0
+    page.click('[data-deed="baltic-avenue"] [data-verb="mortgage"]')
+    expect_text(cash(page, "Ann"), "$1470")
+    page.click('[data-deed="baltic-avenue"] [data-verb="unmortgage"]')
+    expect_text(cash(page, "Ann"), "$1437")
+
+
+def test_the_host_page(server: WebServer, table: Table, phone: Any) -> None:
+    page = phone(server.url + "/host")
+    page.fill("#host-pin", PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector("#host-tools:not([hidden])")
+    expect_text(page.locator("#join-show .code"), CODE)
+    assert page.locator("#join-show svg").count() == 1
+    table.submit({"roll": [1, 2]}, source="roller")
+    page.click('[data-answer="yes"]')  # the host acts for Ann, who has no phone
+    expect_text(cash(page, "Ann"), "$1440")
+    page.click("#host-actions button:text('Undo')")
+    expect_text(cash(page, "Ann"), "$1500")
+    shot(page, "host")
+    assert page.errors == []
+
+
+def test_a_dropped_stream_resumes_without_reloading(server: WebServer, table: Table, phone: Any) -> None:
+    page = phone(server.url + "/")
+    page.evaluate("window.marker = 1")
+    page.evaluate("app.stream.close(); follow()")  # what the browser does after a dropped connection
+    table.submit({"roll": [1, 2]}, source="buttons")
+    table.submit({"answer": "yes"}, source="buttons")
+    expect_text(cash(page, "Ann"), "$1440")
+    assert page.evaluate("window.marker") == 1  # the same page: no reload
