@@ -122,7 +122,7 @@ def get_stream() -> Any:
                 yield ": keep-alive\n\n"
             version = new
 
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return Response(events(), mimetype="text/event-stream", headers=headers)
 
 
