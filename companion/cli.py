@@ -14,6 +14,7 @@ from companion.engine import CompanionError, State, public_state
 from companion.engine.rules import load_ruleset
 from companion.gamefile import GameFileError, Replay, replay
 from companion.journal import command as games
+from companion.sim import command as simulate
 
 
 def summary(state: State) -> str:
@@ -116,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="the simulated table")
     p.set_defaults(func=cmd_demo)
     games.add_parser(sub)
+    simulate.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,143 @@
+"""``companion simulate``: many bot games over worker processes, summed up.
+
+Game ``i`` of a run depends only on the master seed and ``i``; workers take games in
+chunks and the parent collects the records in game order, so any ``--workers`` gives the
+same results. The progress bar goes to standard error, the report to standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.engine import CompanionError, find_ruleset, new_game, ruleset_ids
+
+from .game import DEFAULT_TURN_CAP, GameRecord, GameSpec, play_game
+from .plot import heat_map_svg
+from .summary import Summary, summarise
+
+
+class Progress:
+    """A one-line progress bar with the games per second, redrawn at most ten times a second."""
+
+    def __init__(self, stream: TextIO | None, total: int, label: str, width: int = 30) -> None:
+        self.stream, self.total, self.label, self.width = stream, total, label, width
+        self.live = stream is not None and stream.isatty()  # redraw in place; else one line at the end
+        self.started = time.perf_counter()
+        self._drawn = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        if self.stream is None or (done < self.total and (not self.live or now - self._drawn < 0.1)):
+            return
+        self._drawn = now
+        filled = self.width * done // max(self.total, 1)
+        rate = done / (now - self.started) if now > self.started else 0.0
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{done}/{self.total} games, {rate:.1f} games/s")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run_games(spec: GameSpec, games: int, workers: int = 1,
+              on_progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
+    """Play games ``0 .. games-1``; returns their records in game order and the seconds taken."""
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    play = partial(play_game, spec)
+    if workers <= 1 or games <= 1:
+        stream: Iterator[GameRecord] = map(play, range(games))
+        records = _collect(stream, on_progress)
+    else:
+        chunk = max(1, min(50, games // (workers * 8)))
+        with multiprocessing.get_context("spawn" if sys.platform != "linux" else "fork").Pool(workers) as pool:
+            records = _collect(pool.imap(play, range(games), chunksize=chunk), on_progress)
+    return records, time.perf_counter() - started
+
+
+def _collect(stream: Iterator[GameRecord], on_progress: Callable[[int], None] | None) -> list[GameRecord]:
+    records = []
+    for record in stream:
+        records.append(record)
+        if on_progress is not None:
+            on_progress(len(records))
+    return records
+
+
+def simulate(spec: GameSpec, games: int, workers: int = 1, progress: TextIO | None = None) -> Summary:
+    """Run ``games`` games of ``spec`` and sum them up."""
+    board = find_ruleset(spec.ruleset).board
+    bar = Progress(progress, games, f"{spec.ruleset} ×{spec.players}")
+    records, seconds = run_games(spec, games, workers, bar.update if progress is not None else None)
+    return summarise(spec, board, records, seconds, workers)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``k=v`` with ``v`` read as JSON when it is JSON (``true``, ``3``, ``[..]``), else as a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"an option is NAME=VALUE, not {text!r}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``simulate`` to the ``companion`` command's sub-commands."""
+    p = sub.add_parser("simulate", help="let bots play many complete games and report the statistics",
+                       description="Bots play complete games through the engine (the same inputs as a table) "
+                                   "and the run is summed up. Same --seed, same results, whatever --workers.")
+    p.add_argument("--ruleset", required=True, choices=ruleset_ids())
+    p.add_argument("--players", type=int, default=4, help="bots at the table (default 4)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="master seed; each game's seeds derive from it (default 0)")
+    p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
+                   help="a ruleset option, e.g. transition=even_step (repeatable)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP,
+                   help=f"cut a game after this many turns; cut games are reported (default {DEFAULT_TURN_CAP})")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--plot", metavar="FILE", help="write the landing frequencies as an SVG heat map of the board")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    options: Mapping[str, Any] = dict(args.option)
+    try:
+        spec = GameSpec(args.ruleset, args.players, args.seed, options, args.turn_cap)
+        _check(spec, args)
+        summary = simulate(spec, args.games, args.workers, None if args.quiet else sys.stderr)
+    except (CompanionError, ValueError) as error:
+        print(f"companion simulate: {error}", file=sys.stderr)
+        return 1
+    if args.plot:
+        title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
+        Path(args.plot).write_text(heat_map_svg(summary.board, summary.results()["landings"], title), "utf-8")
+    if args.json:
+        json.dump(summary.as_json(), out, indent=1)
+        out.write("\n")
+    else:
+        out.write(summary.as_text() + "\n")
+        if args.plot:
+            out.write(f"  heat map written to {args.plot}\n")
+    return 0
+
+
+def _check(spec: GameSpec, args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    if args.workers < 1:
+        raise ValueError("--workers must be at least 1")
+    if spec.turn_cap < 1:
+        raise ValueError("--turn-cap must be at least 1")
+    new_game({"ruleset": spec.ruleset, "players": spec.seats(), "options": dict(spec.options)})  # names the bad one

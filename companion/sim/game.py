@@ -1,0 +1,112 @@
+"""One simulated game: bots feed inputs to the engine until somebody wins or the turn cap.
+
+The game goes through :func:`companion.engine.apply` exactly as a live table does; the
+bots' dice are inputs. Every game's seeds derive from the master seed and the game's
+index alone, so a run gives the same results however its games are spread over workers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import IllegalInput, State, apply, find_ruleset, new_game
+from companion.engine.rng import stream_seed
+
+from .registry import strategy_for
+from .strategy import BotStuck, Line
+from .tally import Tally
+
+SEAT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
+DEFAULT_TURN_CAP = 1000
+#: Inputs allowed per turn before a game counts as stuck (and is cut): a safety net, never reached in play.
+INPUTS_PER_TURN_CAP = 400
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What every game of a run shares."""
+
+    ruleset: str
+    players: int
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    turn_cap: int = DEFAULT_TURN_CAP
+
+    def seats(self) -> list[str]:
+        if not 1 <= self.players <= len(SEAT_NAMES):
+            raise ValueError(f"from 1 to {len(SEAT_NAMES)} players, not {self.players}")
+        return list(SEAT_NAMES[: self.players])
+
+    def game_seed(self, index: int) -> int:
+        """The seed of game ``index`` (shuffles and dice), derived from the master seed alone."""
+        return stream_seed(self.seed, f"game:{index}") >> 1
+
+
+@dataclass
+class GameRecord:
+    """The outcome and the counts of one game (``seconds`` is the only figure that varies between runs)."""
+
+    index: int
+    seed: int
+    winner_seat: int | None
+    turns: int
+    inputs: int
+    cut: bool
+    tally: Tally
+    rejected: int = 0
+    first_rejection: str | None = None
+    seconds: float = 0.0
+
+
+def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> GameRecord:
+    """Play game ``index`` of a run; ``lines`` (if given) receives the game file's input lines."""
+    started = time.perf_counter()
+    seed = spec.game_seed(index)
+    seats = spec.seats()
+    setup = {"ruleset": spec.ruleset, "players": seats, "seed": seed, "options": dict(spec.options)}
+    state, events = new_game(setup)
+    if lines is not None:
+        lines.append({"setup": setup})
+    strategy = strategy_for(spec.ruleset)(find_ruleset(spec.ruleset), random.Random(seed))
+    tally = Tally()
+    tally.observe(None, None, events)
+    inputs = rejected = 0
+    first_rejection = None
+    cap, input_cap = spec.turn_cap, spec.turn_cap * INPUTS_PER_TURN_CAP
+    while state["winner"] is None and state["turn"]["number"] <= cap and inputs < input_cap:
+        line = strategy.next_input(state)
+        try:
+            after, events = apply(state, line)
+        except IllegalInput as error:
+            rejected += 1
+            first_rejection = first_rejection or f"{describe_input(line)}: {error}"
+            line = strategy.fallback(state)
+            after, events = _apply_fallback(state, line)
+        tally.observe(state, line, events)
+        if lines is not None:
+            lines.append(line)
+        state = after
+        inputs += 1
+    winner = state["winner"]
+    return GameRecord(
+        index=index, seed=seed, winner_seat=seats.index(winner) if winner in seats else None,
+        turns=min(state["turn"]["number"], cap), inputs=inputs, cut=winner is None, tally=tally,
+        rejected=rejected, first_rejection=first_rejection, seconds=time.perf_counter() - started,
+    )
+
+
+def _apply_fallback(state: State, line: Line) -> tuple[State, list[dict[str, Any]]]:
+    try:
+        return apply(state, line)
+    except IllegalInput as error:
+        prompt = state["prompt"] or {}
+        raise BotStuck(f"{state['ruleset']}: no accepted input at {prompt.get('kind')!r} "
+                       f"({prompt.get('text')!r}): {describe_input(line)} was refused: {error}") from None
+
+
+def describe_input(line: Line) -> str:
+    return ", ".join(f"{k}={v}" for k, v in line.items())

@@ -1,0 +1,320 @@
+"""The property-trading bot (``classic`` and the rulesets built on it).
+
+Every seat plays the same documented strategy (see ``docs/simulate.md``), so that the
+wins by seat measure the seat and not the bot:
+
+* **buy** a property when the cash left after it is at least ``buy_reserve``, or always
+  when it completes a group the bot already holds the rest of;
+* **auction**: bid up to the price (×``group_bid`` when the lot completes the bidder's
+  group, ×``block_bid`` when it completes an opponent's), in steps of a tenth of the price,
+  keeping ``auction_reserve``; a short-stock building is worth ×1.5 its price;
+* **build** evenly, before rolling, while ``build_reserve`` stays in hand: the street with
+  the best rent gained per dollar first; **unmortgage** complete groups first;
+* **trade** for the one street missing from a group: swap for the street the other
+  player is missing, or offer ``trade_premium`` × its price in cash (once per turn, an
+  offer not repeated within ``retry_turns``); accept an offer worth as much as it costs,
+  a street that completes a group counting twice its price;
+* **debt**: mortgage properties outside complete groups, then sell buildings (evenly, the
+  cheapest first), then mortgage the rest; bankrupt only when nothing is left;
+* **jail**: leave at once (card first, else the fine) while ``jail_leave_unowned`` of the
+  properties are still unowned; later stay and roll;
+* **income tax**: the cheaper of flat and percent (the bot knows its worth).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import State
+from companion.engine.core import Ruleset
+
+from .strategy import Line, Strategy
+
+
+@dataclass(frozen=True)
+class PropertyParams:
+    """The knobs of :class:`PropertyStrategy` (the same for every seat)."""
+
+    buy_reserve: int = 100
+    build_reserve: int = 150
+    unmortgage_reserve: int = 300
+    auction_reserve: int = 50
+    group_bid: float = 1.6
+    block_bid: float = 1.25
+    trade_premium: float = 2.0
+    retry_turns: int = 12
+    jail_leave_unowned: float = 0.4
+
+
+class PropertyStrategy(Strategy):
+    """Buys, builds, trades and raises debts for the property-trading rulesets."""
+
+    preferred = {"buy": ("yes",), "use-card": ("yes",), "income-tax": ("flat",)}
+
+    def __init__(self, ruleset: Ruleset, rng: random.Random, params: PropertyParams | None = None) -> None:
+        super().__init__(ruleset, rng)
+        self.params = params or PropertyParams()
+        board = self.board
+        ownable = board.ownable()
+        self.price = {s.id: s.price or 0 for s in ownable}
+        self.house = {s.id: s.house or 0 for s in ownable}
+        self.mortgage_value = {s.id: s.mortgage or 0 for s in ownable}
+        self.rents = {s.id: s.rent for s in ownable}
+        self.group_of = {s.id: s.group for s in ownable if s.group}
+        self.streets = frozenset(s.id for s in ownable if s.kind == "street")
+        self.groups = {g: tuple(m) for g, m in board.groups.items() if all(x in self.price for x in m)}
+        self.street_groups = {g: m for g, m in self.groups.items() if all(x in self.streets for x in m)}
+        self.jail_cards = frozenset(c.id for c in board.cards.values() if c.params.get("use") == "jail")
+        self._offers: dict[tuple[Any, ...], int] = {}
+        self._offered_on: dict[str, int] = {}
+
+    # ================================================================== reading the state
+    @staticmethod
+    def level(rec: dict[str, Any]) -> int:
+        return 5 if rec.get("hotel") else rec.get("houses", 0)
+
+    def owned(self, state: State, name: str) -> list[str]:
+        return [sid for sid, rec in state["spaces"].items() if rec["owner"] == name]
+
+    def completes(self, state: State, name: str, sid: str) -> bool:
+        """Whether ``sid`` is the one property of its group that ``name`` lacks."""
+        group = self.group_of.get(sid)
+        if group is None or group not in self.groups:
+            return False
+        spaces = state["spaces"]
+        return all(spaces[m]["owner"] == name for m in self.groups[group] if m != sid)
+
+    def completes_other(self, state: State, name: str, sid: str) -> bool:
+        """Whether ``sid`` would complete a group for some player other than ``name``."""
+        group = self.group_of.get(sid)
+        if group is None or group not in self.groups:
+            return False
+        spaces = state["spaces"]
+        owners = {spaces[m]["owner"] for m in self.groups[group] if m != sid}
+        return len(owners) == 1 and None not in owners and name not in owners
+
+    def worth(self, state: State, name: str) -> int:
+        total = self.player(state, name)["cash"]
+        for sid in self.owned(state, name):
+            total += self.price[sid] + self.level(state["spaces"][sid]) * self.house[sid]
+        return total
+
+    # ================================================================== prompts
+    def interject(self, state: State) -> Line | None:
+        trade = state.get("trade")
+        if trade:
+            return self.answer_trade(state, trade)
+        return None
+
+    def on_roll(self, state: State, prompt: dict[str, Any]) -> Line | None:
+        if prompt.get("purpose") in ("turn", "jail"):
+            act = self.before_roll(state, prompt["player"], prompt)
+            if act is not None:
+                return act
+        return self.roll(prompt)
+
+    def on_buy(self, state: State, prompt: dict[str, Any]) -> Line:
+        name, sid = prompt["player"], prompt["space"]
+        cash, price = self.player(state, name)["cash"], prompt.get("price") or self.price.get(sid, 0)
+        wanted = cash - price >= self.params.buy_reserve or (cash >= price and self.completes(state, name, sid))
+        return {"answer": "yes" if wanted and cash >= price else "no"}
+
+    def on_income_tax(self, state: State, prompt: dict[str, Any]) -> Line:
+        options = state["options"]
+        percent = self.worth(state, prompt["player"]) * options["income_tax_percent"] // 100
+        return {"answer": "percent" if percent < options["income_tax_flat"] else "flat"}
+
+    def on_place_building(self, state: State, prompt: dict[str, Any]) -> Line:
+        return {"answer": prompt["options"][0]}
+
+    def on_debt(self, state: State, prompt: dict[str, Any]) -> Line:
+        return self.raise_cash(state, prompt["player"]) or {"answer": "bankrupt"}
+
+    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line:
+        auction = state["auction"]
+        leader = auction["bidder"]
+        others = [n for n in prompt["waiting"] if n != leader]
+        for name in others:
+            amount = self.next_bid(state, name, auction)
+            if amount is not None:
+                return {"act": {"player": name, "do": "bid", "amount": amount}}
+        return {"act": {"player": others[0], "do": "pass"}}
+
+    # ================================================================== auctions
+    def bid_limit(self, state: State, name: str, auction: dict[str, Any]) -> int:
+        """The most ``name`` will bid for the lot."""
+        p = self.params
+        if "building" in auction:
+            value = int(self.house.get(auction.get("for", ""), 0) * 1.5)
+        elif auction.get("space") in self.price:
+            sid = auction["space"]
+            factor = p.group_bid if self.completes(state, name, sid) else (
+                p.block_bid if self.completes_other(state, name, sid) else 1.0)
+            value = int(self.price[sid] * factor)
+        else:
+            return 0
+        return min(value, self.player(state, name)["cash"] - p.auction_reserve)
+
+    def next_bid(self, state: State, name: str, auction: dict[str, Any]) -> int | None:
+        limit = self.bid_limit(state, name, auction)
+        base = self.price.get(auction.get("space", ""), 0) or self.house.get(auction.get("for", ""), 0)
+        amount = max(auction["minimum"], auction["bid"] + max(1, base // 10))
+        if amount > limit:
+            amount = limit
+        return amount if amount > auction["bid"] and amount >= auction["minimum"] else None
+
+    # ================================================================== before rolling
+    def before_roll(self, state: State, name: str, prompt: dict[str, Any]) -> Line | None:
+        """Voluntary acts at the start of a turn: leave jail, unmortgage, build, trade."""
+        if prompt.get("purpose") == "jail":
+            act = self.leave_jail(state, name)
+            if act is not None:
+                return act
+        return self.unmortgage(state, name) or self.build(state, name) or self.propose_trade(state, name)
+
+    def leave_jail(self, state: State, name: str) -> Line | None:
+        unowned = sum(1 for rec in state["spaces"].values() if rec["owner"] is None)
+        if unowned < self.params.jail_leave_unowned * len(state["spaces"]):
+            return None
+        p = self.player(state, name)
+        for card in p["cards"]:
+            if card in self.jail_cards:
+                return {"act": {"player": name, "do": "use-card", "card": card}}
+        if p["cash"] >= state["options"]["jail_fine"] + self.params.buy_reserve:
+            return {"act": {"player": name, "do": "pay-fine"}}
+        return None
+
+    def unmortgage(self, state: State, name: str) -> Line | None:
+        cash = self.player(state, name)["cash"]
+        best: tuple[bool, int, str] | None = None
+        for sid in self.owned(state, name):
+            if not state["spaces"][sid]["mortgaged"]:
+                continue
+            value = self.mortgage_value[sid]
+            cost = value + -(-value // 10)
+            if cash - cost < self.params.unmortgage_reserve:
+                continue
+            key = (self.completes(state, name, sid), -cost, sid)
+            if best is None or key > best:
+                best = key
+        return {"act": {"player": name, "do": "unmortgage", "space": best[2]}} if best else None
+
+    def build(self, state: State, name: str) -> Line | None:
+        """One building on the street of a complete group that gains the most rent per dollar."""
+        spaces, bank = state["spaces"], state["bank"]
+        cash = self.player(state, name)["cash"]
+        best: tuple[float, str] | None = None
+        for members in self.street_groups.values():
+            recs = [spaces[m] for m in members]
+            if any(r["owner"] != name or r["mortgaged"] for r in recs):
+                continue
+            low = min(self.level(r) for r in recs)
+            if low == 5 or bank.get("hotels" if low == 4 else "houses", 0) < 1:
+                continue
+            for sid, rec in zip(members, recs):
+                cost = self.house[sid]
+                if self.level(rec) != low or cash - cost < self.params.build_reserve:
+                    continue
+                rent = self.rents[sid]
+                gain = (rent[low + 1] - (rent[0] * 2 if low == 0 else rent[low])) / max(cost, 1)
+                if best is None or gain > best[0]:
+                    best = (gain, sid)
+        return {"act": {"player": name, "do": "build", "space": best[1]}} if best else None
+
+    # ================================================================== debts
+    def raise_cash(self, state: State, name: str) -> Line | None:
+        """One sale or mortgage towards a debt; None when nothing is left to sell."""
+        spaces = state["spaces"]
+        owned = self.owned(state, name)
+        built_groups = {self.group_of[s] for s in owned if self.level(spaces[s]) and s in self.group_of}
+        free = [s for s in owned if not spaces[s]["mortgaged"] and self.group_of.get(s) not in built_groups]
+        loose = [s for s in free if not self.completes(state, name, s)]
+        if loose:
+            sid = min(loose, key=lambda s: (self.mortgage_value[s], s))
+            return {"act": {"player": name, "do": "mortgage", "space": sid}}
+        built = [s for s in owned if self.level(spaces[s])]
+        if built:
+            top = {g: max(self.level(spaces[m]) for m in self.groups[g]) for g in built_groups}
+            sellable = [s for s in built if self.level(spaces[s]) == top[self.group_of[s]]]
+            sid = min(sellable, key=lambda s: (self.house[s], s))
+            return {"act": {"player": name, "do": "sell", "space": sid}}
+        if free:
+            sid = min(free, key=lambda s: (self.mortgage_value[s], s))
+            return {"act": {"player": name, "do": "mortgage", "space": sid}}
+        return None
+
+    # ================================================================== trades
+    def space_value(self, state: State, sid: str, receiver: str, giver: str) -> float:
+        """What a deed is worth to ``receiver``: twice its price when it completes a group."""
+        value = float(self.price[sid])
+        if self.completes(state, receiver, sid):
+            value *= 2
+        if state["spaces"][sid]["mortgaged"]:
+            value -= self.mortgage_value[sid] + -(-self.mortgage_value[sid] // 10)
+        return value
+
+    def trade_gain(self, state: State, name: str, other: str, get: dict[str, Any], give: dict[str, Any]) -> float:
+        """What a trade is worth to ``name``: what comes in minus what goes out."""
+        gain = float(get.get("cash", 0) - give.get("cash", 0))
+        gain += sum(self.space_value(state, s, name, other) for s in get.get("spaces", []))
+        for sid in give.get("spaces", []):
+            cost = float(self.price[sid])
+            if self.completes(state, other, sid):
+                cost *= 2
+            gain -= cost
+        return gain
+
+    def answer_trade(self, state: State, trade: dict[str, Any]) -> Line:
+        name = trade["with"]
+        gain = self.trade_gain(state, name, trade["from"], trade["give"], trade["get"])
+        affordable = trade["get"].get("cash", 0) <= self.player(state, name)["cash"]
+        verb = "accept" if gain >= 0 and affordable else "reject"
+        return {"act": {"player": name, "do": verb}}
+
+    def propose_trade(self, state: State, name: str) -> Line | None:
+        """Offer for the one street missing from a group (once per turn)."""
+        turn = state["turn"]["number"]
+        if self._offered_on.get(name) == turn:
+            return None
+        self._offered_on[name] = turn
+        spaces = state["spaces"]
+        cash = self.player(state, name)["cash"]
+        for members in self.street_groups.values():
+            missing = [m for m in members if spaces[m]["owner"] != name]
+            if len(missing) != 1:
+                continue
+            want = missing[0]
+            other = spaces[want]["owner"]
+            if other is None or self.player(state, other)["bankrupt"]:
+                continue
+            offer = self.swap_offer(state, name, other, want) or self.cash_offer(state, name, cash, want)
+            if offer is None:
+                continue
+            key = (name, other, want, repr(offer))
+            if turn - self._offers.get(key, -10**9) < self.params.retry_turns:
+                continue
+            self._offers[key] = turn
+            return {"act": {"player": name, "do": "trade", "with": other, "give": offer,
+                            "get": {"spaces": [want]}}}
+        return None
+
+    def swap_offer(self, state: State, name: str, other: str, want: str) -> dict[str, Any] | None:
+        """A street ``other`` lacks for one of their groups, plus cash for the difference."""
+        spaces = state["spaces"]
+        cash = self.player(state, name)["cash"]
+        for members in self.street_groups.values():
+            missing = [m for m in members if spaces[m]["owner"] != other]
+            if len(missing) == 1 and spaces[missing[0]]["owner"] == name and len(members) > 1:
+                give = missing[0]
+                extra = max(0, 2 * (self.price[want] - self.price[give]))
+                if extra <= cash - self.params.build_reserve:
+                    return {"spaces": [give], "cash": extra}
+        return None
+
+    def cash_offer(self, state: State, name: str, cash: int, want: str) -> dict[str, Any] | None:
+        amount = int(self.price[want] * self.params.trade_premium)
+        if cash - amount < self.params.build_reserve:
+            return None
+        return {"cash": amount}

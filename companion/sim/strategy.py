@@ -1,0 +1,92 @@
+"""Bot strategies: one object plays every seat of one game, one input at a time.
+
+A strategy reads the state (the JSON object of DESIGN.md with its prompt) and returns the
+input a table would send next: an answer, an act, or dice. Dice come from the strategy's
+seeded :class:`random.Random` and enter as ordinary ``{"roll": [...]}`` inputs, so the
+engine cannot tell a bot from a table and a simulated game is a game file like any other.
+
+:class:`Strategy` knows only the core's prompt shapes: it rolls the dice a ``roll`` prompt
+asks for and picks among a prompt's options. Rulesets get better play from subclasses
+(``companion.sim.property`` for the property-trading rulesets) that define
+``on_<prompt-kind>`` methods, found by name as the engine finds its ``answer_<kind>``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from companion.engine import CompanionError, State
+from companion.engine.core import Ruleset
+
+Line = dict[str, Any]
+Handler = Callable[[State, dict[str, Any]], "Line | None"]
+
+
+class BotStuck(CompanionError, RuntimeError):
+    """A bot found no input the game accepts (a gap in a strategy or in a ruleset)."""
+
+
+class Strategy:
+    """Plays every seat of one game; subclasses add ``on_<kind>`` handlers for better play."""
+
+    #: Prompt kinds whose options are tried in this order before a random pick (first listed first).
+    preferred: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def __init__(self, ruleset: Ruleset, rng: random.Random) -> None:
+        self.ruleset = ruleset
+        self.board = ruleset.board
+        self.rng = rng
+        self._handlers: dict[str, Handler] = {
+            attr[3:].replace("_", "-"): getattr(self, attr) for attr in dir(type(self)) if attr.startswith("on_")
+        }
+
+    def next_input(self, state: State) -> Line:
+        """The input the table would send now (the game must not be over)."""
+        line = self.interject(state)
+        if line is not None:
+            return line
+        prompt = state["prompt"]
+        if prompt is None:
+            raise BotStuck(f"{state['ruleset']}: the game waits for nothing")
+        handler = self._handlers.get(prompt["kind"])
+        if handler is not None:
+            line = handler(state, prompt)
+            if line is not None:
+                return line
+        return self.fallback(state)
+
+    def interject(self, state: State) -> Line | None:
+        """An input that comes before the prompt's answer (a reply to a trade offer); None if none."""
+        return None
+
+    def fallback(self, state: State) -> Line:
+        """The plainest input the prompt accepts: its dice, a preferred or random option."""
+        prompt = state["prompt"]
+        if prompt is None:
+            raise BotStuck(f"{state['ruleset']}: the game waits for nothing")
+        if prompt["kind"] == "roll":
+            return self.roll(prompt)
+        options = prompt.get("options") or []
+        for choice in self.preferred.get(prompt["kind"], ()):
+            if choice in options:
+                return {"answer": choice}
+        if options:
+            return {"answer": self.rng.choice(options)}
+        raise BotStuck(f"{state['ruleset']}: no bot knows how to answer a {prompt['kind']!r} prompt")
+
+    def roll(self, prompt: Mapping[str, Any]) -> Line:
+        """The dice a roll prompt asks for, thrown with the game's random generator."""
+        count = prompt.get("dice", self.ruleset.dice_count)
+        faces = self.ruleset.die_faces
+        randint = self.rng.randint
+        return {"roll": [randint(1, faces) for _ in range(count)]}
+
+    @staticmethod
+    def player(state: State, name: str) -> dict[str, Any]:
+        """A player's record in ``state``."""
+        for p in state["players"]:
+            if p["name"] == name:
+                return p
+        raise KeyError(name)

@@ -1,0 +1,153 @@
+"""A run's results: the games' records summed up, as a table for people or JSON for tools.
+
+``results`` holds what the seed decides (identical for any number of workers); ``timing``
+holds what the machine decides (games per second).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine.board import Board
+
+from .game import GameRecord, GameSpec
+
+
+def percentile(values: Sequence[int], fraction: float) -> float:
+    """The nearest-rank percentile of ``values`` (0 for none)."""
+    if not values:
+        return 0
+    ordered = sorted(values)
+    rank = max(1, -(-int(fraction * 1000) * len(ordered) // 1000))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+@dataclass
+class Summary:
+    """Everything ``companion simulate`` reports about one run."""
+
+    spec: GameSpec
+    board: Board
+    records: Sequence[GameRecord]
+    seconds: float
+    workers: int = 1
+
+    @property
+    def finished(self) -> list[GameRecord]:
+        return [r for r in self.records if not r.cut]
+
+    def results(self) -> dict[str, Any]:
+        """The figures the seed decides, as plain JSON data."""
+        records, finished = self.records, self.finished
+        seats = self.spec.seats()
+        turns = [r.turns for r in finished]
+        landings: Counter[str] = Counter()
+        pools: Counter[str] = Counter()
+        prizes: Counter[int] = Counter()
+        causes: Counter[str] = Counter()
+        switches = 0
+        for r in records:
+            landings.update(r.tally.landings)
+            pools.update(r.tally.pool_payouts)
+            prizes.update(r.tally.prizes)
+            causes.update(r.tally.bankruptcies)
+            switches += r.tally.switches
+        total_landings = sum(landings.values())
+        games = len(records)
+        return {
+            "ruleset": self.spec.ruleset,
+            "players": self.spec.players,
+            "games": games,
+            "seed": self.spec.seed,
+            "options": dict(self.spec.options),
+            "turn_cap": self.spec.turn_cap,
+            "finished": len(finished),
+            "cut": len(records) - len(finished),
+            "cut_games": [r.index for r in records if r.cut],
+            "turns": {
+                "mean": round(statistics.fmean(turns), 2) if turns else 0,
+                "median": statistics.median(turns) if turns else 0,
+                "p90": percentile(turns, 0.9),
+                "min": min(turns, default=0),
+                "max": max(turns, default=0),
+            },
+            "inputs": sum(r.inputs for r in records),
+            "wins_by_seat": {seat: sum(1 for r in finished if r.winner_seat == i) for i, seat in enumerate(seats)},
+            "landings": {s.id: landings.get(s.id, 0) for s in self.board.spaces},
+            "landings_total": total_landings,
+            "board_switches": switches,
+            "board_switches_per_game": round(switches / games, 3) if games else 0,
+            "pool_payouts": dict(sorted(pools.items())),
+            "triple_play_prizes": {str(k): v for k, v in sorted(prizes.items())},
+            "triple_play_paid": sum(k * v for k, v in prizes.items()),
+            "bankruptcies": dict(causes.most_common()),
+            "rejected_inputs": sum(r.rejected for r in records),
+            "first_rejection": next((r.first_rejection for r in records if r.first_rejection), None),
+        }
+
+    def timing(self) -> dict[str, Any]:
+        """What the machine decides."""
+        games = len(self.records)
+        return {
+            "seconds": round(self.seconds, 3),
+            "workers": self.workers,
+            "games_per_second": round(games / self.seconds, 1) if self.seconds else None,
+            "inputs_per_second": round(sum(r.inputs for r in self.records) / self.seconds) if self.seconds else None,
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        return {"results": self.results(), "timing": self.timing()}
+
+    def as_text(self, top: int = 10) -> str:
+        """The readable report."""
+        res, tim = self.results(), self.timing()
+        by_id = self.board.by_id
+        games = res["games"] or 1
+        out = [
+            f"{res['ruleset']}: {res['games']} games of {res['players']} bots, seed {res['seed']}"
+            + (f", options {res['options']}" if res["options"] else ""),
+            f"  speed        {tim['games_per_second']} games/s ({tim['inputs_per_second']} inputs/s, "
+            f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
+            f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
+            f"  turns        mean {res['turns']['mean']}, median {res['turns']['median']}, p90 {res['turns']['p90']} "
+            f"(finished games; min {res['turns']['min']}, max {res['turns']['max']})",
+            "  wins by seat " + ", ".join(f"{i + 1}. {seat} {n} ({100 * n / max(res['finished'], 1):.1f}%)"
+                                          for i, (seat, n) in enumerate(res["wins_by_seat"].items())),
+        ]
+        if res["bankruptcies"]:
+            out.append("  bankruptcies " + ", ".join(f"{cause} {n}" for cause, n in res["bankruptcies"].items()))
+        if res["board_switches"]:
+            out.append(f"  board switches {res['board_switches_per_game']} per game")
+        for pool, paid in res["pool_payouts"].items():
+            out.append(f"  {pool} paid out {paid} in all, {paid / games:.1f} per game")
+        if res["triple_play_prizes"]:
+            prizes = ", ".join(f"{n}× ${amount}" for amount, n in res["triple_play_prizes"].items())
+            out.append(f"  triple play  {prizes} (${res['triple_play_paid']} in all, "
+                       f"{res['triple_play_paid'] / games:.1f} per game)")
+        if res["rejected_inputs"]:
+            out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']} (first: {res['first_rejection']})")
+        total = res["landings_total"] or 1
+        ranked = sorted(res["landings"].items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append(f"  landings     {res['landings_total']} in all; most landed on:")
+        for sid, n in ranked[:top]:
+            out.append(f"    {by_id[sid].name:<28} {100 * n / total:5.2f}%")
+        out.append("  landing frequency per space (board order):")
+        tracks: dict[str, list[str]] = {}
+        for space in self.board.spaces:
+            tracks.setdefault(space.track, []).append(space.id)
+        for track, ids in tracks.items():
+            if len(tracks) > 1:
+                out.append(f"    [{track}]")
+            for sid in ids:
+                n = res["landings"][sid]
+                out.append(f"    {by_id[sid].index:>3} {by_id[sid].name:<28} {n:>8} {100 * n / total:5.2f}%")
+        return "\n".join(out)
+
+
+def summarise(spec: GameSpec, board: Board, records: Sequence[GameRecord], seconds: float, workers: int = 1) -> Summary:
+    """The summary of a run, its records in game order."""
+    return Summary(spec, board, sorted(records, key=lambda r: r.index), seconds, workers)

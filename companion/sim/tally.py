@@ -1,0 +1,78 @@
+"""What one simulated game counts, read from its inputs and the engine's events.
+
+The tally never looks inside the engine: it reads the events a table would show
+(``move`` with ``to``, ``pay`` with ``payer`` and ``amount``, ``bankrupt``) and the state
+before each input, as a referee at the table would.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import Event, State
+
+#: How the reason of a payment that could not be made reads as a cause of bankruptcy.
+CAUSES = (
+    ("rent", "rent"),
+    ("interest", "mortgage interest"),
+    ("income tax", "income tax"),
+    ("tax", "tax"),
+    ("repairs", "card"),
+    ("card", "card"),
+    ("fine", "jail fine"),
+    ("double trouble", "double trouble"),
+    ("triple play", "triple play"),
+)
+
+
+@dataclass
+class Tally:
+    """The counts of one game; ``observe`` is called once per accepted input."""
+
+    landings: Counter[str] = field(default_factory=Counter)
+    switches: int = 0
+    pool_payouts: Counter[str] = field(default_factory=Counter)
+    prizes: Counter[int] = field(default_factory=Counter)  # triple play prizes paid by the bank, by amount
+    bankruptcies: list[str] = field(default_factory=list)
+
+    def observe(self, before: State | None, line: Mapping[str, Any] | None, events: Iterable[Event]) -> None:
+        """Count what one input did (``before`` is None for the set-up)."""
+        pools = before["pools"] if before is not None else {}
+        prompt = before["prompt"] if before is not None else None
+        prize_roll = bool(prompt) and prompt.get("purpose") == "triple-play" and "roll" in (line or {})
+        for event in events:
+            kind = event["kind"]
+            if kind == "move":
+                to = event.get("to")
+                if to is not None:
+                    self.landings[to] += 1
+                self.switches += len(event.get("switches") or ())
+            elif kind == "pay":
+                payer = event.get("payer")
+                if payer in pools:
+                    self.pool_payouts[payer] += event["amount"]
+                elif payer == "bank" and prize_roll:
+                    self.prizes[event["amount"]] += 1
+            elif kind == "bankrupt":
+                self.bankruptcies.append(cause_of_bankruptcy(before, event))
+
+
+def cause_of_bankruptcy(before: State | None, event: Event) -> str:
+    """Why a player went bankrupt: the payment their debt prompt was waiting for."""
+    prompt = (before or {}).get("prompt") or {}
+    if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
+        return "resigned"
+    reason = ""
+    for task in (before or {}).get("queue", [])[:1]:
+        if task and task[0] == "pay" and len(task) >= 5:
+            reason = str(task[4]).lower()
+    creditor = prompt.get("creditor")
+    for word, cause in CAUSES:
+        if word in reason:
+            return cause
+    if creditor not in (None, "bank", *(before or {}).get("pools", {})):
+        return "payment to a player"
+    return reason or "payment to the bank"
