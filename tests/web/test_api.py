@@ -383,8 +383,10 @@ def test_pages_send_no_external_reference(client: FlaskClient) -> None:
     assert "default-src 'self'" in headers["Content-Security-Policy"]
 
 
-def test_page_weight_is_under_150_kb(client: FlaskClient) -> None:
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "chambers"])
+def test_page_weight_is_under_150_kb(client: FlaskClient, table: Table, ruleset: str) -> None:
+    table.new_game({"ruleset": ruleset, "players": ["Ann", "Bob", "Cy", "Dee"]})
     total = sum(len(client.get(p).data) for p in ("/", "/static/app.js", "/static/app.css", "/api/board", "/api/state",
                                                  "/api/history", "/api/session"))
-    print(f"page weight: {total / 1024:.1f} KB")
+    print(f"page weight ({ruleset}): {total / 1024:.1f} KB")
     assert total < 150 * 1024
