@@ -19,7 +19,7 @@ from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from companion.engine import IllegalInput
+from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied
@@ -153,6 +153,11 @@ def _register_errors(app: Flask) -> None:
         if code is not None:  # guard.NotAllowed: no (suitable) session at all
             return _json_error(401, code, str(error))
         return _json_error(403, "forbidden", str(error))
+
+    @app.errorhandler(CompanionError)
+    def unavailable(error: CompanionError) -> Any:  # the journal cannot record (disk full, damaged game)
+        log.error("%s: %s", request.path, error)
+        return _json_error(503, "unavailable", f"{error}. Nothing was changed.")
 
     @app.errorhandler(CSRFError)
     def csrf(error: CSRFError) -> Any:

@@ -213,6 +213,14 @@ def test_input_body_types(app: Flask, table: Table, body: Any) -> None:
     assert table.state["seq"] == 0
 
 
+def test_a_journal_that_cannot_record_answers_503(app: Flask, table: Table, journal: Any) -> None:
+    ann = join(app.test_client(), "Ann")
+    journal._db.execute("PRAGMA max_page_count = 1")  # the database may not grow: as good as a full disk
+    line = {"act": {"player": "Ann", "do": "bid", "amount": 1, "note": "x" * 7000}}  # needs new pages
+    refused(send(ann, line), 503, "unavailable")
+    assert table.state["seq"] == 0
+
+
 def test_bodies_are_bounded(app: Flask, table: Table) -> None:
     ann = join(app.test_client(), "Ann")
     line = {"act": {"player": "Ann", "do": "bid", "note": "x" * 20_000}}

@@ -211,3 +211,38 @@ def test_a_dropped_stream_resumes_without_reloading(server: WebServer, table: Ta
     table.submit({"answer": "yes"}, source="buttons")
     expect_text(cash(page, "Ann"), "$1440")
     assert page.evaluate("window.marker") == 1  # the same page: no reload
+
+
+def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """`companion demo`'s table: MockFactory pins, luma's dummy OLED, the page served by the station."""
+    import threading
+
+    launch = pytest.importorskip("companion.launch", reason="the devices part (companion demo) is not there yet")
+    from companion.devices import clock as clocks
+    from companion.devices.virtual import VirtualButtons
+
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}
+    with launch.mock_station(journal_path=tmp_path / "demo.sqlite3", dice="software", clock=clocks.monotonic,
+                             sleep=clocks.sleep, setup=setup, new_seed=lambda: 3,
+                             web=("127.0.0.1", 0)) as (station, factory, pins):
+        stop = threading.Event()
+
+        def tick() -> None:
+            while not stop.wait(0.01):
+                station.tick()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            page = phone(station.web.url + "/")
+            expect_text(page.locator("#prompt"), "Ann, roll the dice")
+            VirtualButtons(factory, pins.buttons, clocks.sleep).press("ROLL")  # the Pi rolls (software dice)
+            from playwright.sync_api import expect
+
+            expect(page.locator("#story")).to_contain_text("Ann rolls", timeout=TIMEOUT)
+            assert station.table.state["seq"] >= 1
+            shot(page, "demo-button")
+            assert page.errors == []
+        finally:
+            stop.set()
+            ticker.join(timeout=2)
