@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -93,12 +94,46 @@ def cmd_check_board(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
-    """For now: replay the bundled example game and tell its story."""
-    example = resources.files("companion.examples").joinpath("classic-short.jsonl").read_text(encoding="utf-8")
-    result = replay(example.splitlines())
-    out.write("A short classic game, replayed from companion/examples/classic-short.jsonl:\n\n")
-    print_story(result, out)
+    """The simulated table (companion/launch.py): keys as buttons, or a button script on simulated time."""
+    from companion import launch
+
+    try:
+        if args.headless or not sys.stdin.isatty():
+            setup, script = launch.bundled_script()
+            if args.input:
+                setup = json.loads(Path(args.setup).read_text(encoding="utf-8")) if args.setup else None
+                script = Path(args.input).read_text(encoding="utf-8").splitlines()
+            elif not args.json:
+                out.write("Not a terminal: playing the bundled button script (companion/examples/table-demo.buttons)\n")
+            state = launch.demo_headless(script, setup=setup.get("setup", setup) if setup else None,
+                                         frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller")
+        else:
+            journal = Path(args.journal) if args.journal else launch.demo_journal_path()
+            return launch.demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out)
+    except (CompanionError, OSError, ValueError) as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(state, out)
+        out.write("\n")
+    else:
+        out.write(summary(state) + "\n")
     return 0
+
+
+def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    """The table on a Raspberry Pi (companion/launch.py)."""
+    from companion import launch
+    from companion.config import load_config
+
+    try:
+        config = load_config(args.config)
+        if args.pins:
+            config = dataclasses.replace(config, pins=args.pins)
+        return launch.run(config, out)
+    except (CompanionError, OSError, ImportError) as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,8 +149,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset")
     p.add_argument("file")
     p.set_defaults(func=cmd_check_board)
-    p = sub.add_parser("demo", help="the simulated table")
+    p = sub.add_parser("demo", help="the simulated table: keys as buttons, or --headless with a button script")
+    p.add_argument("--headless", action="store_true", help="play a button script on simulated time, no terminal")
+    p.add_argument("--input", help="the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT)")
+    p.add_argument("--setup", help="headless: a JSON file with the setup object (else a new two-player game)")
+    p.add_argument("--frames", help="headless: write every new OLED frame to this folder as PNG")
+    p.add_argument("--json", action="store_true", help="headless: print the final state object")
+    p.add_argument("--dice", choices=["roller", "software", "manual"], help="dice source (default: roller)")
+    p.add_argument("--journal", help="interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)")
+    p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
     p.set_defaults(func=cmd_demo)
+    p = sub.add_parser("run", help="the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
+    p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")
+    p.add_argument("--pins", help="pin map (default: /etc/companion/pins.toml, else hardware/pins.toml)")
+    p.set_defaults(func=cmd_run)
     games.add_parser(sub)
     simulate.add_parser(sub)
     return parser

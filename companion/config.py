@@ -1,0 +1,79 @@
+"""The table's configuration file (TOML) for ``companion run``.
+
+Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the defaults below::
+
+    display = "ssd1306"        # or "sh1106" (the 1.3" modules), or "none"
+    dice = "roller"            # "roller" (GPIO), "software" (the Pi rolls), "manual" (real dice, entered)
+    web_port = 8080            # the phone page; 0: no web server
+    journal = "/var/lib/companion/games.sqlite3"
+    pins = "/etc/companion/pins.toml"   # optional: the pin map (else found as pins.py says)
+    pin_factory = "lgpio"      # gpiozero pin factory on the Pi ("lgpio" works on every Pi, the Pi 5 too)
+    phone_dice = "none"        # may a phone send the dice: "none", "manual", "software"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from companion.engine import CompanionError
+
+SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+DISPLAYS = ("ssd1306", "sh1106", "none")
+DICE = ("roller", "software", "manual")
+PHONE_DICE = ("none", "manual", "software")
+
+
+class ConfigError(CompanionError, ValueError):
+    """A configuration file that cannot be used (names the file and the key)."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """What ``companion run`` builds."""
+
+    display: str = "ssd1306"
+    dice: str = "roller"
+    web_port: int = 8080
+    web_host: str = "0.0.0.0"
+    journal: str = "/var/lib/companion/games.sqlite3"
+    pins: str | None = None
+    pin_factory: str = "lgpio"
+    phone_dice: str = "none"
+    source: str = "<defaults>"
+
+
+def load_config(path: str | Path | None = None) -> TableConfig:
+    """Read ``path`` (or ``/etc/companion/config.toml`` if it exists); defaults for what is missing."""
+    file = Path(path) if path is not None else (SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None)
+    if file is None:
+        return TableConfig()
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{file}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{file}: {error}") from None
+    return parse_config(data, str(file))
+
+
+def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
+    known = {f.name: f for f in fields(TableConfig) if f.name != "source"}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    config = replace(TableConfig(), source=source, **data)
+    for key, allowed in (("display", DISPLAYS), ("dice", DICE), ("phone_dice", PHONE_DICE)):
+        if getattr(config, key) not in allowed:
+            raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, not {getattr(config, key)!r}")
+    port = config.web_port
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ConfigError(f"{source}: web_port must be a port number (0: no web server)")
+    for key in ("journal", "web_host", "pin_factory"):
+        if not isinstance(getattr(config, key), str) or not getattr(config, key):
+            raise ConfigError(f"{source}: {key} must be a non-empty string")
+    if config.pins is not None and not isinstance(config.pins, str):
+        raise ConfigError(f"{source}: pins must be a file name")
+    return config

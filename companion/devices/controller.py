@@ -1,0 +1,514 @@
+"""The table's face: buttons and dice in, engine inputs out through the table, the OLED redrawn.
+
+:class:`TableController` is what players touch. It turns debounced button events and dice-roller
+strobes into input lines for :meth:`companion.table.Table.submit` (with their source), keeps
+what the buttons are doing (a highlighted option, the host menu, dice being entered) and draws
+every change: layout (:mod:`.screens`) → pixels (:mod:`.draw`) → :class:`.display.Display`.
+
+The buttons:
+
+* ROLL rolls when the game waits for dice (software dice, the roller, or manual entry);
+* YES / NO answer a yes-or-no question; for longer option lists PREV / NEXT browse and YES
+  picks (a second YES confirms going bankrupt);
+* MENU pressed briefly shows the players; held, it opens the host menu (undo, new game, join
+  codes, dice source, shut down).
+
+Auctions, bids, trades, building and mortgages are for the phones; the OLED shows them.
+
+Threads: button and roller callbacks, the tick and the table's listeners may all call in.
+Inputs are submitted under the controller's lock (controller → table, never the other way):
+the table's listener only queues the update, and the next :meth:`refresh` draws it.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from companion.engine import CompanionError, State, find_ruleset, ruleset_ids
+from companion.table import Table, Update
+
+from . import screens
+from .buttons import ButtonEvent
+from .clock import Clock, monotonic
+from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
+from .display import Display
+from .draw import Painter
+from .roller import RollerResult
+from .screens import Choice, Labels, Screen
+
+log = logging.getLogger(__name__)
+
+DESTRUCTIVE = frozenset({"bankrupt"})  # options that need a second YES
+
+
+@dataclass(frozen=True)
+class JoinInfo:
+    """The phone page as the OLED shows it (from ``companion.web.Access``)."""
+
+    url: str | None = None  # the page's address
+    join_url: str | None = None  # what the QR code holds
+    code: str | None = None  # the join digits
+    pin: str | None = None  # the host PIN
+
+
+@dataclass
+class _Action:
+    """One item of a list the buttons browse: its label and what YES does."""
+
+    label: str
+    run: Callable[[], None]
+    confirm: str | None = None  # ask "are you sure?" first
+
+
+class TableController:
+    """Buttons, dice and the OLED around one :class:`~companion.table.Table`."""
+
+    def __init__(self, table: Table, display: Display, *, dice: str = "software",
+                 software: SoftwareDice | None = None, roller: RollerDice | None = None,
+                 clock: Clock = monotonic, painter: Painter | None = None,
+                 join_info: Callable[[], JoinInfo] | None = None,
+                 shutdown: Callable[[], None] | None = None,
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(31),
+                 disk_free: Callable[[], int] | None = None,
+                 notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000) -> None:
+        if dice not in SOURCES:
+            raise ValueError(f"dice source must be one of {', '.join(SOURCES)}, not {dice!r}")
+        if dice == "roller" and roller is None:
+            raise ValueError("the roller dice source needs a roller")
+        self.table, self.display = table, display
+        self.dice_source = dice
+        self.software = software or SoftwareDice()
+        self.roller = roller
+        self.clock = clock
+        self.painter = painter or Painter()
+        self.join_info = join_info or JoinInfo
+        self.shutdown = shutdown
+        self.new_seed = new_seed
+        self.disk_free, self.disk_low = disk_free, disk_low
+        self.notice_time, self.scroll_time = notice_time, scroll_time
+
+        self._lock = threading.RLock()
+        self._inbox: collections.deque[Update] = collections.deque()
+        self.mode = "game"  # game | players | join | menu | confirm | dice | setup
+        self.events: list[dict[str, Any]] = []
+        self.cursor = 0
+        self.items: list[_Action] = []
+        self.menu_title = ""
+        self.confirming: _Action | None = None
+        self.entry: ManualEntry | None = None
+        self.notice: str | None = None
+        self.notice_until: float | None = None
+        self._notice_ends_with_prompt = False
+        self.scroll = 0
+        self._scroll_at = 0.0
+        self._prompt: Any = None
+        self._screen: Screen | None = None
+        self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
+        self.latencies: list[float] = []  # button edge → frame handed to the display, seconds
+        self.closed = False
+        self._unsubscribe = table.subscribe(self._inbox.append)
+        if table.state is not None:
+            self._adopt(table.state)
+
+    # ================================================================== inputs from devices
+    def on_button(self, event: ButtonEvent) -> None:
+        """A debounced button event (from :class:`~companion.devices.buttons.ButtonPanel`)."""
+        with self._lock:
+            self._drain()
+            if event.kind in ("stuck", "unstuck"):
+                self.say(f"{event.button} button stuck down: ignored" if event.kind == "stuck"
+                         else f"{event.button} button works again")
+            elif event.button == "MENU":
+                self._menu_button(event)
+            elif event.kind == "press":
+                self._waiting_edge = event.at
+                self._press(event.button)
+            self.refresh()
+
+    def on_roller(self, result: RollerResult) -> None:
+        """A strobe from the dice roller, accepted or faulty."""
+        with self._lock:
+            self._drain()
+            state = self.table.state
+            prompt = state and state.get("prompt")
+            if not result.ok:
+                self.say(f"Roller: {result.fault}", until_prompt=True)
+                if self.roller is not None and prompt and prompt["kind"] == "roll" and self.dice_source == "roller":
+                    if self.roller.should_retry():
+                        self.roller.request(self.clock())
+            elif not prompt or prompt["kind"] != "roll":
+                self.say("Dice ignored: nobody is rolling now")
+            elif self.roller is not None:
+                dice, fault = self.roller.accept(result, prompt.get("dice", 2), self.software.roll)
+                if dice is not None:
+                    if len(result.dice or ()) < len(dice):
+                        self.say("The roller has no third die: the Pi rolled it")
+                    self._submit({"roll": dice}, "roller")
+            self.refresh()
+
+    def tick(self) -> None:
+        """Call every 10-20 ms: roller time-outs, notices, scrolling, display retries, phone updates."""
+        with self._lock:
+            now = self.clock()
+            if self.roller is not None and self.roller.timed_out(now):
+                self.say("The dice roller does not answer: check its cable. ROLL: try again", sticky=True)
+            if self.notice_until is not None and now >= self.notice_until:
+                self.notice, self.notice_until = None, None
+            if self.disk_free is not None:
+                self._check_disk()
+            if self._screen is not None and self._screen.scrolls and now >= self._scroll_at:
+                self.scroll += 1
+                self._scroll_at = now + self.scroll_time
+            self.display.poll()
+            self.refresh()
+
+    # ================================================================== buttons
+    def _menu_button(self, event: ButtonEvent) -> None:
+        if event.kind == "hold":
+            self._open_host_menu()
+        elif event.kind == "release" and event.held < 1.0 and self.mode in ("game", "players"):
+            self._waiting_edge = event.at
+            self.mode = "players" if self.mode == "game" else "game"
+            self.scroll = 0
+        elif event.kind == "release" and event.held < 1.0 and self.mode != "dice":
+            self._waiting_edge = event.at
+            self._back()
+
+    def _press(self, button: str) -> None:
+        if self.mode in ("menu", "setup"):
+            self._browse(button)
+        elif self.mode == "confirm":
+            action, self.confirming = self.confirming, None
+            self.mode = "game"
+            if button == "YES" and action is not None:
+                action.run()
+        elif self.mode == "dice":
+            self._dice_entry(button)
+        elif self.mode in ("players", "join"):
+            if button in ("NO", "YES"):
+                self.mode = "game"
+        else:
+            self._game_press(button)
+
+    def _browse(self, button: str) -> None:
+        if button == "NEXT":
+            self.cursor = (self.cursor + 1) % len(self.items)
+        elif button == "PREV":
+            self.cursor = (self.cursor - 1) % len(self.items)
+        elif button == "NO":
+            self._back()
+        elif button == "YES":
+            action = self.items[self.cursor]
+            if action.confirm:
+                self.confirming = action
+                self.mode = "confirm"
+            else:
+                action.run()
+
+    def _back(self) -> None:
+        self.mode, self.cursor, self.items, self.confirming = "game", 0, [], None
+
+    def _game_press(self, button: str) -> None:
+        state = self.table.state
+        if state is None:
+            if button == "YES":
+                self._open_setup()
+            return
+        prompt = state.get("prompt")
+        if state.get("winner") is not None or prompt is None:
+            return
+        choices = self._choices(state)
+        if button == "ROLL":
+            if prompt["kind"] == "roll":
+                self._roll(prompt)
+            else:
+                self.say("Nobody is rolling now")
+            return
+        if button in ("PREV", "NEXT") and choices:
+            self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(choices)
+            self.confirming = None
+            return
+        if prompt.get("options") == ["yes", "no"] and button in ("YES", "NO"):
+            self._submit({"answer": button.lower()}, "button")
+            return
+        if button == "NO":
+            self.confirming = None
+            return
+        if button == "YES" and choices:
+            action = choices[self.cursor % len(choices)]
+            if action.confirm and (self.confirming is None or self.confirming.label != action.label):
+                self.confirming = action
+                return
+            self.confirming = None
+            action.run()
+        elif button == "YES" and not prompt.get("options") and prompt["kind"] != "roll":
+            self.say("This is for the phones")
+
+    def _choices(self, state: State) -> list[_Action]:
+        """What PREV/NEXT browse for the current prompt: its options, or a roller's extra acts."""
+        prompt = state.get("prompt") or {}
+        options = prompt.get("options") or []
+        if options and options != ["yes", "no"]:
+            return [self._option_action(state, prompt, o) for o in options]
+        if prompt.get("kind") == "roll" and prompt.get("player"):
+            return self._roll_extras(state, prompt)
+        return []
+
+    def _option_action(self, state: State, prompt: Mapping[str, Any], option: str) -> _Action:
+        text = self._option_label(state, prompt, option)
+        confirm = f"{text}? YES again" if option in DESTRUCTIVE else None
+        return _Action(text, lambda: self._submit({"answer": option}, "button"), confirm)
+
+    def _option_label(self, state: State, prompt: Mapping[str, Any], option: str) -> str:
+        opts = state.get("options") or {}
+        if prompt["kind"] == "income-tax":
+            if option == "flat" and "income_tax_flat" in opts:
+                return f"Pay ${opts['income_tax_flat']}"
+            if option == "percent" and "income_tax_percent" in opts:
+                return f"Pay {opts['income_tax_percent']}% of worth"
+        if option == "bankrupt":
+            return "Go bankrupt"
+        return screens.label(option, self._labels(state))
+
+    def _roll_extras(self, state: State, prompt: Mapping[str, Any]) -> list[_Action]:
+        """Before a roll: pay the jail fine, play a kept card (jail card, travel card)."""
+        name = prompt["player"]
+        ruleset = find_ruleset(state["ruleset"])
+        verbs = ruleset.verbs()
+        player = next((p for p in state["players"] if p["name"] == name), {})
+        actions = []
+        if prompt.get("purpose") == "jail" and "pay-fine" in verbs:
+            fine = (state.get("options") or {}).get("jail_fine")
+            actions.append(_Action(f"Pay ${fine} fine" if fine else "Pay the fine",
+                                   lambda: self._submit({"act": {"player": name, "do": "pay-fine"}}, "button")))
+        if "use-card" in verbs:
+            for card in player.get("cards", []):
+                info = ruleset.board.cards.get(card)
+                if info is not None and info.params.get("use"):
+                    actions.append(_Action(f"Play {screens.label(card, Labels())}",
+                                           lambda c=card: self._submit({"act": {"player": name, "do": "use-card",
+                                                                                "card": c}}, "button")))
+        return actions
+
+    # ================================================================== dice
+    def _roll(self, prompt: Mapping[str, Any]) -> None:
+        count = prompt.get("dice", 2)
+        if self.dice_source == "software":
+            self._submit({"roll": self.software.roll(count)}, "software")
+        elif self.dice_source == "manual":
+            self.entry = ManualEntry(count, find_ruleset(self.table.state["ruleset"]).die_faces)  # type: ignore[index]
+            self.mode = "dice"
+        elif self.roller is not None:
+            self.say("Rolling...", until_prompt=True)
+            self.roller.faults = 0
+            self.roller.request(self.clock())
+
+    def _dice_entry(self, button: str) -> None:
+        entry = self.entry
+        if entry is None:
+            self.mode = "game"
+            return
+        if button == "NEXT":
+            entry.up()
+        elif button == "PREV":
+            entry.down()
+        elif button in ("YES", "ROLL") and entry.confirm():
+            self.mode, self.entry = "game", None
+            self._submit({"roll": list(entry.values)}, "manual")
+        elif button == "NO" and entry.back():
+            self.mode, self.entry = "game", None
+
+    # ================================================================== host menu
+    def _open_host_menu(self) -> None:
+        self.mode, self.cursor, self.menu_title = "menu", 0, "HOST MENU"
+        state = self.table.state
+        items = []
+        if state is not None:
+            items.append(_Action("Undo last input", lambda: self._submit({"undo": 1}, "host", back=True)))
+            if "end-game" in find_ruleset(state["ruleset"]).host_verbs() and state.get("winner") is None:
+                items.append(_Action("End game now (worth)", lambda: self._submit(
+                    {"act": {"player": "host", "do": "end-game"}}, "host", back=True),
+                    confirm="End the game now? The highest total worth wins."))
+        items.append(_Action("New game", self._open_setup))
+        items.append(_Action("Join codes", lambda: self._show("join")))
+        items.append(_Action("Players", lambda: self._show("players")))
+        items.append(_Action(f"Dice: {self.dice_source}", self._next_dice_source))
+        if self.shutdown is not None:
+            items.append(_Action("Shut down", self._shut_down,
+                                 confirm="Shut the table down? The game is saved; it resumes at the next start."))
+        items.append(_Action("Back", self._back))
+        self.items = items
+
+    def _show(self, mode: str) -> None:
+        self.mode, self.scroll = mode, 0
+
+    def _next_dice_source(self) -> None:
+        sources = [s for s in SOURCES if s != "roller" or self.roller is not None]
+        self.dice_source = sources[(sources.index(self.dice_source) + 1) % len(sources)]
+        self.items[self.cursor].label = f"Dice: {self.dice_source}"
+        log.info("dice source: %s", self.dice_source)
+
+    def _shut_down(self) -> None:
+        self._back()
+        self.say("Shutting down: the game is saved", sticky=True)
+        self.refresh()
+        if self.shutdown is not None:
+            self.shutdown()
+
+    def _open_setup(self) -> None:
+        """New game: pick a ruleset, then the players (names and options: on the phone page)."""
+        self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
+        self.items = [_Action(find_ruleset(r).board.name if r else r, lambda r=r: self._setup_players(r))
+                      for r in ruleset_ids()]
+        current = self.table.state
+        if current is not None and current["ruleset"] in ruleset_ids():
+            self.cursor = ruleset_ids().index(current["ruleset"])
+
+    def _setup_players(self, ruleset: str) -> None:
+        board = find_ruleset(ruleset).board
+        self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: PLAYERS"
+        items = []
+        current = self.table.state
+        if current is not None:
+            names = [p["name"] for p in current["players"]]
+            if board.min_players <= len(names) <= board.max_players:
+                items.append(_Action("Same: " + ", ".join(names), lambda: self._start(ruleset, names)))
+        for count in range(board.min_players, board.max_players + 1):
+            names_n = [f"Player {i}" for i in range(1, count + 1)]
+            items.append(_Action(f"{count} players", lambda n=names_n: self._start(ruleset, n)))
+        self.items = items
+
+    def _start(self, ruleset: str, players: list[str]) -> None:
+        setup = {"ruleset": ruleset, "players": players, "seed": self.new_seed()}
+        try:
+            self.table.new_game(setup, source="button")
+        except CompanionError as error:
+            self.say(str(error))
+            return
+        self._back()
+        self._drain()
+
+    # ================================================================== submitting
+    def _submit(self, line: dict[str, Any], source: str, *, back: bool = False) -> bool:
+        state = self.table.state
+        try:
+            self.table.submit(line, source=source, expect_seq=state["seq"] if state else None)
+        except CompanionError as error:
+            self.say(str(error))
+            log.info("refused %s from %s: %s", line, source, error)
+            return False
+        finally:
+            if back:
+                self._back()
+        self._drain()
+        return True
+
+    def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
+        """Show a notice above the body (a fault, a refusal); it fades after a few seconds.
+
+        ``sticky``: until the next question; ``until_prompt``: fades, or ends with the question.
+        """
+        self.notice = text
+        self.notice_until = None if sticky else self.clock() + self.notice_time
+        self._notice_ends_with_prompt = sticky or until_prompt
+
+    def _check_disk(self) -> None:
+        try:
+            free = self.disk_free() if self.disk_free else None
+        except OSError:
+            return
+        if free is not None and free < self.disk_low and not (self.notice or "").startswith("DISK"):
+            self.say(f"DISK ALMOST FULL ({free // 1_000_000} MB): free space before inputs are refused",
+                     sticky=True)
+
+    # ================================================================== drawing
+    def _drain(self) -> None:
+        while self._inbox:
+            update = self._inbox.popleft()
+            if update.events:
+                self.events = list(update.events)
+            self._adopt(update.state)
+
+    def _adopt(self, state: State) -> None:
+        prompt = state.get("prompt")
+        if prompt != self._prompt:
+            self._prompt = prompt
+            self.cursor = 0 if self.mode == "game" else self.cursor
+            self.confirming = None if self.mode == "game" else self.confirming
+            self.scroll = 0
+            self._scroll_at = self.clock() + self.scroll_time
+            if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
+                self.mode, self.entry = "game", None
+            if self.notice and self._notice_ends_with_prompt and not self.notice.startswith("DISK"):
+                self.notice, self.notice_until = None, None  # "Rolling...", a roller fault: over with the roll
+
+    def _labels(self, state: State) -> Labels:
+        board = find_ruleset(state["ruleset"]).board
+        return Labels({s.id: s.name for s in board.spaces})
+
+    def screen(self) -> Screen:
+        """The layout for what the table shows now."""
+        state = self.table.public()
+        if self.mode in ("menu", "setup"):
+            return screens.menu_screen(self.menu_title, [a.label for a in self.items], self.cursor)
+        if self.mode == "confirm" and self.confirming is not None:
+            return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
+        if self.mode == "join":
+            info = self.join_info()
+            return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None,
+                                       info.url, info.code, info.pin)
+        if state is None:
+            return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
+        labels = self._labels(state)
+        if self.mode == "players":
+            return screens.players_screen(state, labels, self.scroll)
+        if self.mode == "dice" and self.entry is not None:
+            player = (state.get("prompt") or {}).get("player") or ""
+            return screens.dice_entry_screen(player, self.entry.values, self.entry.cursor)
+        choices = self._choices(state)
+        choice = None
+        if choices:
+            cursor = self.cursor % len(choices)
+            confirm = self.confirming.confirm if self.confirming is not None else None
+            choice = Choice(tuple(a.label for a in choices), cursor, confirm)
+        return screens.game_screen(state, self.events, labels, choice=choice, notice=self.notice,
+                                   dice_source=self.dice_source, scroll=self.scroll)
+
+    def refresh(self) -> None:
+        """Draw the current screen if it changed (the display skips equal frames as well)."""
+        with self._lock:
+            self._drain()
+            screen = self.screen()
+            if screen == self._screen:
+                self._waiting_edge = None
+                return
+            self._screen = screen
+            image = self.painter.paint(screen)
+            self.display.show(image)
+            if self._waiting_edge is not None:
+                self.latencies.append(self.clock() - self._waiting_edge)
+                self._waiting_edge = None
+
+    def frame(self) -> Image.Image:
+        """The current screen as pixels (for tests and the terminal)."""
+        return self.painter.paint(self.screen())
+
+    def close(self) -> None:
+        self._unsubscribe()
+        self.closed = True
+
+
+def qr_matrix(text: str) -> tuple[str, ...]:
+    """The modules of a QR code for ``text`` ('1' dark), smallest version, low error correction."""
+    import segno  # only when a join screen is shown
+
+    code = segno.make(text, error="l", micro=False, boost_error=False)
+    return tuple("".join("1" if cell else "0" for cell in row) for row in code.matrix)

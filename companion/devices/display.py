@@ -1,0 +1,199 @@
+"""The OLED: luma.oled drivers that send only what changed, and a wrapper that survives I2C faults.
+
+luma's ``ssd1306.display`` sends the whole 1 KB frame every time. At 400 kHz that is about
+25 ms of bus time per frame, for a screen that usually changes in a few rows. The controller's
+memory is organised in eight pages of 8 pixel rows × 128 columns; :class:`PagedSSD1306` (and
+:class:`PagedSH1106`) keep the last frame sent and, for each page that changed, send only the
+span of columns that changed.
+
+:class:`Display` sits in front of any luma device (a real one, or luma's ``dummy`` in the demo):
+it skips a frame equal to the last one, and when the bus fails (display unplugged, loose wire)
+it logs once, keeps the newest frame, and reopens the device with exponential back-off; the
+game never waits for it. When the display comes back it is initialised again and gets the
+whole current frame.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image
+
+from companion.engine import CompanionError
+
+from .clock import Clock, monotonic
+
+log = logging.getLogger(__name__)
+
+PAGES_OF = 8  # pixel rows per controller page
+
+
+def page_bytes(image: Image.Image, page: int) -> bytes:
+    """The 128 bytes of one controller page: bit i of byte x is pixel (x, 8·page + i)."""
+    strip = image.crop((0, page * PAGES_OF, image.width, (page + 1) * PAGES_OF))
+    # Rotated clockwise, each pixel column becomes one byte with the top pixel in the low bit.
+    return strip.transpose(Image.Transpose.ROTATE_270).tobytes()
+
+
+def changed_span(old: bytes | None, new: bytes) -> tuple[int, int] | None:
+    """First and last column that differ between two pages (None when equal)."""
+    if old is None:
+        return 0, len(new) - 1
+    if old == new:
+        return None
+    first = next(i for i in range(len(new)) if old[i] != new[i])
+    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
+    return first, last
+
+
+class _PagedMixin:
+    """Remembers the pages last sent and sends only the changed column span of each page."""
+
+    _sent: list[bytes | None]
+    width: int
+    height: int
+
+    def forget(self) -> None:
+        """Send every page next time (after a reset or when the panel's memory is unknown)."""
+        self._sent = [None] * (self.height // PAGES_OF)
+
+    def display(self, image: Image.Image) -> None:
+        assert image.mode == self.mode and image.size == self.size  # type: ignore[attr-defined]
+        image = self.preprocess(image)  # type: ignore[attr-defined]
+        if not hasattr(self, "_sent"):
+            self.forget()
+        for page in range(self.height // PAGES_OF):
+            new = page_bytes(image, page)
+            span = changed_span(self._sent[page], new)
+            if span is None:
+                continue
+            first, last = span
+            self._write(page, first, new[first:last + 1])
+            self._sent[page] = new
+
+    def _write(self, page: int, column: int, data: bytes) -> None:
+        raise NotImplementedError
+
+
+class PagedSSD1306(_PagedMixin, ssd1306):
+    """SSD1306 that sends only the changed pages (horizontal addressing: one window per page)."""
+
+    def _write(self, page: int, column: int, data: bytes) -> None:
+        start = self._colstart + column
+        self.command(self._const.COLUMNADDR, start, start + len(data) - 1, self._const.PAGEADDR, page, page)
+        self.data(list(data))
+
+
+class PagedSH1106(_PagedMixin, sh1106):
+    """SH1106 (132-column RAM) that sends only the changed pages (page addressing)."""
+
+    def _write(self, page: int, column: int, data: bytes) -> None:
+        start = self._page_address_offset + column
+        self.command(0xB0 + page, start & 0x0F, 0x10 | (start >> 4))
+        self.data(list(data))
+
+
+DRIVERS: dict[str, type[Any]] = {"ssd1306": PagedSSD1306, "sh1106": PagedSH1106}
+
+
+class DisplayUnavailable(CompanionError, OSError):
+    """The OLED cannot be reached now (the table goes on without it)."""
+
+
+class Display:
+    """A luma device behind frame skipping and fault recovery.
+
+    ``open_device`` builds the device (and so sends its initialisation); it is called again
+    after a fault. ``on_frame`` is told of every frame handed to the device (the demo draws it
+    in the terminal or writes PNGs). Times come from ``clock``.
+    """
+
+    def __init__(self, open_device: Callable[[], Any], *, clock: Clock = monotonic,
+                 on_frame: Callable[[Image.Image], None] | None = None,
+                 first_retry: float = 0.5, max_retry: float = 30.0) -> None:
+        self.open_device = open_device
+        self.clock = clock
+        self.on_frame = on_frame
+        self.first_retry, self.max_retry = first_retry, max_retry
+        self.device: Any = None
+        self.frames_sent = 0
+        self.frames_skipped = 0
+        self.faults = 0
+        self._last: bytes | None = None
+        self._pending: Image.Image | None = None
+        self._retry_at = 0.0
+        self._delay = first_retry
+        self._open()
+
+    @property
+    def available(self) -> bool:
+        return self.device is not None
+
+    def show(self, image: Image.Image) -> bool:
+        """Hand a frame to the display; False if it was equal to the last one or the display is away."""
+        if image.tobytes() == self._last and self._pending is None:
+            self.frames_skipped += 1
+            return False
+        self._pending = image
+        return self._flush()
+
+    def poll(self) -> None:
+        """Call regularly: retries a lost display when its back-off has run out."""
+        if self._pending is not None and self.device is None and self.clock() >= self._retry_at:
+            self._open()
+            self._flush()
+
+    def _flush(self) -> bool:
+        image = self._pending
+        if image is None or self.device is None:
+            return False
+        try:
+            self.device.display(image if image.mode == self.device.mode else image.convert(self.device.mode))
+        except Exception as error:  # noqa: BLE001 - luma raises its own errors and OSError alike
+            self._lost(error)
+            return False
+        self._pending = None
+        self._last = image.tobytes()
+        self.frames_sent += 1
+        if self.on_frame is not None:
+            self.on_frame(image)
+        return True
+
+    def _open(self) -> None:
+        try:
+            self.device = self.open_device()
+        except Exception as error:  # noqa: BLE001 - missing bus, no ACK, permission: all mean "not now"
+            self._lost(error)
+            return
+        if self.faults:
+            log.warning("the display is back")
+        self._delay = self.first_retry
+        self._last = None
+
+    def _lost(self, error: Exception) -> None:
+        if self.device is not None or self.faults == 0:
+            log.warning("the display does not answer (%s): the game goes on; retrying", error)
+        self.faults += 1
+        self._close_device()
+        self._retry_at = self.clock() + self._delay
+        self._delay = min(self._delay * 2, self.max_retry)
+
+    def _close_device(self) -> None:
+        device, self.device = self.device, None
+        if device is not None:
+            try:
+                device._serial_interface.cleanup()
+            except Exception:  # noqa: BLE001 - it is gone already
+                pass
+
+    def close(self) -> None:
+        """Blank the panel and release the bus."""
+        if self.device is not None:
+            try:
+                self.device.cleanup()
+            except Exception:  # noqa: BLE001
+                pass
+            self.device = None

@@ -1,0 +1,126 @@
+"""The pin map of the table, read at run time from ``hardware/pins.toml``.
+
+That file is the single place pins are named; nothing else in the code holds a pin number.
+``companion run`` looks for it in ``/etc/companion/pins.toml`` (the install script copies it
+there) and then beside the source tree; ``--pins`` (or the config's ``pins``) names another.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.engine import CompanionError
+
+BUTTONS = ("ROLL", "YES", "NO", "PREV", "NEXT", "MENU")
+SYSTEM_PINS = Path("/etc/companion/pins.toml")
+SOURCE_PINS = Path(__file__).resolve().parents[2] / "hardware" / "pins.toml"
+
+
+class PinMapError(CompanionError, ValueError):
+    """A pin map that cannot drive the table (names the file and the key)."""
+
+
+@dataclass(frozen=True)
+class RollerPins:
+    """The dice roller's lines: three data lines per die (LSB first), STROBE and REQUEST."""
+
+    dice: tuple[tuple[int, int, int], ...]
+    strobe: int
+    request: int
+
+
+@dataclass(frozen=True)
+class PinMap:
+    """Every pin the table uses (BCM numbers) and where the OLED sits on I2C."""
+
+    buttons: Mapping[str, int]
+    roller: RollerPins
+    i2c_bus: int = 1
+    i2c_address: int = 0x3C
+    source: str = "<defaults>"
+
+    def all_gpio(self) -> list[int]:
+        """Every GPIO the table claims, for conflict checks."""
+        pins = [*self.buttons.values(), self.roller.strobe, self.roller.request]
+        for die in self.roller.dice:
+            pins.extend(die)
+        return pins
+
+
+def find_pin_file(explicit: str | Path | None = None) -> Path:
+    """The pin map to read: ``explicit``, else ``/etc/companion/pins.toml``, else the source tree's."""
+    if explicit is not None:
+        return Path(explicit)
+    for candidate in (SYSTEM_PINS, SOURCE_PINS):
+        if candidate.is_file():
+            return candidate
+    raise PinMapError(f"no pin map: neither {SYSTEM_PINS} nor {SOURCE_PINS} exists (give --pins FILE)")
+
+
+def load_pins(path: str | Path | None = None) -> PinMap:
+    """Read and check a pin map file (see ``hardware/pins.toml``)."""
+    file = find_pin_file(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise PinMapError(f"{file}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise PinMapError(f"{file}: {error}") from None
+    return parse_pins(data, str(file))
+
+
+def _gpio(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
+        raise PinMapError(f"{where}: expected a BCM GPIO number 0-27, found {value!r}")
+    return value
+
+
+def parse_pins(data: Mapping[str, Any], source: str = "<pins>") -> PinMap:
+    """Build a :class:`PinMap` from parsed TOML; every pin must be distinct."""
+    raw_buttons = data.get("buttons")
+    if not isinstance(raw_buttons, Mapping):
+        raise PinMapError(f"{source}: missing [buttons] table")
+    missing = [name for name in BUTTONS if name not in raw_buttons]
+    if missing:
+        raise PinMapError(f"{source}: buttons: no pin for {', '.join(missing)}")
+    unknown = sorted(set(raw_buttons) - set(BUTTONS))
+    if unknown:
+        raise PinMapError(f"{source}: buttons: unknown button {unknown[0]!r} (known: {', '.join(BUTTONS)})")
+    buttons = {name: _gpio(raw_buttons[name], f"{source}: buttons.{name}") for name in BUTTONS}
+
+    roller = data.get("roller")
+    if not isinstance(roller, Mapping):
+        raise PinMapError(f"{source}: missing [roller] table")
+    dice: list[tuple[int, int, int]] = []
+    for key in ("die_a", "die_b", "die_c"):
+        lines = roller.get(key)
+        if lines is None and key == "die_c":
+            continue
+        if not isinstance(lines, list) or len(lines) != 3:
+            raise PinMapError(f"{source}: roller.{key}: expected three data pins, LSB first")
+        a, b, c = (_gpio(pin, f"{source}: roller.{key}") for pin in lines)
+        dice.append((a, b, c))
+    pins = RollerPins(tuple(dice), _gpio(roller.get("strobe"), f"{source}: roller.strobe"),
+                      _gpio(roller.get("request"), f"{source}: roller.request"))
+
+    display = data.get("display", {})
+    if not isinstance(display, Mapping):
+        raise PinMapError(f"{source}: [display] must be a table")
+    bus = display.get("bus", 1)
+    address = display.get("address", 0x3C)
+    if isinstance(bus, bool) or not isinstance(bus, int) or bus < 0:
+        raise PinMapError(f"{source}: display.bus: expected an I2C bus number")
+    if isinstance(address, bool) or not isinstance(address, int) or not 0x03 <= address <= 0x77:
+        raise PinMapError(f"{source}: display.address: expected a 7-bit I2C address such as 0x3C")
+    result = PinMap(buttons, pins, bus, address, source)
+    used = result.all_gpio()
+    twice = sorted({pin for pin in used if used.count(pin) > 1})
+    if twice:
+        raise PinMapError(f"{source}: GPIO {twice[0]} is used twice")
+    if {2, 3} & set(used):
+        raise PinMapError(f"{source}: GPIO 2 and 3 are the I2C bus of the OLED")
+    return result

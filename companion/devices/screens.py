@@ -1,0 +1,308 @@
+"""What the OLED shows: pure layouts from the game state, its events and the buttons' place.
+
+Nothing here draws or touches a device: each function returns a :class:`Screen`, a stack of
+text rows (and maybe a QR code) that :mod:`companion.devices.draw` turns into pixels. The OLED
+is 128×64; the bundled fonts are monospaced, so widths are counted in characters:
+
+======  ======  ==========  ============
+font    cell    characters  rows
+======  ======  ==========  ============
+small   5×8     25          8
+medium  6×12    21          5
+large   8×16    16          4
+======  ======  ==========  ============
+
+Every screen of a game keeps the same frame: a header bar (whose turn, cash, place), a body
+(what just happened and the question, scrolling when long) and a hint row (what the buttons
+do now). Prompts come from ``state["prompt"]``: kinds and options are the engine's, so any
+ruleset is shown, with friendlier labels for the kinds every table meets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+WIDTH, HEIGHT = 128, 64
+Font = Literal["small", "medium", "large"]
+CELL: Mapping[str, tuple[int, int]] = {"small": (5, 8), "medium": (6, 12), "large": (8, 16)}
+COLS: Mapping[str, int] = {name: WIDTH // w for name, (w, _) in CELL.items()}
+BODY_ROWS = 6  # small rows between the header and the hint row
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of text."""
+
+    text: str
+    font: Font = "small"
+    invert: bool = False
+    align: Literal["left", "center", "right"] = "left"
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything one frame shows. ``qr``: rows of a QR code ('1' dark), drawn at the left."""
+
+    rows: tuple[Row, ...]
+    qr: tuple[str, ...] | None = None
+    scrolls: bool = False  # the body is longer than the screen: the table advances ``scroll``
+    name: str = ""  # which layout, for tests and logs
+
+
+@dataclass(frozen=True)
+class Labels:
+    """How to name things on the screen: space ids to names, kept cards that get a player out of jail."""
+
+    spaces: Mapping[str, str] = field(default_factory=dict)
+
+
+# ====================================================================== text helpers
+def fit(text: str, cols: int) -> str:
+    """Cut a text to ``cols`` characters, marking the cut with '~'."""
+    return text if len(text) <= cols else text[: cols - 1] + "~"
+
+
+def wrap(text: str, cols: int = COLS["small"]) -> list[str]:
+    """Word-wrap to ``cols`` characters; words longer than a row are cut."""
+    rows: list[str] = []
+    for paragraph in text.split("\n"):
+        row = ""
+        for word in paragraph.split():
+            while len(word) > cols:
+                if row:
+                    rows.append(row)
+                    row = ""
+                rows.append(word[:cols])
+                word = word[cols:]
+            if not row:
+                row = word
+            elif len(row) + 1 + len(word) <= cols:
+                row += " " + word
+            else:
+                rows.append(row)
+                row = word
+        rows.append(row)
+    return [r for r in rows if r] or [""]
+
+
+def spread(left: str, right: str, cols: int = COLS["small"]) -> str:
+    """``left`` and ``right`` on one row, right-aligned ``right``; the left is cut first."""
+    right = fit(right, cols)
+    room = cols - len(right) - 1
+    if room < 3:
+        return fit(left, cols)
+    return fit(left, room).ljust(room) + " " + right
+
+
+def window(lines: Sequence[str], size: int, scroll: int) -> tuple[list[str], bool]:
+    """The rows to show of a long text: pages of ``size`` rows turn with ``scroll``."""
+    if len(lines) <= size:
+        return list(lines) + [""] * (size - len(lines)), False
+    pages = [list(lines[i:i + size]) for i in range(0, len(lines), size - 1)]  # one row of overlap
+    pages = [p for p in pages if p]
+    page = pages[scroll % len(pages)]
+    return page + [""] * (size - len(page)), True
+
+
+def money(amount: Any) -> str:
+    return f"${amount}"
+
+
+def label(option: str, labels: Labels) -> str:
+    """A prompt option as players read it: space names, words without hyphens."""
+    if option in labels.spaces:
+        return labels.spaces[option]
+    return option.replace("-", " ").capitalize()
+
+
+# ====================================================================== the game frame
+def header(state: Mapping[str, Any], labels: Labels) -> Row:
+    """Whose turn it is, their cash and where their token stands."""
+    name = state["turn"]["player"]
+    player = next((p for p in state["players"] if p["name"] == name), None)
+    if player is None:
+        return Row(fit(name, COLS["small"]), invert=True)
+    place = labels.spaces.get(player.get("space", ""), player.get("space", ""))
+    left = f"{name} {money(player['cash'])}" if "cash" in player else name
+    if player.get("in_jail"):
+        place = "in jail"
+    return Row(spread(left, short_place(place)), invert=True)
+
+
+def short_place(name: str) -> str:
+    """Shorter street names for the header: 'Vermont Avenue' → 'Vermont Ave'."""
+    for long, short in ((" Avenue", " Ave"), (" Street", " St"), (" Place", " Pl"), (" Railroad", " RR"),
+                        ("Community Chest", "Chest"), (" Company", " Co"), ("Electric", "Elec.")):
+        name = name.replace(long, short)
+    return name
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A list the buttons browse: labels, the highlighted one, and what YES does."""
+
+    labels: tuple[str, ...]
+    cursor: int = 0
+    confirm: str | None = None  # a question waiting for a second YES
+
+
+def story(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The texts of the last input's events, in order (the physical instructions among them)."""
+    return [e["text"] for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
+
+
+def prompt_lines(state: Mapping[str, Any], labels: Labels) -> list[str]:
+    """What the game waits for, in words (auctions and trades are acted on the phones)."""
+    prompt = state.get("prompt")
+    lines: list[str] = []
+    if state.get("trade"):
+        t = state["trade"]
+        lines.append(f"Trade offer from {t['from']} to {t['with']}: answer on the phone")
+    if prompt is None:
+        return lines
+    lines.append(prompt["text"])
+    if prompt["kind"] == "auction":
+        waiting = prompt.get("waiting") or []
+        lines.append("Bid or pass on your phones" + (f" ({', '.join(waiting)})" if waiting else ""))
+    elif prompt["kind"] == "debt":
+        lines.append("Sell or mortgage on your phone")
+    return lines
+
+
+def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> str:
+    """The hint row: what the buttons do now."""
+    prompt = state.get("prompt")
+    if choice is not None and choice.confirm:
+        return "YES: confirm  NO: back"
+    if prompt is None:
+        return "MENU: players"
+    kind, options = prompt["kind"], prompt.get("options") or []
+    if kind == "roll":
+        verb = {"roller": "ROLL: roller", "manual": "ROLL: enter dice"}.get(dice_source, "ROLL: roll dice")
+        return verb + ("  YES: do" if choice is not None and choice.labels else "")
+    if options == ["yes", "no"]:
+        return {"buy": "YES: buy  NO: auction", "use-card": "YES: play  NO: keep"}.get(kind, "YES  or  NO")
+    if choice is not None and len(choice.labels) > 1:
+        return f"<PREV NEXT>  YES {choice.cursor + 1}/{len(choice.labels)}"
+    if choice is not None and choice.labels:
+        return "YES: choose"
+    return "on the phones"
+
+
+def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
+                choice: Choice | None = None, notice: str | None = None, dice_source: str = "software",
+                scroll: int = 0) -> Screen:
+    """The main screen: header, what happened and the question, the highlighted option, the hint."""
+    if state.get("winner") is not None:
+        return game_over_screen(state, events, labels, scroll=scroll)
+    asked = prompt_lines(state, labels)
+    told = [t for t in story(events) if not any(q.startswith(t) for q in asked)]  # not twice
+    body = [r for text in told + asked for r in wrap(text)]
+    rows_for_body = BODY_ROWS
+    option_row: Row | None = None
+    if choice is not None and choice.labels:
+        option = choice.labels[choice.cursor % len(choice.labels)]
+        text = choice.confirm or option
+        option_row = Row(fit(f"< {text} >" if len(choice.labels) > 1 and not choice.confirm else text,
+                             COLS["small"]), invert=True, align="center")
+        rows_for_body -= 1
+    notice_rows = [Row(r, invert=True) for r in wrap("! " + notice)][:2] if notice else []
+    rows_for_body -= len(notice_rows)
+    shown, scrolls = window(body, rows_for_body, scroll)
+    rows = [header(state, labels), *notice_rows, *(Row(r) for r in shown)]
+    if option_row:
+        rows.append(option_row)
+    rows.append(Row(fit(hint(state, choice, dice_source), COLS["small"]), align="center"))
+    return Screen(tuple(rows), scrolls=scrolls, name="game")
+
+
+def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
+                     scroll: int = 0) -> Screen:
+    """The winner in large letters, then the standings."""
+    winner = str(state["winner"])
+    rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
+    standings = []
+    for p in state["players"]:
+        mark = " (out)" if p.get("bankrupt") else ""
+        standings.append(spread(p["name"] + mark, money(p["cash"]) if "cash" in p else ""))
+    shown, scrolls = window(standings, 3, scroll)
+    rows += [Row(r) for r in shown]
+    rows.append(Row("MENU held: new game", align="center"))
+    return Screen(tuple(rows), scrolls=scrolls, name="game-over")
+
+
+# ====================================================================== other screens
+def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
+    """A list browsed with PREV/NEXT; YES picks, NO (or MENU) leaves."""
+    size = BODY_ROWS
+    top = max(0, min(cursor - size + 1, len(items) - size)) if cursor >= size else 0
+    rows = [Row(fit(title, COLS["small"]), invert=True, align="center")]
+    for index in range(top, min(top + size, len(items))):
+        mark = ">" if index == cursor else " "
+        rows.append(Row(fit(f"{mark}{items[index]}", COLS["small"]), invert=index == cursor))
+    rows += [Row("")] * (size - (len(rows) - 1))
+    rows.append(Row("YES: pick  NO: back", align="center"))
+    return Screen(tuple(rows), name="menu")
+
+
+def confirm_screen(question: str, *, yes: str = "YES: do it", no: str = "NO: back") -> Screen:
+    rows = [Row("Are you sure?", invert=True, align="center")]
+    body, _ = window(wrap(question), BODY_ROWS, 0)
+    rows += [Row(r) for r in body]
+    rows.append(Row(fit(f"{yes}  {no}", COLS["small"]), align="center"))
+    return Screen(tuple(rows), name="confirm")
+
+
+def dice_entry_screen(player: str, values: Sequence[int], cursor: int) -> Screen:
+    """Entering real dice: the die under the cursor between arrows, in large digits."""
+    dice = "  ".join(f">{v}<" if i == cursor else f" {v} " for i, v in enumerate(values))
+    rows = (
+        Row(fit(f"{player}: your dice", COLS["small"]), invert=True, align="center"),
+        Row(""),
+        Row(dice, "large", align="center"),
+        Row(""),
+        Row(f"die {cursor + 1} of {len(values)}", align="center"),
+        Row("PREV/NEXT: value", align="center"),
+        Row("YES: next  NO: back", align="center"),
+    )
+    return Screen(rows, name="dice-entry")
+
+
+def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin: str | None) -> Screen:
+    """The phone page: QR code at the left, the join digits and the address at the right."""
+    if url is None:
+        rows = (Row("PHONES", invert=True, align="center"), Row(""),
+                *(Row(r) for r in wrap("The phone page is not running on this table.")),
+                Row("NO: back", align="center"))
+        return Screen(tuple(rows), name="join")
+    right = 12  # characters beside a 64-pixel QR code
+    text = ["Join code", code or "-", ""] + wrap(url.removeprefix("http://"), right)
+    if pin:
+        text += ["", f"PIN {pin}"]
+    rows = tuple(Row(" " * 13 + fit(t, right)) for t in text[:8])
+    return Screen(rows, qr=tuple(qr) if qr else None, name="join")
+
+
+def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:
+    """Every player: cash and place (MENU pressed briefly)."""
+    lines = []
+    for p in state["players"]:
+        place = short_place(labels.spaces.get(p.get("space", ""), p.get("space", "")))
+        status = "out" if p.get("bankrupt") else ("jail" if p.get("in_jail") else place)
+        lines.append(spread(f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"], status))
+    for pool, amount in (state.get("pools") or {}).items():
+        lines.append(spread(label(pool, labels), money(amount)))
+    shown, scrolls = window(lines, BODY_ROWS, scroll)
+    rows = (Row("PLAYERS", invert=True, align="center"), *(Row(r) for r in shown),
+            Row("MENU: back", align="center"))
+    return Screen(rows, scrolls=scrolls, name="players")
+
+
+def message_screen(title: str, text: str, hint_text: str = "", scroll: int = 0) -> Screen:
+    """A title and a wrapped message (no game yet, faults, set-up)."""
+    shown, scrolls = window(wrap(text), BODY_ROWS, scroll)
+    rows = (Row(fit(title, COLS["small"]), invert=True, align="center"), *(Row(r) for r in shown),
+            Row(fit(hint_text, COLS["small"]), align="center"))
+    return Screen(rows, scrolls=scrolls, name="message")

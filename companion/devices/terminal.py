@@ -1,0 +1,48 @@
+"""The OLED drawn in a terminal, for ``companion demo``.
+
+Two pixels per character cell with half blocks (128 columns × 32 rows), or eight with Braille
+dots (64 × 16) when the terminal is narrower than 130 columns.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+_BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
+                 (0, 3, 0x40), (1, 3, 0x80))
+
+
+def half_blocks(image: Image.Image) -> list[str]:
+    """One character per pixel column and two pixel rows."""
+    px = image.convert("1").load()
+    rows = []
+    for y in range(0, image.height, 2):
+        line = []
+        for x in range(image.width):
+            top, bottom = bool(px[x, y]), y + 1 < image.height and bool(px[x, y + 1])
+            line.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
+        rows.append("".join(line))
+    return rows
+
+
+def braille(image: Image.Image) -> list[str]:
+    """One character per 2×4 pixels."""
+    px = image.convert("1").load()
+    rows = []
+    for y in range(0, image.height, 4):
+        line = []
+        for x in range(0, image.width, 2):
+            bits = 0
+            for dx, dy, bit in _BRAILLE_BITS:
+                if x + dx < image.width and y + dy < image.height and px[x + dx, y + dy]:
+                    bits |= bit
+            line.append(chr(0x2800 + bits))
+        rows.append("".join(line))
+    return rows
+
+
+def frame_text(image: Image.Image, columns: int) -> str:
+    """The OLED in a box, sized for a terminal ``columns`` wide."""
+    rows = half_blocks(image) if columns >= image.width + 2 else braille(image)
+    width = len(rows[0])
+    return "\n".join(["┌" + "─" * width + "┐", *("│" + r + "│" for r in rows), "└" + "─" * width + "┘"])

@@ -1,0 +1,354 @@
+"""Building a table: ``companion run`` on a Pi, ``companion demo`` anywhere.
+
+Both build the same :class:`Station` — the journal, the one :class:`~companion.table.Table`,
+the buttons and the dice roller on gpiozero, the OLED behind :class:`~.devices.display.Display`,
+the controller, and the phone page when the web package is there. ``run`` uses the Pi's pins
+(lgpio) and the real OLED; ``demo`` uses gpiozero's MockFactory and luma's dummy device, with
+keys for buttons (interactive) or a button script on simulated time (headless).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.config import TableConfig
+from companion.engine import CompanionError, State, ruleset_ids
+from companion.journal import Journal
+from companion.table import Table
+
+from .devices import clock as clocks
+from .devices.buttons import ButtonPanel
+from .devices.controller import JoinInfo, TableController
+from .devices.dice import RollerDice, SoftwareDice
+from .devices.display import DRIVERS, Display
+from .devices.pins import PinMap, load_pins
+from .devices.roller import DiceRoller
+
+log = logging.getLogger(__name__)
+
+TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs and the display
+
+
+def default_setup(seed: int) -> dict[str, Any]:
+    """The game the demo starts when none is stored: two players of ``addon`` (``classic`` until it exists)."""
+    ruleset = "addon" if "addon" in ruleset_ids() else "classic"
+    return {"ruleset": ruleset, "players": ["Ann", "Bob"], "seed": seed}
+
+
+@dataclass
+class Station:
+    """Everything that runs one table; :meth:`tick` every 10 ms, :meth:`close` at the end."""
+
+    journal: Journal
+    table: Table
+    controller: TableController
+    panel: ButtonPanel
+    display: Display
+    roller: DiceRoller | None = None
+    web: Any = None
+    resumed: bool = False
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def tick(self) -> None:
+        self.panel.poll()
+        self.controller.tick()
+
+    def close(self) -> None:
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - close everything we can
+                log.exception("while closing")
+
+
+def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, open_device: Callable[[], Any],
+                  dice: str, clock: clocks.Clock, sleep: clocks.Sleep, setup: dict[str, Any] | None,
+                  new_seed: Callable[[], int], on_frame: Callable[[Any], None] | None = None,
+                  web: tuple[str, int] | None = None, phone_dice: str = "none",
+                  shutdown: Callable[[], None] | None = None) -> Station:
+    """Open the journal, resume its last game (or start ``setup``), and wire the devices to it."""
+    closers: list[Callable[[], None]] = []
+    journal = Journal(journal_path)
+    closers.append(journal.close)
+    try:
+        table = Table(journal)
+        resumed = table.resume() is not None
+        if not resumed:
+            table.new_game(setup or default_setup(new_seed()), source="host")
+        display = Display(open_device, clock=clock, on_frame=on_frame)
+        closers.append(display.close)
+        server, join = _start_web(table, web, phone_dice)
+        if server is not None:
+            closers.append(server.stop)
+        controller_box: list[TableController] = []
+        roller = None
+        roller_dice = None
+        if dice == "roller" or pins.roller:
+            roller = DiceRoller(pins.roller, lambda r: controller_box[0].on_roller(r), pin_factory=pin_factory,
+                                sleep=sleep, clock=clock)
+            closers.append(roller.close)
+            roller_dice = RollerDice(roller)
+        controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
+                                     shutdown=shutdown, new_seed=new_seed,
+                                     disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free)
+        controller_box.append(controller)
+        closers.append(controller.close)
+        if resumed:
+            controller.say(f"Game {table.game.id} resumed where it stopped")  # type: ignore[union-attr]
+        panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock)
+        closers.append(panel.close)
+        controller.refresh()
+    except BaseException:
+        for close in reversed(closers):
+            close()
+        raise
+    return Station(journal, table, controller, panel, display, roller, server, resumed, closers)
+
+
+def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: str) -> tuple[Any, Callable[[], JoinInfo]]:
+    """The phone page, when asked for and when the web package is installed."""
+    if web is None:
+        return None, JoinInfo
+    try:
+        from companion.web import Access, create_app, make_server
+    except ImportError as error:
+        log.warning("no phone page: %s", error)
+        return None, JoinInfo
+    access = Access.generate()
+    app = create_app(table, access=access, phone_dice=phone_dice)
+    host, port = web
+    try:
+        server = make_server(app, host=host, port=port).start()
+    except OSError as error:  # the port is taken: any free one will do
+        log.warning("port %s: %s; taking a free port", port, error)
+        server = make_server(app, host=host, port=0).start()
+    base = page_url(host, server.port)
+
+    def join() -> JoinInfo:
+        return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin)
+
+    return server, join
+
+
+def page_url(host: str, port: int) -> str:
+    """The address phones on the LAN type: this machine's address when serving on all of them."""
+    if host not in ("0.0.0.0", "::", ""):
+        return f"http://{host}:{port}"
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    except OSError:
+        addresses = set()
+    lan = sorted(a for a in addresses if not a.startswith("127."))
+    return f"http://{lan[0] if lan else socket.gethostname()}:{port}"
+
+
+# ====================================================================== companion run
+def run(config: TableConfig, out: TextIO) -> int:
+    """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down."""
+    pins = load_pins(config.pins)
+    factory = _pin_factory(config.pin_factory)
+    open_device = _oled_opener(config.display, pins)
+    Path(config.journal).parent.mkdir(parents=True, exist_ok=True)
+    stop = threading.Event()
+
+    def shutdown() -> None:
+        stop.set()
+        os.system("sudo -n /usr/bin/systemctl poweroff")  # allowed by firmware/install.sh's sudoers rule
+
+    station = build_station(journal_path=config.journal, pins=pins, pin_factory=factory, open_device=open_device,
+                            dice=config.dice, clock=clocks.monotonic, sleep=clocks.sleep, setup=None,
+                            new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
+                            web=(config.web_host, config.web_port) if config.web_port else None,
+                            phone_dice=config.phone_dice, shutdown=shutdown)
+    game = station.table.game
+    out.write(f"companion: {'resumed' if station.resumed else 'started'} game {game.id if game else '-'} "
+              f"({config.source}, pins {pins.source})\n")
+    if station.web is not None:
+        out.write(f"companion: phone page on {station.controller.join_info().url}\n")
+    out.flush()
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(TICK):
+            station.tick()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        station.close()
+    return 0
+
+
+def _pin_factory(name: str) -> Any:
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
+    return None  # gpiozero's own choice (GPIOZERO_PIN_FACTORY)
+
+
+def _oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
+    if driver == "none":
+        from luma.core.device import dummy
+
+        return lambda: dummy(width=128, height=64, mode="1")
+    from luma.core.interface.serial import i2c
+
+    cls = DRIVERS[driver]
+    return lambda: cls(i2c(port=pins.i2c_bus, address=pins.i2c_address))
+
+
+# ====================================================================== companion demo
+def demo_journal_path() -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "companion" / "demo.sqlite3"
+
+
+@contextmanager
+def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sleep: clocks.Sleep,
+                 setup: dict[str, Any] | None, new_seed: Callable[[], int], pins: PinMap | None = None,
+                 on_frame: Callable[[Any], None] | None = None, web: tuple[str, int] | None = None,
+                 shutdown: Callable[[], None] | None = None) -> Iterator[tuple[Station, Any, PinMap]]:
+    """A station on gpiozero's MockFactory pins and luma's dummy OLED."""
+    from gpiozero.pins.mock import MockFactory
+    from luma.core.device import dummy
+
+    pins = pins or load_pins()
+    factory = MockFactory()
+    station = build_station(journal_path=journal_path, pins=pins, pin_factory=factory,
+                            open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
+                            sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
+                            phone_dice="software", shutdown=shutdown)
+    try:
+        yield station, factory, pins
+    finally:
+        station.close()
+        factory.reset()
+
+
+def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Path | None, dice: str = "roller",
+                  journal_path: str | Path | None = None) -> State:
+    """Play a button script on simulated time; returns the final public state."""
+    from .devices.clock import SimClock
+    from .devices.script import parse_script, run_script
+    from .devices.virtual import VirtualButtons, VirtualRoller
+
+    steps = parse_script(script)
+    sim = SimClock()
+    writer = FrameWriter(frames) if frames is not None else None
+    with tempfile.TemporaryDirectory(prefix="companion-demo-") as scratch:
+        path = journal_path or Path(scratch) / "demo.sqlite3"
+        with mock_station(journal_path=path, dice=dice, clock=sim, sleep=sim.sleep, setup=setup,
+                          new_seed=lambda: 1, on_frame=writer) as (station, factory, pins):
+            buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
+            roller = VirtualRoller(factory, pins.roller, sim.sleep)
+            run_script(steps, buttons, roller)
+            buttons.wait(0.5)
+            state = station.table.public()
+    if state is None:
+        raise CompanionError("the demo ended without a game")
+    return state
+
+
+class FrameWriter:
+    """Writes every frame handed to the display as ``frame-0001.png``, ``frame-0002.png``, ..."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, image: Any) -> None:
+        self.count += 1
+        image.save(self.folder / f"frame-{self.count:04d}.png")
+
+
+def bundled_script() -> tuple[dict[str, Any], list[str]]:
+    """The short scripted game the demo plays when its input is not a terminal."""
+    folder = resources.files("companion.examples")
+    setup = json.loads(folder.joinpath("table-demo.json").read_text(encoding="utf-8"))
+    script = folder.joinpath("table-demo.buttons").read_text(encoding="utf-8").splitlines()
+    return setup, script
+
+
+KEYS = {"r": "ROLL", " ": "ROLL", "y": "YES", "\r": "YES", "\n": "YES", "n": "NO", "p": "PREV", ",": "PREV",
+        "\x1b[D": "PREV", ".": "NEXT", "\x1b[C": "NEXT", "m": "MENU"}
+HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT · m MENU · M hold MENU (host menu)"
+        " · q quit")
+
+
+def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -> int:
+    """Keys act as the buttons; the OLED is drawn in the terminal; the phone page is served."""
+    import random
+    import select
+    import termios
+    import time
+    import tty
+
+    from .devices.terminal import frame_text
+    from .devices.virtual import VirtualButtons, VirtualRoller
+
+    journal_path.parent.mkdir(parents=True, exist_ok=True)
+    latest: list[Any] = [None]
+    stop = threading.Event()
+    with mock_station(journal_path=journal_path, dice=dice, clock=clocks.monotonic, sleep=clocks.sleep,
+                      setup=None, new_seed=lambda: random.SystemRandom().randrange(2**31),
+                      on_frame=lambda image: latest.__setitem__(0, image), web=("0.0.0.0", port),
+                      shutdown=stop.set) as (station, factory, pins):
+        buttons = VirtualButtons(factory, pins.buttons, clocks.sleep)
+        roller = VirtualRoller(factory, pins.roller, clocks.sleep)
+        rng = random.SystemRandom()
+        roller.watch_requests(lambda: roller.present(*(rng.randint(1, 6) for _ in pins.roller.dice)))
+        url = station.controller.join_info().url
+        releases: list[tuple[float, str]] = []
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        shown: Any = None
+        try:
+            tty.setcbreak(fd)
+            out.write("\x1b[2J")
+            while not stop.is_set():
+                ready, _, _ = select.select([sys.stdin], [], [], TICK)
+                now = time.monotonic()
+                if ready:
+                    key = os.read(fd, 8).decode(errors="ignore")
+                    if key in ("q", "\x03", "\x04"):
+                        break
+                    if key == "M":
+                        buttons.down("MENU")
+                        releases.append((now + 2.0, "MENU"))
+                    elif key in KEYS:
+                        buttons.down(KEYS[key])
+                        releases.append((now + 0.08, KEYS[key]))
+                for when, name in list(releases):
+                    if now >= when:
+                        buttons.up(name)
+                        releases.remove((when, name))
+                station.tick()
+                if latest[0] is not shown:
+                    shown = latest[0]
+                    columns = shutil.get_terminal_size((80, 24)).columns
+                    out.write("\x1b[H" + frame_text(shown, columns) + "\n")
+                    out.write(f"phone page: {url or 'not running'}\x1b[K\n{HELP}\x1b[K\n")
+                    out.flush()
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    out.write(f"\nThe game is saved in {journal_path}: `companion demo` resumes it.\n")
+    return 0
