@@ -316,6 +316,8 @@ class AddonRules(ClassicRules):
         name, card = prompt["player"], prompt["card"]
         use = self.board.cards[card].params["use"]
         if value == "yes":
+            if card not in d.player(name)["cards"]:  # traded away while the question waited
+                raise reject(f"{name} does not hold the card {card!r}")
             d.take_card(name, card)
             self.to_bottom(d, card)
             d.say("say", f"{name} plays {card}")
