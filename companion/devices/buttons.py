@@ -52,7 +52,7 @@ class Debouncer:
         self.debounce, self.hold, self.stuck_after = debounce, hold, stuck
         self.pressed = pressed  # the debounced level
         self.raw = pressed
-        self.changed_at = now
+        self.changed_at = now if pressed else float("-inf")  # released: the first edge counts at once
         self.stuck = False
         self._held = False
         self._ignored = pressed  # down at start: ignored until released

@@ -29,25 +29,25 @@ class VirtualI2CBus:
     """Records ``write_i2c_block_data`` calls; ``plugged = False`` makes them fail like a missing device."""
 
     plugged: bool = True
-    transfers: list[tuple[int, int, int]] = field(default_factory=list)  # (address, control, payload bytes)
+    transfers: list[tuple[int, int, bytes]] = field(default_factory=list)  # (address, control, payload)
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
         if not self.plugged:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
         if len(data) > 32:
             raise ValueError("an SMBus block write carries at most 32 bytes")
-        self.transfers.append((address, register, len(data)))
+        self.transfers.append((address, register, bytes(data)))
 
     def close(self) -> None:
         pass
 
     def wire_bytes(self) -> int:
         """Bytes on the wire: per transfer the address byte, the control byte and the payload."""
-        return sum(2 + n for _, _, n in self.transfers)
+        return sum(2 + len(payload) for _, _, payload in self.transfers)
 
-    def data_bytes(self) -> int:
-        """Payload bytes of data transfers (control byte 0x40) only."""
-        return sum(n for _, control, n in self.transfers if control == 0x40)
+    def data(self) -> bytes:
+        """The display data sent (transfers with control byte 0x40), in order."""
+        return b"".join(payload for _, control, payload in self.transfers if control == 0x40)
 
     def reset(self) -> None:
         self.transfers.clear()
