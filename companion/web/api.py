@@ -15,7 +15,7 @@ from companion.table import StaleInput
 
 from .access import AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
-from .app import MAX_INPUT_BODY, context
+from .app import context
 from .board import layout, links
 from .errors import Conflict, NotFound
 from .guard import current_player, field, is_host, json_body, requires, session_id

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -104,8 +104,6 @@ def create_app(
 
 def context() -> WebContext:
     """The :class:`WebContext` of the app serving this request."""
-    from flask import current_app
-
     return current_app.extensions["companion"]  # type: ignore[no-any-return]
 
 

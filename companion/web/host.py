@@ -14,7 +14,7 @@ from companion.gamefile import GameFileError
 
 from .access import AccessDenied, Permission
 from .api import limit, running_state
-from .app import MAX_BODY, MAX_INPUT_BODY, MAX_NEW_GAME_BODY, body_limit, context
+from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, requires, session_id
 from .renaming import rename_in_game_file

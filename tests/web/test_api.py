@@ -17,7 +17,7 @@ from companion.table import Table
 from companion.web import Access, create_app
 from companion.web.access import Permission
 
-from .conftest import CODE, PIN, SETUP, as_host, csrf, join, post, send
+from .conftest import CODE, PIN, as_host, csrf, join, post, send
 
 
 def state_of(client: FlaskClient) -> dict[str, Any]:

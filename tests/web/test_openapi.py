@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 import yaml
 from flask import Flask
-from flask.testing import FlaskClient
 from openapi_core import OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 from openapi_spec_validator import validate
