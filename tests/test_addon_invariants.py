@@ -158,6 +158,8 @@ def next_input(data: st.DataObject, state: dict[str, Any]) -> dict[str, Any]:
             {"act": {"player": "Zed", "do": "travel", "cards": ["travel-go"]}},
             {"act": {"player": names[0], "do": "travel", "cards": "travel-go"}},
             {"act": {"player": "host", "do": "move-bridge", "outer": "go", "inner": "west-elevator"}},
+            {"act": {"player": "host", "do": "move-bridge", "outer": ["go"], "inner": {"id": "pass"}}},
+            {"act": {"player": names[-1], "do": "use-card", "card": ["travel-go"]}},
         ]))
     if kind == "roll":
         count = prompt.get("dice", 2)

@@ -75,7 +75,8 @@ class AddonRules(ClassicRules):
         if name == "airplane" and value and value not in by_id:
             raise reject(f"option airplane: no space {value!r}")
         if name == "bridge" and value:
-            if (not isinstance(value, list) or len(value) != 2 or value[0] not in by_id or value[1] not in by_id
+            if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value)
+                    or value[0] not in by_id or value[1] not in by_id
                     or by_id[value[0]].track == by_id[value[1]].track):
                 raise reject("option bridge must be [OUTER_SPACE_ID, INNER_SPACE_ID]")
             if set(value) & (set(self.elevator_sides) | set(self.railroad_by_side.values())):
