@@ -315,7 +315,6 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
         buttons = VirtualButtons(factory, pins.buttons, clocks.sleep)
         roller = VirtualRoller(factory, pins.roller, clocks.sleep)
         rng = random.SystemRandom()
-        roller.watch_requests(lambda: roller.present(*(rng.randint(1, 6) for _ in pins.roller.dice)))
         url = station.controller.join_info().url
         releases: list[tuple[float, str]] = []
         fd = sys.stdin.fileno()
@@ -342,6 +341,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
                         buttons.up(name)
                         releases.remove((when, name))
                 station.tick()
+                roller.answer_requests(lambda: tuple(rng.randint(1, 6) for _ in pins.roller.dice))
                 if latest[0] is not shown:
                     shown = latest[0]
                     columns = shutil.get_terminal_size((80, 24)).columns

@@ -139,16 +139,16 @@ class TableController:
             self._drain()
             state = self.table.state
             prompt = state and state.get("prompt")
-            if not result.ok:
-                self.say(f"Roller: {result.fault}", until_prompt=True)
-                if self.roller is not None and prompt and prompt["kind"] == "roll" and self.dice_source == "roller":
-                    if self.roller.should_retry():
-                        self.roller.request(self.clock())
-            elif not prompt or prompt["kind"] != "roll":
-                self.say("Dice ignored: nobody is rolling now")
+            rolling = bool(prompt) and prompt["kind"] == "roll"  # type: ignore[index]
+            if not rolling:
+                self.say(f"Roller: {result.fault}" if result.fault else "Dice ignored: nobody is rolling now")
             elif self.roller is not None:
-                dice, fault = self.roller.accept(result, prompt.get("dice", 2), self.software.roll)
-                if dice is not None:
+                dice, fault = self.roller.accept(result, prompt.get("dice", 2), self.software.roll)  # type: ignore[union-attr]
+                if fault is not None:
+                    self.say(f"Roller: {fault}", until_prompt=True)
+                    if self.dice_source == "roller" and self.roller.should_retry():
+                        self.roller.request(self.clock())  # ask again by itself, a few times
+                elif dice is not None:
                     if len(result.dice or ()) < len(dice):
                         self.say("The roller has no third die: the Pi rolled it")
                     self._submit({"roll": dice}, "roller")

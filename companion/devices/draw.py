@@ -81,5 +81,5 @@ def latin1(text: str) -> str:
             continue
         base = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128 and not unicodedata.combining(c))
         out.append(base or {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2026": "~", "\u0141": "L",
-                            "\u0142": "l"}.get(ch, "?"))
+                            "\u0142": "l", "\u2605": "*", "\u2606": "*"}.get(ch, "?"))
     return "".join(out)

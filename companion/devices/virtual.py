@@ -58,7 +58,7 @@ class VirtualRoller:
 
     def __init__(self, factory: Any, pins: RollerPins, sleep: Sleep) -> None:
         self.factory, self.pins, self.sleep = factory, pins, sleep
-        self.requests = 0
+        self._answered = 0
 
     def _pin(self, number: int) -> Any:
         return self.factory.pin(number)
@@ -83,20 +83,18 @@ class VirtualRoller:
         strobe_pin.drive_low()
         self.sleep(0.002)
 
-    def watch_requests(self, on_request: Callable[[], None] | None = None) -> None:
-        """Count REQUEST pulses (and answer them, if ``on_request`` is given)."""
-        request = self._pin(self.pins.request)
-        previous = request.state
+    def requests_seen(self) -> int:
+        """REQUEST pulses the Pi has sent so far (rising edges in the mock pin's history)."""
+        states = [s.state for s in self._pin(self.pins.request).states]
+        return sum(1 for a, b in zip(states, states[1:]) if b and not a)
 
-        def changed(ticks: Any, state: Any) -> None:  # noqa: ARG001
-            nonlocal previous
-            if state and not previous:
-                self.requests += 1
-                if on_request is not None:
-                    on_request()
-            previous = state
-
-        request.when_changed = changed
+    def answer_requests(self, dice: Callable[[], tuple[int, ...]]) -> int:
+        """Roll for every REQUEST not answered yet, as a real roller would; returns how many."""
+        new = self.requests_seen() - self._answered
+        for _ in range(new):
+            self.present(*dice())
+        self._answered += new
+        return new
 
 
 class VirtualButtons:

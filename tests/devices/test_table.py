@@ -1,0 +1,331 @@
+"""The whole table on mock hardware: button presses and roller strobes become journaled inputs.
+
+Every action goes through gpiozero MockFactory pins (tests/devices use companion.devices.virtual),
+the real journal (SQLite in a temporary folder), the real engine and the controller; what the
+OLED shows is read from the screen layout the controller drew. Time is simulated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from luma.core.interface.serial import i2c
+
+from companion.devices.clock import SimClock
+from companion.devices.display import PagedSSD1306
+from companion.devices.pins import load_pins
+from companion.devices.virtual import VirtualButtons, VirtualI2CBus, VirtualRoller
+from companion.launch import Station, build_station, mock_station
+
+from .panel import SSD1306Ram
+from .test_display import expected_pages
+
+
+def start(**players: dict[str, Any]) -> dict[str, Any]:
+    """A classic game in progress: Ann and Bob where the test needs them."""
+    return {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 11,
+            "start": {"players": {"Ann": {"space": "go"}, "Bob": {"space": "go"}, **players}, "turn": "Ann"}}
+
+
+@dataclass
+class Rig:
+    station: Station
+    buttons: VirtualButtons
+    roller: VirtualRoller
+    clock: SimClock
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.station.table.public()  # type: ignore[return-value]
+
+    def text(self) -> str:
+        """Everything the OLED shows now, as one line of text (wrapped rows joined)."""
+        screen = self.station.controller.screen()
+        return " ".join(" ".join(row.text for row in screen.rows).split())
+
+    def inputs(self) -> list[dict[str, Any]]:
+        game = self.station.table.game
+        return [json.loads(line) for line in game.export().splitlines()[1:]]  # type: ignore[union-attr]
+
+    def play(self, *lines: str) -> None:
+        from companion.devices.script import parse_script, run_script
+
+        run_script(parse_script(lines), self.buttons, self.roller)
+
+
+@contextmanager
+def table(tmp_path: Path, setup: dict[str, Any] | None = None, dice: str = "roller",
+          journal: Path | None = None) -> Iterator[Rig]:
+    sim = SimClock()
+    with mock_station(journal_path=journal or tmp_path / "games.sqlite3", dice=dice, clock=sim, sleep=sim.sleep,
+                      setup=setup, new_seed=lambda: 5) as (station, factory, pins):
+        buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
+        yield Rig(station, buttons, VirtualRoller(factory, pins.roller, sim.sleep), sim)
+
+
+def test_roll_and_buy_with_the_roller_and_yes(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        assert "Ann, roll the dice" in t.text() and "ROLL: roller" in t.text()
+        t.play("ROLL")
+        assert t.roller.requests_seen() == 1  # the REQUEST pulse
+        t.play("DICE 1 2")
+        assert "Buy Baltic Avenue for $60?" in t.text()
+        assert "Move Ann's token 3 spaces forward to" in t.text()
+        assert "YES: buy NO: auction" in t.text()
+        t.play("YES")
+        assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]
+
+
+def test_no_opens_the_auction_shown_for_the_phones(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 1 2", "NO")
+        assert t.state["prompt"]["kind"] == "auction"
+        assert "Bid or pass on your phones" in t.text()
+        t.play("YES", "ROLL")  # nothing a button can do in an auction
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}]
+
+
+def test_a_faulty_reading_is_shown_and_asked_again(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 7 2")
+        assert "die A read 7" in t.text()
+        assert t.roller.requests_seen() == 2  # asked again by itself
+        assert t.inputs() == []
+        t.play("DICE 3 3")  # unsteady too? no: a good one now
+        assert t.inputs() == [{"roll": [3, 3]}]
+        assert "die A read 7" not in t.text()  # the fault notice ends with the roll
+
+
+def test_three_faults_wait_for_roll_again(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 0 0", "DICE 7 7", "DICE 0 7")
+        assert t.roller.requests_seen() == 3  # the first and two retries
+        assert t.inputs() == []
+        t.play("ROLL")
+        assert t.roller.requests_seen() == 4
+
+
+def test_a_silent_roller_is_reported(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "WAIT 3500")
+        assert "does not answer" in t.text()
+        t.play("WAIT 10000")
+        assert "does not answer" in t.text()  # stays until the roll is made
+        t.play("ROLL", "DICE 2 2")
+        assert "does not answer" not in t.text() and t.inputs() == [{"roll": [2, 2]}]
+
+
+def test_dice_when_nobody_rolls_are_ignored(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 1 2", "DICE 5 5")
+        assert "Dice ignored" in t.text()
+        assert t.inputs() == [{"roll": [1, 2]}]
+
+
+def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 1 3")  # income tax
+        assert "< Pay $200 >" in t.text() and "YES 1/2" in t.text()
+        t.play("NEXT")
+        assert "< Pay 10% of worth >" in t.text()
+        t.play("NEXT", "PREV", "YES")
+        assert t.inputs()[-1] == {"answer": "percent"}
+        assert t.state["players"][0]["cash"] == 1500 - 150
+
+
+def test_refusals_are_shown(tmp_path: Path) -> None:
+    with table(tmp_path, start(Ann={"space": "go", "cash": 10})) as t:
+        t.play("ROLL", "DICE 1 2", "YES")
+        assert "Ann has $10 and Baltic Avenue costs $60" in t.text()
+        assert t.inputs() == [{"roll": [1, 2]}]
+
+
+def test_manual_dice_entry(tmp_path: Path) -> None:
+    with table(tmp_path, start(), dice="manual") as t:
+        t.play("ROLL")
+        assert "your dice" in t.text() and ">1<" in t.text()
+        t.play("NEXT", "NEXT", "YES", "PREV", "YES")  # die 1: 3; die 2: 6 (1 - 1 wraps)
+        assert t.inputs() == [{"roll": [3, 6]}]
+        assert t.state["players"][0]["space"] == "connecticut-avenue"
+
+
+def test_software_dice(tmp_path: Path) -> None:
+    with table(tmp_path, start(), dice="software") as t:
+        t.play("ROLL")
+        (line,) = t.inputs()
+        assert len(line["roll"]) == 2 and all(1 <= v <= 6 for v in line["roll"])
+
+
+def test_host_menu_undo(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 1 2", "YES")
+        assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+        t.play("HOLD MENU 2")
+        assert "HOST MENU" in t.text() and ">Undo last input" in t.text()
+        t.play("YES")
+        assert t.state["spaces"]["baltic-avenue"]["owner"] is None
+        assert t.state["prompt"]["kind"] == "buy"
+        assert "Undone: answer yes" in t.text()
+
+
+def test_host_menu_new_game_setup(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("HOLD MENU 2", "NEXT", "NEXT")  # undo, end game, new game
+        assert ">New game" in t.text()
+        t.play("YES")
+        assert "NEW GAME: RULESET" in t.text()
+        t.play("NEXT", "YES")  # addon
+        assert "NEW GAME: PLAYERS" in t.text() and "Same: Ann, Bob" in t.text()
+        t.play("NEXT", "NEXT", "YES")  # 3 players
+        assert t.state["ruleset"] == "addon"
+        assert [p["name"] for p in t.state["players"]] == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_menu_short_press_shows_players(tmp_path: Path) -> None:
+    with table(tmp_path, start(Bob={"space": "boardwalk", "cash": 77})) as t:
+        t.play("MENU")
+        assert "PLAYERS" in t.text() and "Bob $77" in t.text() and "Boardwalk" in t.text()
+        t.play("MENU")
+        assert "Ann, roll the dice" in t.text()
+
+
+def test_stuck_button_warning_on_the_oled(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.buttons.down("NEXT")
+        t.buttons.wait(21)
+        assert "NEXT button stuck down" in t.text()
+        t.play("ROLL", "DICE 1 2", "YES")  # the game goes on
+        assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+
+
+def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
+    setup = start(Ann={"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]})
+    with table(tmp_path, setup) as t:
+        assert "< Pay $50 fine >" in t.text()
+        t.play("NEXT")
+        assert "Play Chance get out of" in t.text()
+        t.play("YES")
+        assert t.inputs() == [{"act": {"player": "Ann", "do": "use-card", "card": "chance-get-out-of-jail-free"}}]
+        assert not t.state["players"][0]["in_jail"]
+
+
+def test_bankruptcy_needs_a_second_yes(tmp_path: Path) -> None:
+    setup = start(Bob={"space": "pennsylvania-avenue", "cash": 100})
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Ann", "hotel": True}, "park-place": {"owner": "Ann"}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 2 3")
+        assert "Go bankrupt" in t.text()
+        t.play("YES")
+        assert "YES again" in t.text() and t.state["winner"] is None
+        t.play("NO", "YES")
+        assert t.state["winner"] is None
+        t.play("YES")
+        assert t.state["winner"] == "Ann"
+        assert "GAME OVER" in t.text() and "Ann" in t.text()
+
+
+def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
+    setup = {"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1}
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 6 4")
+        assert t.inputs() == [{"roll": [6]}]  # one die: the roller's die A
+        assert "< Draw >" in t.text()
+        t.play("NEXT", "YES")
+        assert t.inputs()[-1] == {"answer": "move"}
+
+
+def test_phone_inputs_are_drawn_at_the_next_tick(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("ROLL", "DICE 1 2")
+        t.station.table.submit({"answer": "no"}, source="web")
+        t.buttons.wait(0.02)
+        assert "Auction of Baltic Avenue" in t.text()
+
+
+def test_resume_after_a_power_cut(tmp_path: Path) -> None:
+    journal = tmp_path / "games.sqlite3"
+    with table(tmp_path, start(), journal=journal) as t:
+        t.play("ROLL", "DICE 1 2")
+        before = t.state
+    with table(tmp_path, None, journal=journal) as t:  # no setup: the stored game is resumed
+        assert t.station.resumed
+        assert t.state == before
+        assert "resumed where it stopped" in t.text() and "Buy Baltic Avenue" in t.text()
+        t.play("YES")
+        assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+
+
+def test_demo_default_game_is_a_two_player_addon_game(tmp_path: Path) -> None:
+    with table(tmp_path, None) as t:
+        assert t.state["ruleset"] == "addon" and [p["name"] for p in t.state["players"]] == ["Ann", "Bob"]
+        assert t.state["prompt"]["kind"] == "roll"
+
+
+def test_display_unplugged_the_game_goes_on_and_it_recovers(tmp_path: Path) -> None:
+    sim = SimClock()
+    factory = MockFactory()
+    pins = load_pins()
+    bus = VirtualI2CBus()
+    station = build_station(journal_path=tmp_path / "g.sqlite3", pins=pins, pin_factory=factory,
+                            open_device=lambda: PagedSSD1306(i2c(bus=bus)), dice="roller", clock=sim,
+                            sleep=sim.sleep, setup=start(), new_seed=lambda: 1)
+    try:
+        buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
+        roller = VirtualRoller(factory, pins.roller, sim.sleep)
+        bus.plugged = False
+        buttons.press("ROLL")
+        roller.present(1, 2)
+        buttons.press("YES")
+        assert station.table.public()["spaces"]["baltic-avenue"]["owner"] == "Ann"  # type: ignore[index]
+        assert not station.display.available and station.display.faults >= 1
+        bus.plugged = True
+        bus.reset()
+        buttons.wait(35)  # the longest back-off
+        assert station.display.available
+        panel = SSD1306Ram()
+        panel.feed(bus)
+        assert panel.pages() == expected_pages(station.controller.frame())
+    finally:
+        station.close()
+        factory.reset()
+
+
+def test_a_full_disk_is_reported_and_the_input_not_lost(tmp_path: Path) -> None:
+    from companion.engine import IllegalInput
+    from companion.journal import JournalFull
+
+    with table(tmp_path, start()) as t:
+        db = t.station.journal._db  # the journal's own connection: cap its size as a full disk would
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        for size in (200, 20, 1):  # refused inputs are journaled too: fill the disk with them, to the brim
+            for _ in range(100_000):
+                try:
+                    t.station.table.submit({"answer": "x" * size}, source="test")
+                except JournalFull:
+                    break
+                except IllegalInput:
+                    pass
+            else:
+                pytest.fail("the disk never filled")
+        t.play("ROLL", "DICE 1 2")
+        assert "disk is full" in t.text()
+        assert t.state["prompt"]["kind"] == "roll"  # nothing applied
+        db.execute("PRAGMA max_page_count = 1000000")  # space freed
+        t.play("ROLL", "DICE 1 2")
+        assert t.inputs() == [{"roll": [1, 2]}]
+
+
+def test_low_disk_space_is_reported_before_inputs_fail(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.station.controller.disk_free = lambda: 5_000_000
+        t.play("WAIT 20")
+        assert "DISK ALMOST FULL" in t.text()
