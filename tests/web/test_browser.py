@@ -246,3 +246,28 @@ def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: 
         finally:
             stop.set()
             ticker.join(timeout=2)
+
+
+def test_addon_both_boards_and_a_subway_ride_picked_on_the_map(browser: Any, phone: Any, tmp_path: Path) -> None:
+    with Journal(tmp_path / "addon.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 1,
+                        "start": {"players": {"Ann": {"space": "inner-community-chest"}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            assert page.locator("#board svg [data-space]").count() == 64  # the outer 40 and the inner 24
+            assert page.locator("#board svg line.link").count() == 2  # the elevator pairs
+            page.select_option('[aria-label="die 1"]', "1")
+            page.select_option('[aria-label="die 2"]', "1")
+            page.click("#act-prompt button:text('Enter dice')")
+            expect_text(page.locator("#prompt"), "Ann, take the subway to any space")
+            assert page.locator("#board .cell.pick").count() == 63
+            shot(page, "addon-subway")
+            page.click('#board [data-space="boardwalk"]')  # tap the destination on the map
+            from playwright.sync_api import expect
+
+            expect(page.locator('.player[data-player="Ann"] .where')).to_contain_text("on Boardwalk", timeout=TIMEOUT)
+            assert table.state["players"][0]["space"] == "boardwalk"
+            assert page.errors == []

@@ -154,10 +154,14 @@ function renderTurn(state) {
   const me = actor();
   if (!prompt || !me || state.winner) return;
   const mine = prompt.player === me || (prompt.player === null && app.session.host);
-  if (mine && prompt.options && prompt.options.length) {
+  const label = (option) => (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
+  if (mine && prompt.options && prompt.options.length > 8) {  // a destination: a list, or a tap on the map
+    const select = el("select", { id: "answer-list", "aria-label": "choose" }, ...prompt.options.map((o) => el("option", { value: o }, label(o))));
+    box.append(select, el("button", { type: "button", on: { click: () => input({ answer: select.value }) } }, "Choose"));
+    if (prompt.options.some((o) => app.board && app.board.byId[o])) box.append(el("p", { class: "where" }, "or tap a green space on the board"));
+  } else if (mine && prompt.options && prompt.options.length) {
     for (const option of prompt.options) {
-      const label = app.board && app.board.byId[option] ? app.board.byId[option].name : option;
-      box.append(el("button", { type: "button", "data-answer": option, on: { click: () => input({ answer: option }) } }, label));
+      box.append(el("button", { type: "button", "data-answer": option, on: { click: () => input({ answer: option }) } }, label(option)));
     }
   }
   if (prompt.kind === "roll" && mine) rollControls(box, prompt);
