@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..board import KindRule, Space
 from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft
+from ..errors import BoardError
 
 PROPERTY = dict(ownable=True, grouped=True)
 
@@ -64,16 +65,26 @@ class ClassicRules(Ruleset):
                          "move", "pay-each", "collect-each"})
     #: What sends money to the tax account rather than the bank (addon's tax pool).
     tax_reasons = frozenset({"card", "income-tax", "luxury-tax", "jail-fine"})
+    #: Options the board must give, each a whole number ≥ 0 (RULES.md §1).
+    whole_options: ClassVar[tuple[str, ...]] = (
+        "start_cash", "salary", "income_tax_flat", "income_tax_percent", "luxury_tax", "jail_fine", "houses", "hotels",
+        "end_after_bankruptcies", "end_at_minutes")
+    #: The parameters a card of each effect needs; the numeric ones are whole numbers.
+    effect_params: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "pay": ("amount",), "collect": ("amount",), "pay-each": ("amount",), "collect-each": ("amount",),
+        "advance": ("to",), "advance-nearest": ("kind",), "repairs": ("house", "hotel"), "move": ("steps",),
+        "keep": ("use",)}
 
     def __init__(self, board: Any) -> None:
         super().__init__(board)
         b = self.board
+        self.check_board()
         self.jail = next(s.id for s in b.spaces if s.kind == "jail")
         self.salary_spaces = frozenset(s.id for s in b.spaces if s.data.get("salary"))
         for group, members in b.groups.items():
-            first = b.by_id[members[0]]
-            if first.kind in ("railroad", "utility") and len(first.rent) < len(members):
-                raise ValueError(f"{b.source}: {first.id}.rent needs one rent per {group} owned ({len(members)})")
+            for member in (b.by_id[m] for m in members):
+                if member.kind in ("railroad", "utility") and len(member.rent) < len(members):
+                    raise BoardError(f"{b.source}: {member.id}.rent needs one rent per {group} owned ({len(members)})")
         self.landers = {
             "street": self.land_property, "railroad": self.land_property, "utility": self.land_property,
             "chance": self.land_card, "chest": self.land_card, "tax": self.land_tax,
@@ -82,6 +93,31 @@ class ClassicRules(Ruleset):
         }
         self.effect_handlers = {name: getattr(self, "effect_" + name.replace("-", "_")) for name in self.effects}
         self.card_uses = {"jail": self.use_jail_card}
+
+    def check_board(self) -> None:
+        """What the generic loader cannot know: the jail, the options and card parameters this ruleset reads."""
+        b = self.board
+        if not any(s.kind == "jail" for s in b.spaces):
+            raise BoardError(f"{b.source}: spaces: a {self.id} board needs a space of kind 'jail'")
+        for i, space in enumerate(b.spaces):
+            if "deck" in space.data and not b.decks.get(space.data["deck"]):
+                raise BoardError(f"{b.source}: spaces[{i}] ({space.id}).deck: no cards in deck {space.data['deck']!r}")
+        for key in self.whole_options:
+            value = b.options.get(key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise BoardError(f"{b.source}: options.{key}: expected a whole number ≥ 0, found {value!r}")
+        for i, card in enumerate(b.cards.values()):
+            where = f"{b.source}: cards[{i}] ({card.id})"
+            for key in self.effect_params.get(card.do, ()):
+                value = card.params.get(key)
+                if value is None:
+                    raise BoardError(f"{where}: a {card.do} card needs `{key}`")
+                if key not in ("to", "kind", "use") and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise BoardError(f"{where}.{key}: expected a whole number, found {value!r}")
+            if card.do == "advance" and card.params["to"] not in b.by_id:
+                raise BoardError(f"{where}.to: there is no space {card.params['to']!r}")
+            if card.do == "advance-nearest" and not any(s.kind == card.params["kind"] for s in b.spaces):
+                raise BoardError(f"{where}.kind: there is no space of kind {card.params['kind']!r}")
 
     # ================================================================== set-up
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
