@@ -198,7 +198,7 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll)
     asked = prompt_lines(state, labels)
-    told = [t for t in story(events) if not any(q.startswith(t) for q in asked)]  # not twice
+    told = [t for t in story(events) if not any(t in q for q in asked)]  # not twice
     body = [r for text in told + asked for r in wrap(text)]
     rows_for_body = BODY_ROWS
     option_row: Row | None = None

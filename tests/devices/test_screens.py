@@ -1,0 +1,108 @@
+"""The OLED's key screens compared pixel for pixel with reference PNGs, drawn on luma's dummy device.
+
+The references are in tests/devices/reference/. After a deliberate change of a layout, look at
+the new pictures and rewrite them with ``COMPANION_UPDATE_REFERENCE=1 pytest tests/devices``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from luma.core.device import dummy
+from PIL import Image, ImageChops
+
+from companion.devices import screens
+from companion.devices.controller import qr_matrix
+from companion.devices.draw import Painter, latin1
+from companion.devices.screens import Choice, Labels
+from companion.engine import apply, find_ruleset, new_game, public_state
+
+REFERENCE = Path(__file__).parent / "reference"
+LABELS = Labels({s.id: s.name for s in find_ruleset("classic").board.spaces})
+
+
+def game(*lines: dict, **start: dict) -> tuple[dict, list[dict]]:
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3,
+             "start": {"players": {"Ann": {"space": "go"}, **start}, "turn": "Ann"}}
+    state, events = new_game(setup)
+    for line in lines:
+        state, events = apply(state, line)
+    return public_state(state), events
+
+
+def key_screens() -> dict[str, screens.Screen]:
+    roll, _ = game()
+    buy, buy_events = game({"roll": [1, 2]})
+    tax, tax_events = game({"roll": [1, 3]})
+    auction, auction_events = game({"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Bob", "do": "bid",
+                                                                                 "amount": 45}})
+    jail, _ = game(Ann={"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]})
+    over, over_events = game({"roll": [1, 2]}, {"act": {"player": "Bob", "do": "bankrupt"}})
+    return {
+        "roll": screens.game_screen(roll, [], LABELS, dice_source="roller"),
+        "buy": screens.game_screen(buy, buy_events, LABELS),
+        "income-tax-options": screens.game_screen(tax, tax_events, LABELS, choice=Choice(
+            ("Pay $200", "Pay 10% of worth"), 1)),
+        "auction": screens.game_screen(auction, auction_events, LABELS),
+        "jail": screens.game_screen(jail, [], LABELS, choice=Choice(("Pay $50 fine", "Play Chance get out of jail"))),
+        "roller-fault": screens.game_screen(roll, [], LABELS, notice="Roller: die A read 7, not a face: roll again",
+                                            dice_source="roller"),
+        "dice-entry": screens.dice_entry_screen("Ann", [3, 5], 1),
+        "host-menu": screens.menu_screen("HOST MENU", ["Undo last input", "New game", "Join codes", "Players",
+                                                       "Dice: roller", "Shut down", "Back"], 1),
+        "join": screens.join_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
+                                    "http://192.168.1.20:8080", "482913", "1234"),
+        "players": screens.players_screen(buy, LABELS),
+        "game-over": screens.game_screen(over, over_events, LABELS),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(key_screens()))
+def test_key_screen_matches_reference(name: str) -> None:
+    device = dummy(width=128, height=64, mode="1")
+    device.display(Painter().paint(key_screens()[name]))
+    image = device.image
+    path = REFERENCE / f"{name}.png"
+    if os.environ.get("COMPANION_UPDATE_REFERENCE"):
+        image.save(path)
+    assert path.exists(), f"no reference picture {path.name}: make it with COMPANION_UPDATE_REFERENCE=1"
+    reference = Image.open(path).convert("1")
+    difference = ImageChops.difference(image.convert("L"), reference.convert("L")).getbbox()
+    assert difference is None, f"{name} differs from {path.name} in the box {difference}"
+
+
+def test_join_qr_code_is_drawn_with_two_pixel_modules() -> None:
+    matrix = qr_matrix("http://192.168.1.20:8080/join#code=482913")
+    image = Painter().paint(screens.join_screen(matrix, "http://192.168.1.20:8080", "482913", None))
+    n = len(matrix)
+    top = (64 - (n + 2) * 2) // 2
+    for r in (0, n // 2, n - 1):  # sample rows: every module is a 2x2 block, dark where the matrix says
+        for c in range(n):
+            x, y = (c + 1) * 2, top + (r + 1) * 2
+            assert bool(image.getpixel((x, y))) == (matrix[r][c] == "0")  # lit: a light module
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=120),
+       st.integers(5, 25))
+def test_wrap_keeps_every_word_within_the_width(text: str, cols: int) -> None:
+    rows = screens.wrap(text, cols)
+    assert all(len(r) <= cols for r in rows)
+    assert "".join("".join(rows).split()) == "".join(text.split())
+
+
+def test_long_texts_scroll_in_pages() -> None:
+    state, events = game({"roll": [1, 2]})
+    long = [{"kind": "say", "text": f"line number {i} of a long story"} for i in range(12)]
+    pages = {screens.game_screen(state, long, LABELS, scroll=k).rows for k in range(8)}
+    assert len(pages) > 2
+    assert screens.game_screen(state, long, LABELS).scrolls
+    assert not screens.game_screen(state, events[:1], LABELS).scrolls
+
+
+def test_text_outside_latin1_is_drawable() -> None:
+    assert latin1("Łódź 6★ — ok") == "Lódz 6* - ok"  # ó is Latin-1 already
+    Painter().paint(screens.message_screen("Zoë & Łukasz", "Ελλάδα 🎲"))
