@@ -1,0 +1,164 @@
+"""The Pico's dice-roller firmware, run on the host against a fake ``machine`` module.
+
+The fake Pins record every level with the (simulated) time; its outputs can also drive gpiozero
+MockFactory pins, so the firmware talks to the Pi's real reader (companion.devices.roller).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.devices.clock import SimClock
+from companion.devices.pins import load_pins
+from companion.devices.roller import DiceRoller, RollerResult
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "dice-roller"
+PICO_TO_PI = {2: 17, 3: 27, 4: 22, 5: 23, 6: 24, 7: 25, 8: 12, 9: 16, 10: 20, 11: 4}
+
+
+class FakeMachine(ModuleType):
+    """The parts of MicroPython's ``machine`` the firmware uses: Pin with irq."""
+
+    def __init__(self, clock: SimClock, wire: dict[int, Any] | None = None) -> None:
+        super().__init__("machine")
+        machine = self
+
+        class Pin:
+            IN, OUT, PULL_UP, PULL_DOWN, IRQ_RISING, IRQ_FALLING = 0, 1, 1, 2, 4, 8
+
+            def __init__(self, number: int, mode: int = 0, pull: int | None = None, *, value: int | None = None):
+                self.number, self.mode = number, mode
+                self.level = value if value is not None else (1 if pull == Pin.PULL_UP else 0)
+                self.history = [(clock(), self.level)]
+                self.handler = None
+                machine.pins[number] = self
+                self._drive()
+
+            def value(self, level: int | None = None) -> int | None:
+                if level is None:
+                    return self.level
+                self.level = int(level)
+                self.history.append((clock(), self.level))
+                self._drive()
+                return None
+
+            def irq(self, trigger: int, handler: Any) -> None:
+                self.trigger, self.handler = trigger, handler
+
+            def _drive(self) -> None:  # an output wired to the Pi
+                if self.mode == Pin.OUT and wire is not None and self.number in wire:
+                    (wire[self.number].drive_high if self.level else wire[self.number].drive_low)()
+
+            def external(self, level: int) -> None:  # something outside sets an input pin
+                old, self.level = self.level, level
+                if self.handler and ((level and not old and self.trigger & Pin.IRQ_RISING)
+                                     or (old and not level and self.trigger & Pin.IRQ_FALLING)):
+                    self.handler(self)
+
+        self.Pin = Pin
+        self.pins: dict[int, Any] = {}
+
+
+def load_roller(machine: FakeMachine) -> ModuleType:
+    sys.modules["machine"] = machine
+    try:
+        spec = importlib.util.spec_from_file_location("pico_roller", FIRMWARE / "roller.py")
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        return module
+    finally:
+        del sys.modules["machine"]
+
+
+class Bytes:
+    """A scripted entropy source: the bytes given, then a counter."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+        self.n = 0
+
+    def __call__(self, count: int) -> bytes:
+        return bytes(self._next() for _ in range(count))
+
+    def _next(self) -> int:
+        if self.values:
+            return self.values.pop(0)
+        self.n += 1
+        return self.n % 252
+
+
+def make(clock: SimClock, urandom: Any, wire: dict[int, Any] | None = None, dice: int = 3) -> tuple[Any, FakeMachine]:
+    machine = FakeMachine(clock, wire)
+    module = load_roller(machine)
+    roller = module.Roller(machine, lambda ms: clock.advance(ms / 1000), lambda us: clock.advance(us / 1e6),
+                           lambda: int(clock() * 1000), lambda a, b: a - b, urandom, dice=dice)
+    return roller, machine
+
+
+def test_encoding_is_lsb_first_and_faces_are_fair() -> None:
+    module = load_roller(FakeMachine(SimClock()))
+    assert [module.encode(v) for v in range(1, 7)] == [(1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (1, 0, 1),
+                                                       (0, 1, 1)]
+    faces = Counter(module.fair_die(Bytes(b)) for b in range(252))
+    assert faces == {face: 42 for face in range(1, 7)}  # every byte below 252: each face equally often
+    assert module.fair_die(Bytes(255, 253, 252, 5)) == 6  # 252-255 are drawn again
+
+
+def test_a_roll_sets_the_lines_then_strobes_for_8_ms() -> None:
+    clock = SimClock()
+    roller, machine = make(clock, Bytes(*[0] * 200))
+    machine.pins[13].external(0)  # the roll button
+    values = roller.run_once()
+    assert values is not None and len(values) == 3
+    strobe = machine.pins[11].history
+    assert [level for _, level in strobe] == [0, 1, 0]
+    rise, fall = strobe[1][0], strobe[2][0]
+    assert fall - rise == pytest.approx(0.008)
+    for die, pins in enumerate(((2, 3, 4), (5, 6, 7), (8, 9, 10))):
+        for bit, pin in enumerate(pins):
+            settled = [t for t, _ in machine.pins[pin].history]
+            assert max(settled) < rise  # every data line was set before STROBE rose
+            assert machine.pins[pin].value() == values[die] >> bit & 1
+
+
+def test_button_bounce_starts_one_roll_and_request_starts_another() -> None:
+    clock = SimClock()
+    roller, machine = make(clock, Bytes())
+    button = machine.pins[13]
+    for level in (0, 1, 0, 1, 0):
+        button.external(level)
+        clock.advance(0.002)
+    assert roller.run_once() is not None
+    assert roller.run_once() is None  # the chatter did not queue a second roll
+    machine.pins[12].external(1)  # REQUEST from the Pi
+    assert roller.run_once() is not None
+
+
+@pytest.mark.parametrize("dice", [2, 3])
+def test_the_pis_reader_accepts_what_the_firmware_sends(dice: int) -> None:
+    """Firmware and Pi together: the fake Pico's outputs drive the Pi's MockFactory pins."""
+    clock = SimClock()
+    factory = MockFactory()
+    pins = load_pins().roller
+    wire = {pico: factory.pin(pi) for pico, pi in PICO_TO_PI.items()}
+    results: list[RollerResult] = []
+    reader = DiceRoller(pins, results.append, pin_factory=factory, sleep=clock.sleep, clock=clock)
+    roller, _ = make(clock, Bytes(), wire=wire, dice=dice)
+    try:
+        for _ in range(20):
+            roller.pending = True
+            values = roller.run_once()
+            assert results[-1].ok, results[-1].fault
+            assert results[-1].dice == values
+        assert len(results) == 20
+    finally:
+        reader.close()
+        factory.reset()
