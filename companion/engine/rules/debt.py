@@ -1,0 +1,62 @@
+"""Payments that may not be covered: the ``pay`` task and the debt that waits for cash.
+
+A payment larger than the payer's cash calls :meth:`Debts.short_of_cash`; by default the
+payment goes back on the queue and a ``debt`` prompt waits until voluntary acts (sales,
+loans, trades) raise the cash, when :meth:`Debts.resume` lets it through. Rulesets decide
+what else the debtor may answer (``bankrupt``, ``poorhouse``, ``out``).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..core import Ruleset, money
+from ..draft import Draft
+
+
+class Debts(Ruleset):
+    """Mixin: the ``pay`` task and the ``debt`` prompt."""
+
+    #: Where a payment goes when its creditor has left the game.
+    fallback_account: ClassVar[str] = "bank"
+
+    def task_pay(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+        if amount <= 0 or d.player(debtor)["bankrupt"]:
+            return
+        if creditor not in ("bank", *d.state["pools"]) and d.player(creditor)["bankrupt"]:
+            creditor = self.fallback_account
+        if d.player(debtor)["cash"] >= amount:
+            self.transfer(d, debtor, creditor, amount, reason)
+            return
+        self.short_of_cash(d, debtor, creditor, amount, reason)
+
+    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+        """The debtor cannot pay now: wait for the cash (the payment is retried first)."""
+        cash = d.player(debtor)["cash"]
+        d.push(["pay", debtor, creditor, amount, reason])
+        d.say("debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} and has {money(cash)}",
+              player=debtor, creditor=creditor, amount=amount)
+        d.ask(debtor, "debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason} and has "
+              f"{money(cash)}: {self.debt_advice(d, debtor, amount - cash)}", self.debt_options(d, debtor),
+              creditor=creditor, amount=amount)
+
+    def debt_options(self, d: Draft, debtor: str) -> list[str]:
+        return ["bankrupt"]
+
+    def debt_advice(self, d: Draft, debtor: str, short: int) -> str:
+        return f"sell, mortgage or trade to raise {money(short)}, or go bankrupt"
+
+    def drop_debt(self, d: Draft) -> None:
+        """Forget the payment the ``debt`` prompt waits for (it is first on the queue)."""
+        d.state["queue"].pop(0)
+
+    def resume(self, d: Draft) -> None:
+        """After a voluntary act: pay a waiting debt if the cash is there now, else refresh its options."""
+        prompt = d.state["prompt"]
+        if not prompt or prompt["kind"] != "debt":
+            return
+        debtor = prompt["player"]
+        if d.player(debtor)["cash"] >= prompt["amount"]:
+            d.state["prompt"] = None
+        else:
+            d.state["prompt"] = {**prompt, "options": self.debt_options(d, debtor)}

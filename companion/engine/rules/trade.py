@@ -1,0 +1,117 @@
+"""Offers between two players: one proposes, the other accepts or rejects.
+
+``trade {with, give: {cash, spaces, cards}, get: {cash, spaces, cards}}`` is the offer every
+ruleset with deeds or cards shares. A ruleset adds other kinds of offer (a loan) with
+:meth:`Trades.check_offer` and settles them in :meth:`Trades.settle`. One offer waits at a time,
+in ``state["trade"]``; either party may withdraw it with ``reject``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core import Ruleset, money, names_of, reject, whole
+from ..draft import Draft, Task
+
+
+class Trades(Ruleset):
+    """Mixin: the ``trade``, ``accept`` and ``reject`` verbs, with hooks for what a deed or card carries."""
+
+    def check_offer(self, d: Draft, name: str, other: Any, verb: str = "trade") -> str:
+        """Reject an offer from ``name`` to ``other`` if one already waits or ``other`` cannot take it."""
+        if d.state.get("trade"):
+            t = d.state["trade"]
+            raise reject(f"{t['from']}'s offer to {t['with']} waits for an answer first")
+        if not isinstance(other, str) or other == name or not d.has_player(other) or d.player(other)["bankrupt"]:
+            raise reject(f"{name} cannot {verb} with {other!r}")
+        return other
+
+    def verb_trade(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        other = self.check_offer(d, name, act.get("with"))
+        give = self.bundle(d, name, act.get("give", {}), "give")
+        get = self.bundle(d, other, act.get("get", {}), "get")
+        if not any(give.values()) and not any(get.values()):
+            raise reject("an empty trade")
+        d.state["trade"] = {"from": name, "with": other, "give": give, "get": get}
+        d.say("trade", f"{name} offers {other}: {self.describe_bundle(give)} for {self.describe_bundle(get)}. "
+              f"{other}, accept or reject", player=name, other=other)
+
+    def bundle(self, d: Draft, holder: str, raw: Any, what: str) -> dict[str, Any]:
+        """Check one side of a trade: ``holder`` must hold everything in it."""
+        if not isinstance(raw, Mapping) or set(raw) - {"cash", "spaces", "cards"}:
+            raise reject(f"trade {what} must be an object with cash, spaces and cards")
+        cash = whole(raw.get("cash", 0), f"trade {what} cash")
+        if cash > d.player(holder)["cash"]:
+            raise reject(f"{holder} has only {money(d.player(holder)['cash'])}")
+        spaces, cards = raw.get("spaces", []), raw.get("cards", [])
+        if not isinstance(spaces, list) or not isinstance(cards, list) or len(set(map(str, spaces))) != len(spaces):
+            raise reject(f"trade {what}: spaces and cards must be lists of distinct ids")
+        for sid in spaces:
+            self.check_trade_space(d, holder, sid)
+        held = list(d.player(holder)["cards"])
+        for card in cards:
+            if card not in held:
+                raise reject(f"{holder} does not hold the card {card!r}")
+            held.remove(card)
+        return {"cash": cash, "spaces": list(spaces), "cards": list(cards)}
+
+    def check_trade_space(self, d: Draft, holder: str, space_id: Any) -> None:
+        """Reject a space ``holder`` may not trade (default: one they do not own)."""
+        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
+        if space is None or not space.ownable or d.read_space(space.id)["owner"] != holder:
+            raise reject(f"{holder} cannot trade {space_id}: {holder} does not own it")
+
+    def describe_bundle(self, bundle: Mapping[str, Any]) -> str:
+        parts = [money(bundle["cash"])] if bundle["cash"] else []
+        parts += [self.board.by_id[s].name for s in bundle["spaces"]] + list(bundle["cards"])
+        return names_of(parts) or "nothing"
+
+    def verb_accept(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        t = d.state.get("trade")
+        if not t or t["with"] != name:
+            raise reject(f"there is no offer for {name}")
+        later = self.settle(d, t)
+        d.state["trade"] = None
+        if later:
+            self.interrupt(d, *later)
+
+    def settle(self, d: Draft, offer: Mapping[str, Any]) -> list[Task]:
+        """Carry out an accepted offer (checked again: hands may have changed); returns tasks to run now."""
+        give = self.bundle(d, offer["from"], offer["give"], "give")
+        get = self.bundle(d, offer["with"], offer["get"], "get")
+        later = self.hand_over(d, offer["from"], offer["with"], give) + self.hand_over(d, offer["with"], offer["from"], get)
+        d.say("trade", f"{offer['with']} accepts: trade done", player=offer["with"], other=offer["from"])
+        return later
+
+    def hand_over(self, d: Draft, giver: str, taker: str, bundle: Mapping[str, Any]) -> list[Task]:
+        """Move one side of a trade; returns payments that fall due (a ruleset's hook decides)."""
+        self.transfer(d, giver, taker, bundle["cash"], "in the trade")
+        due: list[Task] = []
+        for sid in bundle["spaces"]:
+            due += self.pass_space(d, giver, taker, sid)
+        for card in bundle["cards"]:
+            self.pass_card(d, giver, taker, card)
+        return due
+
+    def pass_space(self, d: Draft, giver: str, taker: str, space_id: str) -> list[Task]:
+        d.space(space_id)["owner"] = taker
+        d.say("deed", f"{giver} gives {taker} the deed of {self.board.by_id[space_id].name}", space=space_id)
+        return []
+
+    def pass_card(self, d: Draft, giver: str, taker: str, card: str) -> None:
+        d.take_card(giver, card)
+        d.give_card(taker, card)
+
+    def verb_reject(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        t = d.state.get("trade")
+        if not t or name not in (t["from"], t["with"]):
+            raise reject(f"there is no offer involving {name}")
+        d.state["trade"] = None
+        d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the offer", player=name)
+
+    def cancel_offers(self, d: Draft, name: str) -> None:
+        """Drop the waiting offer of a player who left the game."""
+        trade = d.state.get("trade")
+        if trade and name in (trade["from"], trade["with"]):
+            d.state["trade"] = None
