@@ -10,8 +10,11 @@ from ..core import Ruleset
 from .addon import AddonRules
 from .chambers import ChambersRules
 from .classic import ClassicRules
+from .magie1904 import Magie1904Rules
+from .magie1924 import Magie1924Rules
 
-_CLASSES: dict[str, type[Ruleset]] = {cls.id: cls for cls in (ClassicRules, AddonRules, ChambersRules)}
+_CLASSES: dict[str, type[Ruleset]] = {
+    cls.id: cls for cls in (ClassicRules, AddonRules, Magie1904Rules, Magie1924Rules, ChambersRules)}
 
 
 def ruleset_ids() -> list[str]:
