@@ -821,7 +821,10 @@ class ClassicRules(Ruleset):
         if d.player(name)["cash"] < (space.house or 0):
             raise reject(f"{name} cannot build on {space.name}: a {kind} costs {money(space.house or 0)}")
         wanting = self.builders(d, kind)
-        if len(wanting) > stock and d.state["prompt"] and d.state["prompt"]["kind"] != "auction":
+        if len(wanting) > stock and d.state["prompt"]:
+            if d.state["prompt"]["kind"] == "auction":
+                raise reject(f"{name} cannot build on {space.name} during an auction: the bank's last "
+                             f"{kind}{'s' if stock > 1 else ''} must be auctioned among {names_of(wanting)} after it")
             d.say("say", f"The bank has {stock} {kind}{'s' if stock > 1 else ''} left and "
                   f"{names_of(wanting)} can build: it is auctioned")
             self.interrupt(d, ["building-auction", kind, space.id, name, wanting])
