@@ -452,8 +452,8 @@ class Magie1904Rules(MagieRules):
         spaces = self.security(d, name, act.get("spaces"), why)
         value = sum(self.board.by_id[sid].price or 0 for sid in spaces)
         if value < amount + options["loan_margin"]:
-            raise reject(f"{why}: it lends on lots worth {money(amount + options['loan_margin'])} and "
-                         f"{names_of([self.board.by_id[s].name for s in spaces])} are worth {money(value)}")
+            raise reject(f"{why}: the lots pledged are worth {money(value)} and the bank wants "
+                         f"{money(amount + options['loan_margin'])}")
         loan = self.record_loan(d, "bank", name, amount, self.note_interest(d, amount), spaces, "")
         self.transfer(d, "bank", name, amount, f"as loan {loan['id']}")
 
