@@ -112,7 +112,9 @@ class TableController:
         self._prompt: Any = None
         self._screen: Screen | None = None
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
-        self.latencies: list[float] = []  # button edge → frame handed to the display, seconds
+        self.latencies: list[float] = []  # button edge → first frame handed to the display, seconds
+        self.result_latencies: list[float] = []  # button edge → the frame of the input's result
+        self._edge_answered = False
         self.closed = False
         self._unsubscribe = table.subscribe(self._inbox.append)
         if table.state is not None:
@@ -129,7 +131,7 @@ class TableController:
             elif event.button == "MENU":
                 self._menu_button(event)
             elif event.kind == "press":
-                self._waiting_edge = event.at
+                self._edge(event.at)
                 self._press(event.button)
             self.refresh()
 
@@ -175,12 +177,15 @@ class TableController:
         if event.kind == "hold":
             self._open_host_menu()
         elif event.kind == "release" and event.held < 1.0 and self.mode in ("game", "players"):
-            self._waiting_edge = event.at
+            self._edge(event.at)
             self.mode = "players" if self.mode == "game" else "game"
             self.scroll = 0
         elif event.kind == "release" and event.held < 1.0 and self.mode != "dice":
-            self._waiting_edge = event.at
+            self._edge(event.at)
             self._back()
+
+    def _edge(self, at: float) -> None:
+        self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str) -> None:
         if self.mode in ("menu", "setup"):
@@ -399,6 +404,8 @@ class TableController:
     # ================================================================== submitting
     def _submit(self, line: dict[str, Any], source: str, *, back: bool = False) -> bool:
         state = self.table.state
+        if self._waiting_edge is not None:
+            self._acknowledge(line)
         try:
             self.table.submit(line, source=source, expect_seq=state["seq"] if state else None)
         except CompanionError as error:
@@ -410,6 +417,21 @@ class TableController:
                 self._back()
         self._drain()
         return True
+
+    def _acknowledge(self, line: dict[str, Any]) -> None:
+        """Show at once that a press was taken (the input is journaled and synced before its result)."""
+        if "roll" in line:
+            text = "Rolling " + " + ".join(map(str, line["roll"]))
+        elif "answer" in line:
+            text = f"{screens.label(str(line['answer']), Labels())}..."
+        elif "undo" in line:
+            text = "Undoing..."
+        else:
+            text = f"{str(line.get('act', {}).get('do', '')).replace('-', ' ').capitalize()}..."
+        screen = self._screen or self.screen()
+        ack = screens.Screen((*screen.rows[:-1], screens.Row(screens.fit(text, screens.COLS["small"]), invert=True,
+                                                             align="center")), screen.qr, False, "ack")
+        self._draw(ack)
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
         """Show a notice above the body (a fault, a refusal); it fades after a few seconds.
@@ -490,12 +512,18 @@ class TableController:
             if screen == self._screen:
                 self._waiting_edge = None
                 return
-            self._screen = screen
-            image = self.painter.paint(screen)
-            self.display.show(image)
+            self._draw(screen)
             if self._waiting_edge is not None:
-                self.latencies.append(self.clock() - self._waiting_edge)
+                self.result_latencies.append(self.clock() - self._waiting_edge)
                 self._waiting_edge = None
+
+    def _draw(self, screen: Screen) -> None:
+        """Paint and hand a screen to the display; the first frame after a button edge is timed."""
+        self._screen = screen
+        self.display.show(self.painter.paint(screen))
+        if self._waiting_edge is not None and not self._edge_answered:
+            self.latencies.append(self.clock() - self._waiting_edge)
+            self._edge_answered = True
 
     def frame(self) -> Image.Image:
         """The current screen as pixels (for tests and the terminal)."""

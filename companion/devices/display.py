@@ -4,7 +4,7 @@ luma's ``ssd1306.display`` sends the whole 1 KB frame every time. At 400 kHz tha
 25 ms of bus time per frame, for a screen that usually changes in a few rows. The controller's
 memory is organised in eight pages of 8 pixel rows × 128 columns; :class:`PagedSSD1306` (and
 :class:`PagedSH1106`) keep the last frame sent and, for each page that changed, send only the
-span of columns that changed.
+runs of columns that changed.
 
 :class:`Display` sits in front of any luma device (a real one, or luma's ``dummy`` in the demo):
 it skips a frame equal to the last one, and when the bus fails (display unplugged, loose wire)
@@ -38,15 +38,23 @@ def page_bytes(image: Image.Image, page: int) -> bytes:
     return strip.transpose(Image.Transpose.ROTATE_270).tobytes()
 
 
-def changed_span(old: bytes | None, new: bytes) -> tuple[int, int] | None:
-    """First and last column that differ between two pages (None when equal)."""
+SPLIT_GAP = 12  # equal columns that cost more than a new window command (about 10 bytes on the bus)
+
+
+def changed_spans(old: bytes | None, new: bytes, gap: int = SPLIT_GAP) -> list[tuple[int, int]]:
+    """The runs of columns that differ between two pages, as ``(first, last)``; runs closer than
+    ``gap`` equal columns are merged (a new window costs more than resending a few bytes)."""
     if old is None:
-        return 0, len(new) - 1
+        return [(0, len(new) - 1)]
     if old == new:
-        return None
-    first = next(i for i in range(len(new)) if old[i] != new[i])
-    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
-    return first, last
+        return []
+    spans: list[tuple[int, int]] = []
+    for i in (i for i in range(len(new)) if old[i] != new[i]):
+        if spans and i - spans[-1][1] <= gap:
+            spans[-1] = (spans[-1][0], i)
+        else:
+            spans.append((i, i))
+    return spans
 
 
 class _PagedMixin:
@@ -67,11 +75,8 @@ class _PagedMixin:
             self.forget()
         for page in range(self.height // PAGES_OF):
             new = page_bytes(image, page)
-            span = changed_span(self._sent[page], new)
-            if span is None:
-                continue
-            first, last = span
-            self._write(page, first, new[first:last + 1])
+            for first, last in changed_spans(self._sent[page], new):
+                self._write(page, first, new[first:last + 1])
             self._sent[page] = new
 
     def _write(self, page: int, column: int, data: bytes) -> None:

@@ -1,0 +1,129 @@
+"""Benchmark of the table (issue 6): button edge → frame handed to the OLED, and I2C bytes per screen change.
+
+Plays a scripted game on gpiozero MockFactory pins with the real clock: each press is a pin
+edge; the controller notes the time of the edge and the time its frame is handed to the
+display. The display is the PagedSSD1306 on luma's real ``i2c`` interface over a recording bus,
+so the bytes counted are the ones the Pi would put on the wire; luma's stock ssd1306 on the same
+frames gives the comparison. Prints figures; asserts nothing.
+
+    .venv/bin/python bench/table_bench.py [--presses 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+from luma.core.interface.serial import i2c  # noqa: E402
+from luma.oled.device import ssd1306  # noqa: E402
+
+from companion.devices.dice import SoftwareDice  # noqa: E402
+from companion.devices.display import PagedSSD1306  # noqa: E402
+from companion.devices.pins import load_pins  # noqa: E402
+from companion.devices.virtual import VirtualButtons, VirtualI2CBus  # noqa: E402
+from companion.engine import IllegalInput  # noqa: E402
+from companion.launch import build_station  # noqa: E402
+
+FULL_FRAME = 1024
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=200)
+    args = parser.parse_args()
+
+    pins = load_pins()
+    factory = MockFactory()
+    bus, stock_bus = VirtualI2CBus(), VirtualI2CBus()
+    stock = ssd1306(i2c(bus=stock_bus))
+    per_change: list[int] = []
+    stock_per_change: list[int] = []
+
+    frames = []
+
+    def on_frame(image) -> None:  # the bytes this frame cost (luma's own driver is timed after the run)
+        per_change.append(bus.wire_bytes())
+        bus.reset()
+        frames.append(image)
+
+    rng = random.Random(6)
+    clock = time.perf_counter
+    with tempfile.TemporaryDirectory() as scratch:
+        station = build_station(journal_path=Path(scratch) / "bench.sqlite3", pins=pins, pin_factory=factory,
+                                open_device=lambda: PagedSSD1306(i2c(bus=bus)), dice="software", clock=clock,
+                                sleep=time.sleep, setup={"ruleset": "classic", "players": ["Ann", "Bob", "Cy"],
+                                                         "seed": 6},
+                                new_seed=lambda: 6, on_frame=on_frame)
+        station.controller.software = SoftwareDice(randbelow=rng.randrange)
+        station.journal.snapshot_every = 50
+        bus.reset()
+        per_change.clear()
+        frames.clear()
+        buttons = VirtualButtons(factory, pins.buttons, time.sleep, after_step=station.tick)
+        presses = 0
+        slow: list[tuple[float, str, str]] = []
+        started = clock()
+        while presses < args.presses:
+            state = station.table.public()
+            if state["winner"]:
+                break
+            prompt = state["prompt"]
+            if prompt["kind"] == "auction":  # the phones bid and pass
+                for name in prompt["waiting"]:
+                    if name != prompt["bidder"]:
+                        try:
+                            station.table.submit({"act": {"player": name, "do": "pass"}}, source="web")
+                        except IllegalInput:
+                            pass
+                buttons.wait(0.02)
+                continue
+            button = "ROLL" if prompt["kind"] == "roll" else rng.choice(["YES", "NO", "NEXT", "YES"])
+            if prompt["kind"] == "debt":
+                button = "YES"
+            before = len(station.controller.latencies)
+            buttons.press(button, down=0.025, gap=0.03)
+            if len(station.controller.latencies) > before:
+                slow.append((station.controller.latencies[-1] * 1000, button, prompt["kind"]))
+            presses += 1
+        elapsed = clock() - started
+        latencies = [s * 1000 for s in station.controller.latencies]
+        inputs = station.table.public()["seq"]
+        station.close()
+    factory.reset()
+    for image in frames:  # what luma's stock driver would have sent for the same frames
+        stock_bus.reset()
+        stock.display(image)
+        stock_per_change.append(stock_bus.wire_bytes())
+
+    print(f"table bench: {presses} button presses, {inputs} inputs journaled, {len(per_change)} screen changes, "
+          f"{elapsed:.1f} s of real time (python {sys.version.split()[0]})")
+    print(f"button edge -> frame handed to the display: median {statistics.median(latencies):.2f} ms, "
+          f"p99 {percentile(latencies, 0.99):.2f} ms, max {max(latencies):.2f} ms over {len(latencies)} frames "
+          "(target p99 <= 5 ms)")
+    print("slowest first frames: " + ", ".join(f"{ms:.1f} ms ({b} at {k})" for ms, b, k in sorted(slow)[-4:]))
+    results = [s * 1000 for s in station.controller.result_latencies]
+    print(f"button edge -> frame of the input's result (after the journal's synced commit): median "
+          f"{statistics.median(results):.2f} ms, p99 {percentile(results, 0.99):.2f} ms")
+    median_bytes = statistics.median(per_change)
+    print(f"I2C bytes per screen change (address + control + data): median {median_bytes:.0f}, "
+          f"p90 {percentile(per_change, 0.9):.0f}, max {max(per_change)}; "
+          f"{100 * median_bytes / FULL_FRAME:.0f}% of the 1 KB frame (target <= 40%)")
+    print(f"luma's stock ssd1306 on the same frames: median {statistics.median(stock_per_change):.0f} bytes "
+          f"per change ({100 * statistics.median(stock_per_change) / FULL_FRAME:.0f}% of 1 KB)")
+
+
+if __name__ == "__main__":
+    main()
