@@ -11,11 +11,11 @@ the hand to the decks (see :meth:`ChambersRules.place`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import Board, Card, KindRule
+from ..board import Board, Card, KindRule, Space
 from ..core import Ruleset, names_of, reject
 from ..draft import Draft
 from ..errors import BoardError
@@ -41,6 +41,8 @@ class Path:
         names = board.data.get("chambers")
         if not isinstance(names, Mapping) or not names or not all(isinstance(v, str) for v in names.values()):
             raise BoardError(f"{where}: [chambers] must name each chamber (id = \"name\")")
+        if not board.spaces:
+            raise BoardError(f"{where}: the board has no spaces")
         *inner, last = board.spaces
         if last.kind != "door" or any(s.kind == "door" for s in inner):
             raise BoardError(f"{where}: the last space, and only it, must be the final door (kind = \"door\")")
@@ -80,7 +82,7 @@ class Path:
         return self.names[chamber] if chamber is not None else "the final door"
 
 
-def _split(spaces: list[Any], chamber: str) -> bool:
+def _split(spaces: Sequence[Space], chamber: str) -> bool:
     """Whether a chamber's spaces are interrupted by another chamber's."""
     positions = [i for i, s in enumerate(spaces) if s.track == chamber]
     return positions[-1] - positions[0] + 1 != len(positions)
