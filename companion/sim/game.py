@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import IllegalInput, State, apply, find_ruleset, new_game
+from companion.engine import IllegalInput, apply, find_ruleset, new_game
 from companion.engine.rng import stream_seed
 
 from .registry import strategy_for
@@ -78,14 +78,18 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
     first_rejection = None
     cap, input_cap = spec.turn_cap, spec.turn_cap * INPUTS_PER_TURN_CAP
     while state["winner"] is None and state["turn"]["number"] <= cap and inputs < input_cap:
-        line = strategy.next_input(state)
-        try:
-            after, events = apply(state, line)
-        except IllegalInput as error:
-            rejected += 1
-            first_rejection = first_rejection or f"{describe_input(line)}: {error}"
-            line = strategy.fallback(state)
-            after, events = _apply_fallback(state, line)
+        after = None
+        for line in strategy.candidates(state):
+            try:
+                after, events = apply(state, line)
+                break
+            except IllegalInput as error:
+                rejected += 1
+                first_rejection = first_rejection or f"{describe_input(line)}: {error}"
+        if after is None:
+            prompt = state["prompt"] or {}
+            raise BotStuck(f"{spec.ruleset} game {index}: no input the bot tried was accepted at "
+                           f"{prompt.get('kind')!r} ({prompt.get('text')!r}); first refusal: {first_rejection}")
         tally.observe(state, line, events)
         if lines is not None:
             lines.append(line)
@@ -97,15 +101,6 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
         turns=min(state["turn"]["number"], cap), inputs=inputs, cut=winner is None, tally=tally,
         rejected=rejected, first_rejection=first_rejection, seconds=time.perf_counter() - started,
     )
-
-
-def _apply_fallback(state: State, line: Line) -> tuple[State, list[dict[str, Any]]]:
-    try:
-        return apply(state, line)
-    except IllegalInput as error:
-        prompt = state["prompt"] or {}
-        raise BotStuck(f"{state['ruleset']}: no accepted input at {prompt.get('kind')!r} "
-                       f"({prompt.get('text')!r}): {describe_input(line)} was refused: {error}") from None
 
 
 def describe_input(line: Line) -> str:

@@ -10,12 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .addon import AddonStrategy
+from .chambers import ChambersStrategy
+from .magie1904 import Magie1904Strategy
+from .magie1924 import Magie1924Strategy
 from .property import PropertyStrategy
 from .strategy import Strategy
 
 STRATEGIES: Mapping[str, type[Strategy]] = {
     "classic": PropertyStrategy,
     "addon": AddonStrategy,
+    "magie-1904": Magie1904Strategy,
+    "magie-1924": Magie1924Strategy,
+    "chambers": ChambersStrategy,
 }
 
 

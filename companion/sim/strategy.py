@@ -14,7 +14,7 @@ asks for and picks among a prompt's options. Rulesets get better play from subcl
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from companion.engine import CompanionError, State
@@ -55,26 +55,37 @@ class Strategy:
             line = handler(state, prompt)
             if line is not None:
                 return line
-        return self.fallback(state)
+        line = next(self.fallback(state), None)
+        if line is None:
+            raise BotStuck(f"{state['ruleset']}: no bot knows how to answer a {prompt['kind']!r} prompt")
+        return line
 
     def interject(self, state: State) -> Line | None:
         """An input that comes before the prompt's answer (a reply to a trade offer); None if none."""
         return None
 
-    def fallback(self, state: State) -> Line:
-        """The plainest input the prompt accepts: its dice, a preferred or random option."""
+    def fallback(self, state: State) -> Iterator[Line]:
+        """Plainer inputs to try when the chosen one is refused: the dice, then every option in turn."""
         prompt = state["prompt"]
         if prompt is None:
-            raise BotStuck(f"{state['ruleset']}: the game waits for nothing")
+            return
         if prompt["kind"] == "roll":
-            return self.roll(prompt)
-        options = prompt.get("options") or []
-        for choice in self.preferred.get(prompt["kind"], ()):
-            if choice in options:
-                return {"answer": choice}
-        if options:
-            return {"answer": self.rng.choice(options)}
-        raise BotStuck(f"{state['ruleset']}: no bot knows how to answer a {prompt['kind']!r} prompt")
+            yield self.roll(prompt)
+            return
+        options = list(prompt.get("options") or [])
+        first = [o for o in self.preferred.get(prompt["kind"], ()) if o in options]
+        rest = [o for o in options if o not in first]
+        self.rng.shuffle(rest)
+        for choice in first + rest:
+            yield {"answer": choice}
+
+    def candidates(self, state: State) -> Iterator[Line]:
+        """The bot's input, then its fallbacks, best first: the table sends the first one accepted."""
+        try:
+            yield self.next_input(state)
+        except BotStuck:
+            pass
+        yield from self.fallback(state)
 
     def roll(self, prompt: Mapping[str, Any]) -> Line:
         """The dice a roll prompt asks for, thrown with the game's random generator."""

@@ -131,10 +131,12 @@ class Summary:
         if res["rejected_inputs"]:
             out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']} (first: {res['first_rejection']})")
         total = res["landings_total"] or 1
+        names = Counter(s.name for s in self.board.spaces)
+        label = {s.id: s.name if names[s.name] == 1 else f"{s.name} ({s.id})" for s in self.board.spaces}
         ranked = sorted(res["landings"].items(), key=lambda kv: (-kv[1], kv[0]))
         out.append(f"  landings     {res['landings_total']} in all; most landed on:")
         for sid, n in ranked[:top]:
-            out.append(f"    {by_id[sid].name:<28} {100 * n / total:5.2f}%")
+            out.append(f"    {label[sid]:<32} {100 * n / total:5.2f}%")
         out.append("  landing frequency per space (board order):")
         tracks: dict[str, list[str]] = {}
         for space in self.board.spaces:
@@ -144,7 +146,7 @@ class Summary:
                 out.append(f"    [{track}]")
             for sid in ids:
                 n = res["landings"][sid]
-                out.append(f"    {by_id[sid].index:>3} {by_id[sid].name:<28} {n:>8} {100 * n / total:5.2f}%")
+                out.append(f"    {by_id[sid].index:>3} {label[sid]:<32} {n:>8} {100 * n / total:5.2f}%")
         return "\n".join(out)
 
 

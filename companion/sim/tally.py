@@ -57,22 +57,25 @@ class Tally:
                 elif payer == "bank" and prize_roll:
                     self.prizes[event["amount"]] += 1
             elif kind == "bankrupt":
-                self.bankruptcies.append(cause_of_bankruptcy(before, event))
+                self.bankruptcies.append(cause_of_bankruptcy(before, line, event))
 
 
-def cause_of_bankruptcy(before: State | None, event: Event) -> str:
-    """Why a player went bankrupt: the payment their debt prompt was waiting for."""
+def cause_of_bankruptcy(before: State | None, line: Mapping[str, Any] | None, event: Event) -> str:
+    """Why a player left the game: the payment their debt prompt waited for, or how they left."""
     prompt = (before or {}).get("prompt") or {}
+    act = (line or {}).get("act")
+    if isinstance(act, Mapping) and act.get("do") == "bankrupt" and act.get("player") == event.get("player"):
+        if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
+            return "resigned"
     if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
-        return "resigned"
+        return "could not pay at once"
     reason = ""
     for task in (before or {}).get("queue", [])[:1]:
         if task and task[0] == "pay" and len(task) >= 5:
             reason = str(task[4]).lower()
-    creditor = prompt.get("creditor")
     for word, cause in CAUSES:
         if word in reason:
             return cause
-    if creditor not in (None, "bank", *(before or {}).get("pools", {})):
+    if prompt.get("creditor") not in (None, "bank", *(before or {}).get("pools", {})):
         return "payment to a player"
     return reason or "payment to the bank"
