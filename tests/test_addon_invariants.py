@@ -57,6 +57,7 @@ BRIDGE_INNER = [s for s in INNER if s not in ELEVATOR_SIDE]
 BOARD = find_ruleset("addon").board
 TRAVEL = sorted(c for c, card in BOARD.cards.items() if card.deck == "travel")
 TRIPLE = sorted(c for c, card in BOARD.cards.items() if card.deck == "triple-play")
+STREET_GROUPS = {g: m for g, m in BOARD.groups.items() if all(BOARD.by_id[s].kind == "street" for s in m)}
 KEPT_EXTRAS = ["chance-tax-refund-100", "chest-half-triple-play", "chance-get-out-of-jail-free"]
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -101,6 +102,12 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
     spaces = st.sampled_from(sorted(ALL_SPACES - {"jail", "go-to-jail"}))
     setup["start"] = {"players": {n: {"space": draw(spaces)} for n in players},
                       "pools": {"tax-pool": draw(st.sampled_from([0, 7, 301]))}}
+    deeds: dict[str, Any] = {}
+    for group in draw(st.lists(st.sampled_from(sorted(STREET_GROUPS)), max_size=5, unique=True)):
+        owner, houses = draw(st.sampled_from(players)), draw(st.integers(0, 3))
+        deeds.update({street: {"owner": owner, "houses": houses} for street in STREET_GROUPS[group]})
+    if deeds:  # whole groups in play: building, selling and the short stock of houses
+        setup["start"]["spaces"] = deeds
     return setup
 
 
@@ -128,7 +135,11 @@ def next_input(data: st.DataObject, state: dict[str, Any]) -> dict[str, Any]:
         return {"act": {"player": player["name"], "do": "travel", "cards": cards}}
     if choice == "act":
         who = data.draw(st.sampled_from(names + ["host"]))
-        verb = data.draw(st.sampled_from(["move-bridge"] * 3 + ["use-card"] * 3 + ["pay-fine"] * 2 + ["bankrupt"]))
+        verb = data.draw(st.sampled_from(["move-bridge"] * 3 + ["use-card"] * 3 + ["pay-fine"] * 2 + ["bankrupt"]
+                                         + ["build"] * 4 + ["sell", "mortgage", "unmortgage"]))
+        if verb in ("build", "sell", "mortgage", "unmortgage"):
+            owned = sorted(sid for sid, rec in state["spaces"].items() if rec["owner"] == who)
+            return {"act": {"player": who, "do": verb, "space": data.draw(st.sampled_from(owned or ["boardwalk"]))}}
         if verb == "move-bridge":
             return {"act": {"player": who, "do": verb, "outer": data.draw(st.sampled_from(OUTER)),
                             "inner": data.draw(st.sampled_from(INNER))}}
