@@ -157,14 +157,6 @@ class ClassicRules(Ruleset):
                 self.take_from_deck(d, card)
                 d.give_card(name, card)
 
-    def take_from_deck(self, d: Draft, card: Any) -> None:
-        if card not in self.board.cards:
-            raise reject(f"unknown card {card!r}")
-        deck = d.deck(self.board.cards[card].deck)
-        if card not in deck:
-            raise reject(f"card {card} is dealt twice")
-        deck.remove(card)
-
     def start_in_progress(self, d: Draft, start: Any) -> str:
         """Apply ``setup.start``: cash, places, cards, deeds and pools of a game in progress."""
         if not isinstance(start, Mapping):
@@ -293,12 +285,6 @@ class ClassicRules(Ruleset):
             d.ask(name, "roll", f"Doubles: {name}, roll again", [], purpose="turn", dice=2)
         else:
             d.push(["next-turn"])
-
-    def task_next_turn(self, d: Draft) -> None:
-        s = d.state
-        nxt = self.next_player(d, s["turn"]["player"])
-        s["turn"] = {"player": nxt, "number": s["turn"]["number"] + 1}
-        d.push(["turn", nxt])
 
     def task_go_to_jail(self, d: Draft, name: str) -> None:
         p = d.player(name)
