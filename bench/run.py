@@ -1,0 +1,273 @@
+"""The benchmark of issue 8: one command, one table, every figure with the machine it ran on.
+
+    .venv/bin/python bench/run.py            # about a minute
+    .venv/bin/python bench/run.py --quick    # a few seconds, rougher figures
+
+* complete games per second, per ruleset, 4 bots, one core (the simulator's bots: the same
+  inputs as a table, through ``companion.engine.apply``);
+* ``apply`` time per input, p50 and p99 (the inputs of recorded bot games, replayed one by one);
+* replay speed: inputs per second rebuilding those games from their set-up;
+* journal append-and-sync (``StoredGame.submit``: SQLite WAL, ``synchronous=FULL``), p50 and p99;
+* ``companion demo --headless``: start-up to the first OLED frame, and its peak RSS;
+* peak RSS of a process playing a long game (the longest of 20 bot games) through the journal.
+
+Figures are printed, never asserted (tests do not time things). A part that cannot run yet
+(a module still being written) prints a note instead of a figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.engine import apply, find_ruleset, ruleset_ids  # noqa: E402
+from companion.sim import GameSpec, play_game  # noqa: E402
+
+PLAYERS = 4
+LONG_GAMES = 20
+
+
+@dataclass
+class Row:
+    """One line of the table: a figure, its unit, the target it is measured against."""
+
+    what: str
+    value: str
+    target: str = ""
+    verdict: str = ""
+
+
+def machine() -> str:
+    """CPU model, cores, OS and Python: printed with every figure."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("model name", "Model")):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = ""
+    if hasattr(os, "getloadavg"):
+        load = ", load average {:.2f}".format(os.getloadavg()[0])
+    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()} {platform.machine()}, "
+            f"{platform.python_implementation()} {platform.python_version()}{load}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def judge(value: float, target: float, higher_is_better: bool) -> str:
+    met = value >= target if higher_is_better else value <= target
+    return "met" if met else "MISSED"
+
+
+# ============================================================================ the engine
+def games_per_second(ruleset: str, seconds: float, minimum: int) -> tuple[float, float, int]:
+    """Complete games per second on this core; also inputs per second and games played."""
+    spec = GameSpec(ruleset, PLAYERS, seed=8)
+    started = time.perf_counter()
+    games = inputs = 0
+    while games < minimum or time.perf_counter() - started < seconds:
+        inputs += play_game(spec, games).inputs
+        games += 1
+    elapsed = time.perf_counter() - started
+    return games / elapsed, inputs / elapsed, games
+
+
+def recorded_games(ruleset: str, count: int) -> list[list[dict[str, Any]]]:
+    """Game files (setup line + inputs) of ``count`` bot games."""
+    spec = GameSpec(ruleset, PLAYERS, seed=80)
+    games = []
+    for index in range(count):
+        lines: list[dict[str, Any]] = []
+        play_game(spec, index, lines)
+        games.append(lines)
+    return games
+
+
+def apply_times(games: list[list[dict[str, Any]]]) -> list[float]:
+    """Seconds per ``apply``, input by input."""
+    clock = time.perf_counter_ns
+    times = []
+    for lines in games:
+        state, _ = apply(None, lines[0])
+        for line in lines[1:]:
+            started = clock()
+            state, _ = apply(state, line)
+            times.append((clock() - started) / 1e9)
+    return times
+
+
+def replay_rate(games: list[list[dict[str, Any]]], rounds: int) -> float:
+    """Inputs per second rebuilding every game from its set-up (best of ``rounds``)."""
+    best = 0.0
+    count = sum(len(lines) - 1 for lines in games)
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for lines in games:
+            state, _ = apply(None, lines[0])
+            for line in lines[1:]:
+                state, _ = apply(state, line)
+        best = max(best, count / (time.perf_counter() - started))
+    return best
+
+
+# ============================================================================ the journal
+def journal_times(count: int) -> list[float] | str:
+    """Seconds per ``StoredGame.submit`` (append, sync, apply) of a bot game's inputs; a note if no journal."""
+    try:
+        from companion.journal import Journal
+    except ImportError as error:
+        return f"skipped: companion.journal is not importable yet ({error})"
+    lines = max(recorded_games("classic", 3), key=len)  # one game: another game's inputs would not fit
+    times = []
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        with Journal(Path(folder) / "bench.sqlite3") as journal:
+            game = journal.new_game(lines[0]["setup"])
+            for line in lines[1:count + 1]:
+                started = time.perf_counter()
+                game.submit(line)
+                times.append(time.perf_counter() - started)
+    return times
+
+
+def long_game_child() -> None:
+    """In a child process: the longest of ``LONG_GAMES`` bot games, through the journal (a table's whole life)."""
+    from companion.journal import Journal
+
+    lines = max(recorded_games("classic", LONG_GAMES), key=len)
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        with Journal(Path(folder) / "long.sqlite3") as journal:
+            game = journal.new_game(lines[0]["setup"])
+            for line in lines[1:]:
+                game.submit(line)
+    print(len(lines) - 1)
+
+
+def peak_rss_of(command: list[str], timeout: float, first_file: Path | None = None) -> tuple[float, float | None, str]:
+    """Run ``command``; returns its peak RSS in MB, the seconds until ``first_file`` appeared, and its output."""
+    with tempfile.TemporaryFile() as log:
+        started = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        first = None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if first is None and first_file is not None and first_file.exists():
+                first = time.perf_counter() - started
+            if pid:
+                break
+            if time.perf_counter() - started > timeout:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.001 if first is None else 0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        log.seek(0)
+        output = log.read().decode(errors="replace")
+    return usage.ru_maxrss / 1024, first, output if proc.returncode == 0 else "FAILED: " + output
+
+
+def demo_figures(timeout: float) -> list[Row]:
+    companion = shutil.which("companion", path=str(Path(sys.executable).parent)) or "companion"
+    probe = subprocess.run([companion, "demo", "--help"], capture_output=True, text=True, cwd=ROOT)
+    if "--headless" not in probe.stdout or "--frames" not in probe.stdout:
+        return [Row("companion demo --headless", "skipped: the demo has no --headless/--frames yet")]
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        frames = Path(folder) / "frames"
+        rss, first, output = peak_rss_of([companion, "demo", "--headless", "--frames", str(frames)], timeout,
+                                         frames / "frame-0001.png")
+    if output.startswith("FAILED"):
+        return [Row("companion demo --headless", "skipped: it failed: " + output.splitlines()[-1][:80])]
+    rows = [Row("demo --headless: start-up to first frame",
+                f"{first * 1000:.0f} ms" if first is not None else "no frame written")]
+    rows.append(Row("demo --headless: peak RSS", f"{rss:.1f} MB", "≤ 80 MB", judge(rss, 80, False)))
+    return rows
+
+
+# ============================================================================ the table
+def run(quick: bool) -> list[Row]:
+    seconds, minimum = (1.0, 3) if quick else (6.0, 20)
+    rows: list[Row] = []
+    for ruleset in ruleset_ids():
+        rate, inputs, games = games_per_second(ruleset, seconds, minimum)
+        target = "≥ 150" if ruleset == "classic" else ""
+        rows.append(Row(f"{ruleset}, {PLAYERS} bots: complete games/s", f"{rate:.1f} ({games} games, "
+                        f"{inputs:,.0f} inputs/s)", target, judge(rate, 150, True) if target else ""))
+    for ruleset in ruleset_ids():
+        games = recorded_games(ruleset, 3 if quick else 12)
+        times = apply_times(games)
+        p50, p99 = percentile(times, 0.5) * 1e6, percentile(times, 0.99) * 1e6
+        target = "p50 ≤ 20 µs" if ruleset == "classic" else ""
+        rows.append(Row(f"{ruleset}: apply per input p50 / p99", f"{p50:.1f} / {p99:.1f} µs ({len(times)} inputs)",
+                        target, judge(p50, 20, False) if target else ""))
+        rate = replay_rate(games, 2 if quick else 5)
+        target = "≥ 50,000" if ruleset == "classic" else ""
+        rows.append(Row(f"{ruleset}: replay, inputs/s", f"{rate:,.0f}", target,
+                        judge(rate, 50_000, True) if target else ""))
+    times = journal_times(50 if quick else 300)
+    if isinstance(times, str):
+        rows.append(Row("journal append-and-sync", times))
+    else:
+        p50, p99 = percentile(times, 0.5) * 1e3, percentile(times, 0.99) * 1e3
+        rows.append(Row("journal append-and-sync p50 / p99", f"{p50:.2f} / {p99:.2f} ms ({len(times)} inputs)",
+                        "p50 ≤ 5 ms", judge(p50, 5, False)))
+    rows += demo_figures(120)
+    try:
+        import companion.journal  # noqa: F401
+    except ImportError:
+        rows.append(Row("long game: peak RSS", "skipped: companion.journal is not importable yet"))
+    else:
+        rss, _, output = peak_rss_of([sys.executable, __file__, "--long-game-child"], 600)
+        if output.startswith("FAILED"):
+            rows.append(Row("long game: peak RSS", "skipped: " + output.splitlines()[-1][:80]))
+        else:
+            rows.append(Row(f"long game ({output.strip()} inputs, journal): peak RSS", f"{rss:.1f} MB"))
+    return rows
+
+
+def print_table(rows: list[Row], out: Callable[[str], None] = print) -> None:
+    width = max(len(r.what) for r in rows)
+    vwidth = max(len(r.value) for r in rows)
+    out(f"{'figure':<{width}}  {'value':<{vwidth}}  {'target':<12} verdict")
+    out("-" * (width + vwidth + 28))
+    for r in rows:
+        out(f"{r.what:<{width}}  {r.value:<{vwidth}}  {r.target:<12} {r.verdict}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a few seconds: fewer games, rougher figures")
+    parser.add_argument("--long-game-child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.long_game_child:
+        long_game_child()
+        return 0
+    random.seed(0)
+    print(f"companion benchmark, {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
+    print(f"machine: {machine()}")
+    print(f"one core for the engine figures (one process, no workers); {PLAYERS} players\n")
+    rows = run(args.quick)
+    print_table(rows)
+    print(f"\nmachine: {machine()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
