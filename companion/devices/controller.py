@@ -419,9 +419,10 @@ class TableController:
         return True
 
     def _acknowledge(self, line: dict[str, Any]) -> None:
-        """Show at once that a press was taken (the input is journaled and synced before its result)."""
+        """Show at once that a press was taken: a cue only, never the dice or the outcome, which appear
+        after the journal has synced the input (so a power cut never hides a roll the table saw)."""
         if "roll" in line:
-            text = "Rolling " + " + ".join(map(str, line["roll"]))
+            text = "Rolling..."
         elif "answer" in line:
             text = f"{screens.label(str(line['answer']), Labels())}..."
         elif "undo" in line:
