@@ -213,7 +213,7 @@ def build_board(
         deck_lists.setdefault(card.deck, []).append(card.id)
     for i, space in enumerate(spaces):
         deck = space.data.get("deck")
-        if deck is not None and deck not in deck_lists:
+        if deck is not None and not deck_lists.get(deck):
             raise BoardError(f"{source}: spaces[{i}] ({space.id}).deck: no cards in deck {deck!r}")
 
     options = data.get("options", {})

@@ -236,11 +236,15 @@ class Ruleset:
         """After a voluntary act: let a waiting debt be paid once the debtor can pay it."""
 
     def waiting_for(self, state: State) -> str:
+        """What the game waits for, as the end of a sentence ("the game waits for Ann to roll")."""
         prompt = state["prompt"]
         if prompt is None:
             return "nothing"
         who = prompt.get("player")
-        return f"{who} to {prompt['kind']}" if who else prompt["kind"]
+        if prompt["kind"] == "roll" and who:
+            return f"{who} to roll"
+        return f"{who}: {prompt['text']}" if who else f"bids: {prompt['text']}" if prompt["kind"] == "auction" \
+            else prompt["text"]
 
     def require_prompt(self, d: Draft, kind: str, player: str | None = None) -> dict[str, Any]:
         """The current prompt if it is of ``kind`` (and for ``player``), else a rejection."""

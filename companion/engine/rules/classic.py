@@ -99,9 +99,6 @@ class ClassicRules(Ruleset):
         b = self.board
         if not any(s.kind == "jail" for s in b.spaces):
             raise BoardError(f"{b.source}: spaces: a {self.id} board needs a space of kind 'jail'")
-        for i, space in enumerate(b.spaces):
-            if "deck" in space.data and not b.decks.get(space.data["deck"]):
-                raise BoardError(f"{b.source}: spaces[{i}] ({space.id}).deck: no cards in deck {space.data['deck']!r}")
         for key in self.whole_options:
             value = b.options.get(key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
