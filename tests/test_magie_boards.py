@@ -46,7 +46,7 @@ def table(text: str) -> dict[int, tuple[str, int | None]]:
     """Index → (id, land rent or None) from a RULES.md board table."""
     cells = [c.strip() for line in text.splitlines() for c in line.strip().strip("|").split("|")]
     found = {}
-    for index, entry in zip(cells[::2], cells[1::2]):
+    for index, entry in zip(cells[::2], cells[1::2], strict=True):
         match = re.fullmatch(r"([a-z0-9-]+)(?: \((\d+)\))?", entry)
         assert match, entry
         found[int(index)] = (match[1], int(match[2]) if match[2] else None)
@@ -72,7 +72,8 @@ def test_1904_options_default_to_the_rules() -> None:
     assert options["start_cash"] == 500 and options["start_cash_without_tickets"] == 100
     assert options["no_lot_tickets"] is False and options["tickets_drawn"] == 12 and options["laps"] == 5
     assert (options["wages"], options["note"], options["note_interest"], options["loan_margin"]) == (100, 100, 5, 10)
-    assert (options["jail_fine"], options["luxury_price"], options["luxury_value"], options["legacy"]) == (50, 50, 60, 100)
+    assert (options["jail_fine"], options["luxury_price"], options["luxury_value"]) == (50, 50, 60)
+    assert options["legacy"] == 100
 
 
 def test_1924_board_is_the_forty_spaces_of_the_rules() -> None:
@@ -93,7 +94,7 @@ def test_1924_has_the_42_cards_of_the_rules() -> None:
     colours = {}
     for card in board.cards.values():
         colours.setdefault(card.params["colour"], []).append(card.id)
-    assert (len(colours["green"]), len(colours["orange"]), len(colours["red"]), len(colours["yellow"])) == (20, 3, 3, 16)
+    assert {colour: len(ids) for colour, ids in colours.items()} == {"green": 20, "orange": 3, "red": 3, "yellow": 16}
     assert sorted(colours["yellow"]) == sorted([f"idle-land-{n}" for n in range(1, 16)] + ["gold-mine"])
     assert {board.cards[c].params["sells_for"] for c in colours["yellow"]} == {200, 500}
     assert board.cards["gold-mine"].params["sells_for"] == 500
@@ -103,9 +104,11 @@ def test_1924_has_the_42_cards_of_the_rules() -> None:
 def test_1924_options_and_cube_default_to_the_rules() -> None:
     board = find_ruleset("magie-1924").board
     options = board.options
-    assert (options["goal"], options["board_money"], options["start_cash"], options["cards_each"]) == (3000, 6600, 500, 8)
+    assert (options["goal"], options["board_money"], options["start_cash"]) == (3000, 6600, 500)
+    assert options["cards_each"] == 8
     assert options["unlimited_board"] is False
-    assert (options["wages"], options["wages_exact"], options["jail_fine"], options["jail_release"]) == (400, 500, 50, 6)
+    assert (options["wages"], options["wages_exact"]) == (400, 500)
+    assert (options["jail_fine"], options["jail_release"]) == (50, 6)
     assert (options["improvement_price"], options["improvement_rent"], options["side_improvements"]) == (300, 100, 4)
     cube = {face["face"]: (face["do"], face.get("amount")) for face in board.data["cube"]}
     assert cube == {5: ("go-to-jail", None), 10: ("collect", 200), 15: ("take-card", None),
@@ -124,7 +127,8 @@ def edition(tmp_path: Path, ruleset: str, old: str, new: str) -> Path:
 @pytest.mark.parametrize(("ruleset", "old", "new", "message"), [
     ("magie-1904", 'kind = "poorhouse"', 'kind = "park"', "needs one space of kind 'poorhouse', found 0"),
     ("magie-1904", "laps = 5", "laps = -5", "options.laps: expected a whole number ≥ 0, found -5"),
-    ("magie-1904", 'id = "lot-22"\ndeck', 'id = "lot-23"\ndeck', "the lot ticket 'lot-23' needs a lot with the same id"),
+    ("magie-1904", 'id = "lot-22"\ndeck', 'id = "lot-23"\ndeck',
+     "the lot ticket 'lot-23' needs a lot with the same id"),
     ("magie-1904", "fee = 5", 'fee = "five"', "bread.fee: expected a whole number ≥ 0"),
     ("magie-1924", "face = 30", "face = 35", "cube[5].face: one of (5, 10, 15, 20, 25, 30), each once"),
     ("magie-1924", 'do = "pay-next"', 'do = "pay-all"', "cube[5].do: one of"),

@@ -54,7 +54,8 @@ def setups(draw: st.DrawFn, ruleset: str) -> dict[str, Any]:
                 "spaces": {lot: {"owner": owner} for lot, owner in owners.items()},
                 "pools": {"public-treasury": draw(st.sampled_from([0, 40]))}}
             pledged = [lot for lot in owners if PRICE[lot] >= 110][:2]
-            start["loans"] = [{"lender": "bank", "borrower": owners[lot], "amount": 100, "spaces": [lot]} for lot in pledged]
+            start["loans"] = [{"lender": "bank", "borrower": owners[lot], "amount": 100, "spaces": [lot]}
+                              for lot in pledged]
             setup["start"] = start
     else:
         setup["options"] = {"unlimited_board": draw(st.booleans()), "goal": draw(st.sampled_from([3000, 900])),
@@ -118,10 +119,12 @@ def magie_act(data: st.DataObject, state: dict[str, Any], name: str, in_game: li
         free = [sid for sid in mine if sid in PRICE and not state["spaces"][sid]["mortgaged"]]
         loans = [x["id"] for x in state["loans"] if x["borrower"] == name] or [1]
         return draw(st.sampled_from([
-            {"act": {"player": name, "do": "borrow", "amount": draw(st.sampled_from([100, 200])), "spaces": free or ["lot-22"]}},
+            {"act": {"player": name, "do": "borrow", "amount": draw(st.sampled_from([100, 200])),
+                     "spaces": free or ["lot-22"]}},
             {"act": {"player": name, "do": "repay", "loan": draw(st.sampled_from(loans))}},
-            {"act": {"player": name, "do": "loan", "to": draw(st.sampled_from(others)), "amount": draw(st.sampled_from([20, 80])),
-                     "interest": draw(st.sampled_from([0, 3])), "spaces": draw(st.sampled_from([["lot-20"], ["lot-3"], free[:1] or ["lot-1"]])),
+            {"act": {"player": name, "do": "loan", "to": draw(st.sampled_from(others)),
+                     "amount": draw(st.sampled_from([20, 80])), "interest": draw(st.sampled_from([0, 3])),
+                     "spaces": draw(st.sampled_from([["lot-20"], ["lot-3"], free[:1] or ["lot-1"]])),
                      "terms": "two laps"}},
             {"act": {"player": name, "do": "trade", "with": draw(st.sampled_from(others)),
                      "give": {"spaces": free[:1]}, "get": {"cash": draw(st.sampled_from([0, 30]))}}},

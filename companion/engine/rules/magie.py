@@ -8,11 +8,11 @@ its end through the hooks below.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from ..board import Board
-from ..core import Ruleset, money, reject, whole
+from ..board import Board, Space
+from ..core import Ruleset, reject, whole
 from ..draft import Draft, Task
 from ..errors import BoardError
 from .debt import Debts
@@ -32,6 +32,9 @@ class MagieRules(Trades, Debts, Ruleset):
     whole_options: ClassVar[tuple[str, ...]] = ()
     #: Options that must be true or false in the board file.
     flag_options: ClassVar[tuple[str, ...]] = ()
+
+    #: What landing on each kind of space does: ``(d, name, space, ctx)``, filled in by the ruleset.
+    landers: dict[str, Callable[[Draft, str, Space, Mapping[str, Any]], None]]
 
     def __init__(self, board: Board) -> None:
         super().__init__(board)
@@ -129,7 +132,8 @@ class MagieRules(Trades, Debts, Ruleset):
         known = {"cash", "space", "cards", "in_jail", "laps", *self.start_player_keys}
         unknown = set(given) - known
         if unknown:
-            raise reject(f"setup.start.players.{name}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(known))})")
+            raise reject(f"setup.start.players.{name}: unknown key {sorted(unknown)[0]!r} "
+                         f"(known: {', '.join(sorted(known))})")
         if "cash" in given:
             self.set_balance(d, name, whole(given["cash"], f"{name}'s cash"), self.money_source)
         if "space" in given:
@@ -210,6 +214,15 @@ class MagieRules(Trades, Debts, Ruleset):
         """Put a token straight on a space (not a move: nothing is passed)."""
         d.player(name)["space"] = space_id
         d.say("move", f"Move {name}'s token to {self.board.by_id[space_id].name}{why}", player=name, to=space_id)
+
+    # ================================================================== landing
+    def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
+        """The rule of the space the token stands on (``self.landers`` by kind, set by the ruleset)."""
+        space = self.board.by_id[d.player(name)["space"]]
+        self.landers[space.kind](d, name, space, ctx)
+
+    def land_nothing(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        pass
 
     # ================================================================== jail
     def task_go_to_jail(self, d: Draft, name: str) -> None:

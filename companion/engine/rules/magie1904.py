@@ -113,7 +113,8 @@ class Magie1904Rules(MagieRules):
 
     def start_space(self, d: Draft, space_id: str, given: Mapping[str, Any]) -> None:
         if set(given) - {"owner"}:
-            raise reject(f"setup.start.spaces.{space_id}: only the owner is given (mortgages come with setup.start.loans)")
+            raise reject(f"setup.start.spaces.{space_id}: only the owner is given "
+                         "(mortgages come with setup.start.loans)")
         super().start_space(d, space_id, given)
 
     def start_more(self, d: Draft, start: Mapping[str, Any]) -> None:
@@ -328,13 +329,6 @@ class Magie1904Rules(MagieRules):
         return d.player(name)["laps"] >= d.state["options"]["laps"] and not self.loans_of(d, name)
 
     # ================================================================== landing
-    def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
-        space = self.board.by_id[d.player(name)["space"]]
-        self.landers[space.kind](d, name, space, ctx)
-
-    def land_nothing(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
-        pass
-
     def land_lot(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         owner, rent = d.read_space(space.id)["owner"], space.rent[0]
         others = self.others_on(d, name, space.id)
@@ -493,15 +487,17 @@ class Magie1904Rules(MagieRules):
         s["loans"] = [*s["loans"], loan]
         for sid in spaces:
             d.space(sid)["mortgaged"] = True
-        d.say("deed", f"Put {self.account_name(lender)}'s mortgage on {names_of([self.board.by_id[x].name for x in spaces])}"
-              f" (loan {loan['id']}: {borrower} owes {money(amount)})", loan=loan["id"])
+        lots = names_of([self.board.by_id[x].name for x in spaces])
+        d.say("deed", f"Put {self.account_name(lender)}'s mortgage on {lots} (loan {loan['id']}: {borrower} owes "
+              f"{money(amount)})", loan=loan["id"])
         return loan
 
     def verb_repay(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         lid = act.get("loan")
         loan = next((x for x in self.loans_of(d, name) if x["id"] == lid), None)
         if loan is None:
-            raise reject(f"{name} owes no loan {lid!r} (loans: {', '.join(str(x['id']) for x in self.loans_of(d, name)) or 'none'})")
+            owed = ", ".join(str(x["id"]) for x in self.loans_of(d, name)) or "none"
+            raise reject(f"{name} owes no loan {lid!r} (loans: {owed})")
         if d.player(name)["cash"] < loan["amount"]:
             raise reject(f"{name} has {money(d.player(name)['cash'])}: loan {lid} is {money(loan['amount'])}")
         d.state["loans"] = [x for x in d.state["loans"] if x["id"] != lid]

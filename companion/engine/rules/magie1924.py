@@ -189,6 +189,7 @@ class Magie1924Rules(Auctions, MagieRules):
             self.take_from_deck(d, space_id)
             self.receive_card(d, owner, space_id)
         land = self.board.by_id[space_id].kind == "land"
+        owner = d.read_space(space_id)["owner"]
         for key in ("improvement", "sign"):
             if key not in given:
                 continue
@@ -202,7 +203,8 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def start_more(self, d: Draft, start: Mapping[str, Any]) -> None:
         if BOARD not in (start.get("pools") or {}) and self.balance(d, BOARD) < 0:
-            raise reject(f"setup.start: the players hold more than the board's {money(d.state['options']['board_money'])}")
+            total = money(d.state["options"]["board_money"])
+            raise reject(f"setup.start: the players hold more than the board's {total}")
 
     def take_tag(self, d: Draft) -> None:
         bank = d.state["bank"]
@@ -324,7 +326,7 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def roll_chance(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         name, face = prompt["player"], prompt.get("cube")
-        if face not in CUBE_FACES:
+        if isinstance(face, bool) or not isinstance(face, int) or face not in CUBE_FACES:
             raise reject(f"this throw needs the chance cube: \"cube\" is one of {', '.join(map(str, CUBE_FACES))}")
         d.state["dice"] = dice
         d.say("roll", f"{name} throws {dice[0]} and {dice[1]} and the cube shows {face}", player=name, dice=dice,
@@ -349,21 +351,14 @@ class Magie1924Rules(Auctions, MagieRules):
                             "wages" + (" by the exact count" if exact else ""))
         else:
             self.place(d, name, path, steps > 0)
-        d.push(["land", name])
+        d.push(["land", name, {}])
 
     # ================================================================== landing
-    def task_land(self, d: Draft, name: str) -> None:
-        space = self.board.by_id[d.player(name)["space"]]
-        self.landers[space.kind](d, name, space)
-
-    def land_nothing(self, d: Draft, name: str, space: Space) -> None:
-        pass
-
-    def land_go_to_jail(self, d: Draft, name: str, space: Space) -> None:
+    def land_go_to_jail(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.say("say", f"{space.name}: {name} is trespassing")
         d.push(["go-to-jail", name])
 
-    def land_land(self, d: Draft, name: str, space: Space) -> None:
+    def land_land(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         rec = d.read_space(space.id)
         owner = rec["owner"]
         if owner is None:
@@ -385,7 +380,7 @@ class Magie1924Rules(Auctions, MagieRules):
         rent = space.rent[0] * (2 if improved >= options["side_improvements"] else 1)
         return rent + options["improvement_rent"] * int(d.read_space(space.id)["improvement"])
 
-    def land_franchise(self, d: Draft, name: str, space: Space) -> None:
+    def land_franchise(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         """A utility or a railroad: the holder's fare, or the board pays the holder; for sale: an auction."""
         owner = d.read_space(space.id)["owner"]
         if owner is None:
@@ -398,11 +393,11 @@ class Magie1924Rules(Auctions, MagieRules):
         else:
             d.push(["pay", name, owner, fare, f"for {space.name}"])
 
-    def land_railroad(self, d: Draft, name: str, space: Space) -> None:
+    def land_railroad(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.push(["fare", name, space.id], ["railroad-move", name])
 
     def task_fare(self, d: Draft, name: str, space_id: str) -> None:
-        self.land_franchise(d, name, self.board.by_id[space_id])
+        self.land_franchise(d, name, self.board.by_id[space_id], {})
 
     def task_railroad_move(self, d: Draft, name: str) -> None:
         """After the fare: move to any space up to ``railroad_move`` away, forward or backward, or stay."""
@@ -417,7 +412,7 @@ class Magie1924Rules(Auctions, MagieRules):
         steps = prompt["ahead"].index(value) + 1 if value in prompt["ahead"] else -(prompt["behind"].index(value) + 1)
         d.push(["move", prompt["player"], steps])
 
-    def land_tax(self, d: Draft, name: str, space: Space) -> None:
+    def land_tax(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         kind, rate = space.data["tax"], space.data["rate"]
         if kind == "personal-property":
             per = space.data.get("per", 100)
@@ -431,7 +426,7 @@ class Magie1924Rules(Auctions, MagieRules):
         d.say("say", f"{space.name}: {name} has {base} {what}, {money(rate)} each")
         d.push(["pay", name, BOARD, base * rate, f"for the {space.name.lower()}"])
 
-    def land_hotel(self, d: Draft, name: str, space: Space) -> None:
+    def land_hotel(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         options = d.state["options"]
         if d.player(name)["cash"] >= options["hotel_threshold"]:
             d.push(["pay", name, BOARD, options["hotel_fee"], f"at {space.name}"])
@@ -444,7 +439,7 @@ class Magie1924Rules(Auctions, MagieRules):
         d.push(["move", prompt["player"], -total])
 
     # ================================================================== real estate offices
-    def land_office(self, d: Draft, name: str, space: Space) -> None:
+    def land_office(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         if not self.office_business(d, name):
             d.say("say", f"{space.name}: {name} has no business here")
             return

@@ -80,7 +80,8 @@ class Trades(Ruleset):
         """Carry out an accepted offer (checked again: hands may have changed); returns tasks to run now."""
         give = self.bundle(d, offer["from"], offer["give"], "give")
         get = self.bundle(d, offer["with"], offer["get"], "get")
-        later = self.hand_over(d, offer["from"], offer["with"], give) + self.hand_over(d, offer["with"], offer["from"], get)
+        later = self.hand_over(d, offer["from"], offer["with"], give)
+        later += self.hand_over(d, offer["with"], offer["from"], get)
         d.say("trade", f"{offer['with']} accepts: trade done", player=offer["with"], other=offer["from"])
         return later
 
