@@ -8,7 +8,8 @@ each side to the next: left → top → right → bottom; the bridge is one more
 * money is conserved: players + tax pool + the bank's balance sum to zero (the bank paid the start money);
 * every token stands on a real space of one of the two boards, a jailed token on jail;
 * every board change in a ``move`` event is between spaces paired at that moment (rotation and bridge included),
-  and a throw moves exactly the dice (plus added travel cards): the paired space is never counted as a step;
+  and a throw or a travel move ends where RULES.md's transition rule says, with the same switches (the paired
+  space never counted as a step);
 * no salary is paid after a backwards move, a subway ride, an airplane flight or a jump to jail;
 * every card is in exactly one deck or hand; travel cards played go to the bottom of the travel deck;
 * the bank's 49 houses and 19 hotels are all accounted for.
@@ -227,11 +228,47 @@ def check_events(before: dict[str, Any], line: dict[str, Any], events: list[dict
             salary_forbidden = bool(event.get("jail")) or steps is None or steps <= 0
         elif event["kind"] == "pay" and "salary" in event["text"]:
             assert not salary_forbidden, f"salary after a backwards move, ride, flight or jail: {events[:i + 1]}"
-    if "roll" in line and prompt.get("purpose") == "turn":
-        moves = [e for e in events if e["kind"] in ("move", "roll")]
-        if len(moves) > 1 and moves[1]["kind"] == "move" and "jail" not in moves[1] and moves[1]["steps"] != 0:
-            bonus = next(p["travel_bonus"] for p in before["players"] if p["name"] == prompt["player"])
-            assert abs(moves[1]["steps"]) == abs(sum(line["roll"]) + bonus), "a paired space was counted as a step"
+    throw = expected_throw(before, line)
+    first = next((e for e in events if e["kind"] == "move"), None)
+    if throw is not None and first is not None and "jail" not in first:
+        name, start, steps = throw
+        to, switches = route(start, steps, before["options"]["transition"],
+                             pairs(before["rotation"], before["bridge"]))
+        assert (first["player"], first["to"], first["switches"]) == (name, to, switches), (
+            f"{name} from {start}, {steps} steps ({before['options']['transition']}, rotation {before['rotation']}, "
+            f"bridge {before['bridge']}): RULES.md gives {to} by {switches}, the engine {first['to']} by "
+            f"{first['switches']}")
+
+
+def expected_throw(before: dict[str, Any], line: dict[str, Any]) -> tuple[str, str, int] | None:
+    """Who moves, from where and how many steps (negative: back) for a throw or a travel move; None otherwise."""
+    prompt = before["prompt"] or {}
+    if "roll" in line and prompt.get("purpose") in ("turn", "jail"):
+        p = next(p for p in before["players"] if p["name"] == prompt["player"])
+        steps = sum(line["roll"]) + p["travel_bonus"]
+        return p["name"], p["space"], -steps if p["backwards"] else steps
+    act = line.get("act") or {}
+    cards = act.get("cards") if act.get("do") == "travel" else None
+    if cards and not before["options"]["travel_with_dice"]:
+        match = [re.fullmatch(r"travel-(forward|back)-(\d)(-\d)?", str(c)) for c in cards]
+        if all(match):
+            p = next(p for p in before["players"] if p["name"] == act["player"])
+            return p["name"], p["space"], sum(int(m[2]) * (1 if m[1] == "forward" else -1) for m in match if m)
+    return None
+
+
+def route(start: str, steps: int, rule: str, paired: set[frozenset[str]]) -> tuple[str, list[list[str]]]:
+    """RULES.md §2: step by step; leaving a transition space with steps to go (or at the start) switches boards when
+    the total is even (``even_total``) or the steps taken so far are even (``even_step``)."""
+    other = {a: b for pair in paired for a, b in (tuple(pair), tuple(pair)[::-1])}
+    here, switches = start, []
+    for taken in range(abs(steps)):
+        if here in other and (abs(steps) % 2 == 0 if rule == "even_total" else taken % 2 == 0):
+            switches.append([here, other[here]])
+            here = other[here]
+        track = OUTER if here in OUTER else INNER
+        here = track[(track.index(here) + (1 if steps > 0 else -1)) % len(track)]
+    return here, switches
 
 
 def check_travel_to_bottom(before: dict[str, Any], line: dict[str, Any], after: dict[str, Any]) -> None:
