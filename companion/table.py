@@ -121,9 +121,11 @@ class Table:
         return unsubscribe
 
     def wait_for_change(self, seq: int, timeout: float) -> State | None:
-        """Block until the state's ``seq`` differs from ``seq`` (or timeout); returns the current state."""
+        """Block until the state changes from the one at ``seq`` (another input, or another game
+        replacing it) or ``timeout`` passes; returns the current state."""
         with self._changed:
-            self._changed.wait_for(lambda: self.state is not None and self.state["seq"] != seq, timeout)
+            seen = (self._game, seq)
+            self._changed.wait_for(lambda: self.state is not None and (self._game, self.state["seq"]) != seen, timeout)
             return self.state
 
     def _publish(self, update: Update) -> None:

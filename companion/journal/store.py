@@ -477,11 +477,11 @@ class Journal:
             yield db
             db.execute("COMMIT")
         except BaseException as error:
-            if db.in_transaction:
-                try:
+            try:
+                if db.in_transaction:
                     db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    log.exception("%s: rollback failed", self.path)
+            except sqlite3.Error:  # a closed connection raises on in_transaction itself
+                log.exception("%s: rollback failed", self.path)
             if isinstance(error, sqlite3.Error):
                 raise self._error(error, what) from error
             raise
