@@ -525,8 +525,12 @@ class Magie1904Rules(MagieRules):
     def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
         if d.player(debtor)["in_poorhouse"]:
             d.say("say", f"{debtor} is in the poorhouse and pays nothing")
-            return
-        super().short_of_cash(d, debtor, creditor, amount, reason)
+        elif not any(not d.read_space(sid)["mortgaged"] for sid in self.owned(d, debtor, "lot")):
+            d.say("say", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason}, has "
+                  f"{money(d.player(debtor)['cash'])} and no lot left to borrow on")
+            self.to_poorhouse(d, debtor)
+        else:
+            super().short_of_cash(d, debtor, creditor, amount, reason)
 
     def debt_options(self, d: Draft, debtor: str) -> list[str]:
         return [] if self.can_borrow(d, debtor) else ["poorhouse"]
@@ -538,10 +542,13 @@ class Magie1904Rules(MagieRules):
 
     def answer_debt(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         self.drop_debt(d)
-        name = prompt["player"]
+        self.to_poorhouse(d, prompt["player"])
+
+    def to_poorhouse(self, d: Draft, name: str) -> None:
+        """The payment is forgotten; the player keeps their cash and pays nothing while there."""
         p = d.player(name)
         p["in_poorhouse"], p["poorhouse_throws"], p["in_jail"] = True, 0, False
-        self.put(d, name, self.poorhouse, f": {name} has nothing left to borrow on and pays nothing")
+        self.put(d, name, self.poorhouse, f": {name} goes to the poorhouse and pays nothing")
 
     # ================================================================== the end
     def task_count_up(self, d: Draft) -> None:

@@ -539,13 +539,17 @@ class Magie1924Rules(Auctions, MagieRules):
             raise reject(f"{why}: {name} does not hold the card of {space.name}")
         return space
 
-    def verb_improve(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        """Before the throw, in one's own turn: an improvement for ``improvement_price``, one per land space."""
-        why = f"{name} cannot improve {act.get('space')}"
+    def before_throw(self, d: Draft, name: str, why: str) -> None:
+        """Reject unless ``name`` is at their own turn's roll prompt (RULES.md: "before throwing")."""
         prompt = d.state["prompt"]
         if not prompt or prompt["kind"] != "roll" or prompt["player"] != name or prompt.get("purpose") not in (
                 "turn", "jail"):
-            raise reject(f"{why}: improvements are bought in one's own turn, before the throw")
+            raise reject(why)
+
+    def verb_improve(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        """Before the throw, in one's own turn: an improvement for ``improvement_price``, one per land space."""
+        why = f"{name} cannot improve {act.get('space')}"
+        self.before_throw(d, name, f"{why}: improvements are bought in one's own turn, before the throw")
         space = self.own_land(d, name, act.get("space"), why)
         if d.read_space(space.id)["improvement"]:
             raise reject(f"{why}: it has an improvement already")
@@ -558,10 +562,9 @@ class Magie1924Rules(Auctions, MagieRules):
         self.improve(d, name, space.id)
 
     def verb_sign(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        """In one's own turn: put (or move) one's no-trespassing sign on one's own land."""
+        """In one's own turn, before the throw: put (or move) one's no-trespassing sign on one's own land."""
         why = f"{name} cannot put the sign on {act.get('space')}"
-        if d.state["turn"]["player"] != name:
-            raise reject(f"{why}: signs are placed in one's own turn")
+        self.before_throw(d, name, f"{why}: signs are placed in one's own turn, before the throw")
         space = self.own_land(d, name, act.get("space"), why)
         old = self.sign_of(d, name)
         if old == space.id:
