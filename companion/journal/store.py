@@ -493,8 +493,14 @@ class Journal:
         state: State | None,
         snapshot_record: int | None,
     ) -> None:
-        """Record outcomes, the listing's cache and maybe a snapshot. Best effort: all of it can be rebuilt."""
+        """Record outcomes, the listing's cache and maybe a snapshot. Best effort: all of it can be rebuilt.
+
+        Committed without waiting for the disk (WAL, ``synchronous=NORMAL``): the input it describes is
+        already synced, and a power cut can only lose this cache, never the journal; the next input's
+        synced commit carries it to disk anyway.
+        """
         try:
+            self._db.execute("PRAGMA synchronous = NORMAL")
             with self._transaction("recording the outcome") as db:
                 db.executemany("UPDATE records SET outcome = ?, reason = ? WHERE id = ?", marks)
                 if state is not None:
@@ -503,8 +509,13 @@ class Journal:
                     )
                     if snapshot_record is not None:
                         self._insert_snapshot(db, game_id, snapshot_record, state)
-        except JournalError as error:
+        except (JournalError, sqlite3.Error) as error:
             log.warning("%s: game %s: %s (the input itself is safe)", self.path, game_id, error)
+        finally:
+            try:
+                self._db.execute("PRAGMA synchronous = FULL")
+            except sqlite3.Error as error:
+                raise self._error(error, "restoring synced commits") from error
 
     def _insert_game(self, db: sqlite3.Connection, setup: Mapping[str, Any], state: State, now: str) -> int:
         players = setup.get("players")

@@ -27,3 +27,10 @@ def test_the_engine_fingerprint_is_stable_and_names_the_code() -> None:
     first = engine_fingerprint()
     assert first == engine_fingerprint()
     assert len(first) == 16 and int(first, 16) >= 0
+
+
+def test_every_input_is_still_committed_with_full_sync_after_the_bookkeeping(tmp_path: Path) -> None:
+    with Journal(tmp_path / "games.sqlite3") as journal:
+        game = journal.new_game(SETUP)
+        game.submit({"roll": [1, 2]})
+        assert journal._db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL for the next append
