@@ -16,6 +16,9 @@ from ..board import KindRule, Space
 from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft
 from ..errors import BoardError
+from .auction import Auctions
+from .debt import Debts
+from .trade import Trades
 
 PROPERTY = dict(ownable=True, grouped=True)
 
@@ -44,7 +47,7 @@ def interest(mortgage: int) -> int:
     return -(-mortgage // 10)
 
 
-class ClassicRules(Ruleset):
+class ClassicRules(Auctions, Trades, Debts, Ruleset):
     """The classic game; subclasses change it through data and the small hooks below."""
 
     id = "classic"
@@ -560,27 +563,6 @@ class ClassicRules(Ruleset):
         """Where taxes, fines and card payments go (the bank; addon's tax pool)."""
         return "bank"
 
-    def task_pay(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
-        if amount <= 0 or d.player(debtor)["bankrupt"]:
-            return
-        if creditor not in ("bank", *d.state["pools"]) and d.player(creditor)["bankrupt"]:
-            creditor = "bank"
-        cash = d.player(debtor)["cash"]
-        if cash >= amount:
-            self.transfer(d, debtor, creditor, amount, reason)
-            return
-        d.push(["pay", debtor, creditor, amount, reason])
-        d.say("debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} and has {money(cash)}",
-              player=debtor, creditor=creditor, amount=amount)
-        d.ask(debtor, "debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason} and has "
-              f"{money(cash)}: sell, mortgage or trade to raise {money(amount - cash)}, or go bankrupt",
-              ["bankrupt"], creditor=creditor, amount=amount)
-
-    def resume(self, d: Draft) -> None:
-        prompt = d.state["prompt"]
-        if prompt and prompt["kind"] == "debt" and d.player(prompt["player"])["cash"] >= prompt["amount"]:
-            d.state["prompt"] = None
-
     def answer_debt(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         d.state["prompt"] = prompt  # bankrupt() clears it with the retried payment
         self.bankrupt(d, prompt["player"])
@@ -648,19 +630,8 @@ class ClassicRules(Ruleset):
 
     def forget_player(self, d: Draft, name: str) -> None:
         """Take a bankrupt player out of a running auction or trade offer."""
-        s = d.state
-        trade = s.get("trade")
-        if trade and name in (trade["from"], trade["with"]):
-            s["trade"] = None
-        auction = s.get("auction")
-        if auction and name in auction["bidders"]:
-            auction = {**auction, "passed": [*auction["passed"], name]}
-            if auction["bidder"] == name:
-                auction.update(bid=0, bidder=None)
-            s["auction"] = auction
-            if s["prompt"] and s["prompt"]["kind"] == "auction":
-                self.ask_auction(d)
-                self.check_auction(d)
+        self.cancel_offers(d, name)
+        self.withdraw_bidder(d, name)
 
     def task_check_end(self, d: Draft) -> None:
         self.check_end(d)
@@ -699,66 +670,10 @@ class ClassicRules(Ruleset):
     def task_auction(self, d: Draft, space_id: str) -> None:
         self.open_auction(d, {"space": space_id}, d.solvent(), minimum=1)
 
-    def open_auction(self, d: Draft, lot: dict[str, Any], bidders: list[str], *, minimum: int) -> None:
-        d.state["auction"] = {**lot, "bid": 0, "bidder": None, "minimum": minimum, "bidders": bidders, "passed": []}
-        self.ask_auction(d)
-
     def lot_name(self, auction: Mapping[str, Any]) -> str:
         if "building" in auction:
             return f"a {auction['building']} (the bank's stock is short)"
         return self.board.by_id[auction["space"]].name
-
-    def ask_auction(self, d: Draft) -> None:
-        a = d.state["auction"]
-        waiting = [n for n in a["bidders"] if n not in a["passed"]]
-        high = f"{a['bidder']} bids {money(a['bid'])}" if a["bidder"] else "no bid yet"
-        d.ask(None, "auction", f"Auction of {self.lot_name(a)}: {high}", [], bid=a["bid"], bidder=a["bidder"],
-              waiting=waiting, **{k: a[k] for k in ("space", "building") if k in a})
-
-    def verb_bid(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        a = self.require_bidder(d, name)
-        amount = whole(act.get("amount"), "a bid", minimum=1)
-        if amount < a["minimum"]:
-            raise reject(f"the opening bid is at least {money(a['minimum'])}")
-        if amount <= a["bid"]:
-            raise reject(f"{name} must bid more than {money(a['bid'])}")
-        if a["bidder"] == name:
-            raise reject(f"{name} is already the highest bidder")
-        if amount > d.player(name)["cash"]:
-            raise reject(f"{name} has only {money(d.player(name)['cash'])}")
-        d.state["auction"] = {**a, "bid": amount, "bidder": name}
-        d.say("bid", f"{name} bids {money(amount)}", player=name, amount=amount)
-        self.ask_auction(d)
-        self.check_auction(d)
-
-    def verb_pass(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        a = self.require_bidder(d, name)
-        if a["bidder"] == name:
-            raise reject(f"{name} holds the highest bid and cannot pass")
-        d.state["auction"] = {**a, "passed": [*a["passed"], name]}
-        d.say("say", f"{name} passes")
-        self.ask_auction(d)
-        self.check_auction(d)
-
-    def require_bidder(self, d: Draft, name: str) -> dict[str, Any]:
-        a = d.state.get("auction")
-        if not a or (d.state["prompt"] or {}).get("kind") != "auction":
-            raise reject("there is no auction now")
-        if name not in a["bidders"] or name in a["passed"]:
-            raise reject(f"{name} is not bidding in this auction")
-        return a
-
-    def check_auction(self, d: Draft) -> None:
-        s = d.state
-        a = s["auction"]
-        waiting = [n for n in a["bidders"] if n not in a["passed"]]
-        if a["bidder"] is not None and waiting == [a["bidder"]]:
-            s["auction"], s["prompt"] = None, None
-            d.say("say", f"{a['bidder']} wins the auction of {self.lot_name(a)} for {money(a['bid'])}")
-            d.push(["pay", a["bidder"], "bank", a["bid"], f"for {self.lot_name(a)}"], ["award", a["bidder"], a])
-        elif not waiting:
-            s["auction"], s["prompt"] = None, None
-            d.say("say", f"Nobody bids: {self.lot_name(a)} stays with the bank")
 
     def task_award(self, d: Draft, name: str, lot: Mapping[str, Any]) -> None:
         if "building" in lot:
@@ -937,78 +852,16 @@ class ClassicRules(Ruleset):
         self.transfer(d, name, "bank", cost, f"to lift the mortgage on {space.name}")
         d.say("deed", f"Turn the deed of {space.name} face up", space=space.id)
 
-    # ================================================================== trades
-    def verb_trade(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        if d.state.get("trade"):
-            t = d.state["trade"]
-            raise reject(f"{t['from']}'s offer to {t['with']} waits for an answer first")
-        other = act.get("with")
-        if not isinstance(other, str) or other == name or not d.has_player(other) or d.player(other)["bankrupt"]:
-            raise reject(f"{name} cannot trade with {other!r}")
-        give = self.bundle(d, name, act.get("give", {}), "give")
-        get = self.bundle(d, other, act.get("get", {}), "get")
-        if not any(give.values()) and not any(get.values()):
-            raise reject("an empty trade")
-        d.state["trade"] = {"from": name, "with": other, "give": give, "get": get}
-        d.say("trade", f"{name} offers {other}: {self.describe_bundle(give)} for {self.describe_bundle(get)}. "
-              f"{other}, accept or reject", player=name, other=other)
+    # ================================================================== trades (the offer itself: Trades)
+    def check_trade_space(self, d: Draft, holder: str, space_id: Any) -> None:
+        space = self.deed(d, holder, space_id, f"{holder} cannot trade {space_id}")
+        if space.group and any(self.level(d.read_space(m)) for m in self.board.groups[space.group]):
+            raise reject(f"{space.name} cannot change hands: its group has buildings")
 
-    def bundle(self, d: Draft, holder: str, raw: Any, what: str) -> dict[str, Any]:
-        """Check one side of a trade: ``holder`` must hold everything in it."""
-        if not isinstance(raw, Mapping) or set(raw) - {"cash", "spaces", "cards"}:
-            raise reject(f"trade {what} must be an object with cash, spaces and cards")
-        cash = whole(raw.get("cash", 0), f"trade {what} cash")
-        if cash > d.player(holder)["cash"]:
-            raise reject(f"{holder} has only {money(d.player(holder)['cash'])}")
-        spaces, cards = raw.get("spaces", []), raw.get("cards", [])
-        if not isinstance(spaces, list) or not isinstance(cards, list) or len(set(map(str, spaces))) != len(spaces):
-            raise reject(f"trade {what}: spaces and cards must be lists of distinct ids")
-        for sid in spaces:
-            space = self.deed(d, holder, sid, f"{holder} cannot trade {sid}")
-            if space.group and any(self.level(d.read_space(m)) for m in self.board.groups[space.group]):
-                raise reject(f"{space.name} cannot change hands: its group has buildings")
-        held = list(d.player(holder)["cards"])
-        for card in cards:
-            if card not in held:
-                raise reject(f"{holder} does not hold the card {card!r}")
-            held.remove(card)
-        return {"cash": cash, "spaces": list(spaces), "cards": list(cards)}
-
-    def describe_bundle(self, bundle: Mapping[str, Any]) -> str:
-        parts = [money(bundle["cash"])] if bundle["cash"] else []
-        parts += [self.board.by_id[s].name for s in bundle["spaces"]] + list(bundle["cards"])
-        return names_of(parts) or "nothing"
-
-    def verb_accept(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        t = d.state.get("trade")
-        if not t or t["with"] != name:
-            raise reject(f"there is no trade offer for {name}")
-        give = self.bundle(d, t["from"], t["give"], "give")
-        get = self.bundle(d, name, t["get"], "get")
-        d.state["trade"] = None
-        later = self.hand_over(d, t["from"], name, give) + self.hand_over(d, name, t["from"], get)
-        d.say("trade", f"{name} accepts: trade done", player=name, other=t["from"])
-        if later:
-            self.interrupt(d, *later)
-
-    def hand_over(self, d: Draft, giver: str, taker: str, bundle: Mapping[str, Any]) -> list[list[Any]]:
-        """Move a bundle between players; returns the 10% payments due on mortgaged deeds."""
-        self.transfer(d, giver, taker, bundle["cash"], "in the trade")
-        due = []
-        for sid in bundle["spaces"]:
-            d.space(sid)["owner"] = taker
-            d.say("deed", f"{giver} gives {taker} the deed of {self.board.by_id[sid].name}", space=sid)
-            if d.read_space(sid)["mortgaged"]:
-                due.append(["pay", taker, "bank", interest(self.board.by_id[sid].mortgage or 0),
-                            f"interest on mortgaged {self.board.by_id[sid].name}"])
-        for card in bundle["cards"]:
-            d.take_card(giver, card)
-            d.give_card(taker, card)
+    def pass_space(self, d: Draft, giver: str, taker: str, space_id: str) -> list[list[Any]]:
+        """The deed changes hands; a mortgaged one costs the taker 10% interest at once."""
+        due = super().pass_space(d, giver, taker, space_id)
+        space = self.board.by_id[space_id]
+        if d.read_space(space_id)["mortgaged"]:
+            due.append(["pay", taker, "bank", interest(space.mortgage or 0), f"interest on mortgaged {space.name}"])
         return due
-
-    def verb_reject(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        t = d.state.get("trade")
-        if not t or name not in (t["from"], t["with"]):
-            raise reject(f"there is no trade offer involving {name}")
-        d.state["trade"] = None
-        d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the trade", player=name)

@@ -70,9 +70,9 @@ class Trades(Ruleset):
     def verb_accept(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         t = d.state.get("trade")
         if not t or t["with"] != name:
-            raise reject(f"there is no offer for {name}")
-        later = self.settle(d, t)
+            raise reject(f"there is no trade offer for {name}")
         d.state["trade"] = None
+        later = self.settle(d, t)
         if later:
             self.interrupt(d, *later)
 
@@ -107,9 +107,9 @@ class Trades(Ruleset):
     def verb_reject(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         t = d.state.get("trade")
         if not t or name not in (t["from"], t["with"]):
-            raise reject(f"there is no offer involving {name}")
+            raise reject(f"there is no trade offer involving {name}")
         d.state["trade"] = None
-        d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the offer", player=name)
+        d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the trade", player=name)
 
     def cancel_offers(self, d: Draft, name: str) -> None:
         """Drop the waiting offer of a player who left the game."""
