@@ -3,7 +3,8 @@
 The turn: roll → move (salary on passing GO) → land (buy or auction, rent, card, tax,
 jail) → roll again after doubles, or the next player. Voluntary acts (build, sell,
 mortgage, unmortgage, trade, bankrupt) are accepted at any prompt, from any player.
-``addon`` builds on this class; ``magie-*`` and ``chambers`` share only the core.
+``addon`` builds on this class; ``magie-*`` share the auction, trade and debt mixins with
+it (``auction.py``, ``trade.py``, ``debt.py``), ``chambers`` only the core.
 """
 
 from __future__ import annotations
