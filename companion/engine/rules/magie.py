@@ -9,6 +9,7 @@ its end through the hooks below.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..board import Board, Space
@@ -17,6 +18,11 @@ from ..draft import Draft, Task
 from ..errors import BoardError
 from .debt import Debts
 from .trade import Trades
+
+
+#: DESIGN.md's keys of a deed in ``setup.start.spaces`` that these games do not have, at their "nothing" values:
+#: accepted (and ignored) so that a position written for any ruleset reads here too.
+CLASSIC_DEFAULTS = MappingProxyType({"houses": 0, "hotel": False, "mortgaged": False})
 
 
 class MagieRules(Trades, Debts, Ruleset):
@@ -112,7 +118,7 @@ class MagieRules(Trades, Debts, Ruleset):
         for space_id, given in spaces.items():
             if space_id not in d.state["spaces"] or not isinstance(given, Mapping):
                 raise reject(f"setup.start.spaces: {space_id!r} is not an ownable space")
-            self.start_space(d, space_id, given)
+            self.start_space(d, space_id, {k: v for k, v in given.items() if CLASSIC_DEFAULTS.get(k, ...) != v})
         for pool, amount in pools.items():
             if pool not in d.state["pools"]:
                 raise reject(f"setup.start: unknown pool {pool!r}")

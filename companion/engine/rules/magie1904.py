@@ -111,6 +111,9 @@ class Magie1904Rules(MagieRules):
         if setup.get("deal") is not None:
             raise reject("magie-1904 deals no cards (the lot tickets are drawn: use setup.stack)")
 
+    def receive_card(self, d: Draft, name: str, card: str) -> None:
+        raise reject(f"{name} cannot hold {card}: in magie-1904 the lot tickets are only drawn at set-up")
+
     def start_space(self, d: Draft, space_id: str, given: Mapping[str, Any]) -> None:
         if set(given) - {"owner"}:
             raise reject(f"setup.start.spaces.{space_id}: only the owner is given "
