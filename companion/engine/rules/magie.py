@@ -31,7 +31,7 @@ class MagieRules(Trades, Debts, Ruleset):
     #: Where start money and the cash of a game given in progress come from.
     money_source: ClassVar[str] = "bank"
     #: Extra keys a player of ``setup.start`` may give, with their type (int: a whole number ≥ 0).
-    start_player_keys: ClassVar[Mapping[str, type]] = {}
+    start_player_keys: ClassVar[Mapping[str, type]] = MappingProxyType({})
     #: Extra top-level keys of ``setup.start``.
     start_keys: ClassVar[frozenset[str]] = frozenset()
     #: Options that must be whole numbers ≥ 0 in the board file.
@@ -66,6 +66,7 @@ class MagieRules(Trades, Debts, Ruleset):
 
     # ================================================================== set-up
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The core's player with the ruleset's extra keys at their empty value (0, false)."""
         return {**super().new_player(name, options), **{k: t() for k, t in self.start_player_keys.items()}}
 
     def setup(self, d: Draft, setup: Mapping[str, Any]) -> None:
