@@ -13,6 +13,7 @@ Everything in the state is JSON data, so the queue survives a power cut with the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .board import Board, KindRule
@@ -23,6 +24,9 @@ from .rng import shuffled
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "public-treasury", "railroad", "board", ""})
 PRIVATE_KEYS = frozenset({"seed", "decks", "queue", "undo", "bank_balance"})
 MAX_AMOUNT = 10_000_000
+ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool",
+                                  "public-treasury": "the public treasury", "railroad": "the railroad",
+                                  "board": "the board"})
 #: Public methods whose names look like handlers (``host_verbs``, ``roll_extras``) but are not.
 NOT_HANDLERS = frozenset({"host_verbs", "roll_extras"})
 TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
@@ -79,6 +83,7 @@ class Ruleset:
             ):
                 if attr.startswith(prefix) and attr not in NOT_HANDLERS:
                     table[attr[len(prefix):].replace("_", "-")] = getattr(self, attr)
+        self._roll_keys = frozenset({"roll", *self.roll_extras()})
 
     # ================================================================== public API
     def verbs(self) -> list[str]:
@@ -135,7 +140,7 @@ class Ruleset:
 
     def apply(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """Apply one input line; raises :class:`IllegalInput` (state untouched) if it is refused."""
-        if not isinstance(line, Mapping):
+        if type(line) is not dict and not isinstance(line, Mapping):  # isinstance of an ABC is slow: dict first
             raise reject("an input must be a JSON object")
         if "setup" in line:
             raise reject("this game is already set up")
@@ -145,7 +150,7 @@ class Ruleset:
             raise reject(f"the game is over: {state['winner']} won")
         d = Draft(state)
         if "roll" in line:
-            self._check_keys(line, {"roll", *self.roll_extras()})
+            self._check_keys(line, self._roll_keys)
             self._on_roll(d, line)
         elif "answer" in line:
             self._check_keys(line, {"answer"})
@@ -213,7 +218,7 @@ class Ruleset:
         self._answers[prompt["kind"]](d, value, prompt)
 
     def _on_act(self, d: Draft, act: Any) -> None:
-        if not isinstance(act, Mapping):
+        if type(act) is not dict and not isinstance(act, Mapping):
             raise reject("act must be an object with player and do")
         player, verb = act.get("player"), act.get("do")
         if not isinstance(player, str) or not isinstance(verb, str):
@@ -300,8 +305,7 @@ class Ruleset:
         d.say("pay", f"{text} {reason}".strip(), payer=src, payee=dst, amount=amount)
 
     def account_name(self, account: str) -> str:
-        return {"bank": "the bank", "tax-pool": "the tax pool", "public-treasury": "the public treasury",
-                "railroad": "the railroad", "board": "the board"}.get(account, account)
+        return ACCOUNT_NAMES.get(account, account)
 
     # ================================================================== decks
     def _decks(self, seed: int, stack: Any) -> dict[str, list[str]]:

@@ -719,7 +719,8 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
             raise reject(f"{name} cannot build on {space.name}: the bank has no {kind}s left")
         if d.player(name)["cash"] < (space.house or 0):
             raise reject(f"{name} cannot build on {space.name}: a {kind} costs {money(space.house or 0)}")
-        wanting = self.builders(d, kind)
+        # Only a stock smaller than the players in the game can be short (``builders`` walks every street).
+        wanting = self.builders(d, kind) if stock < len(d.solvent()) else []
         if len(wanting) > stock and d.state["prompt"]:
             if d.state["prompt"]["kind"] == "auction":
                 raise reject(f"{name} cannot build on {space.name} during an auction: the bank's last "
