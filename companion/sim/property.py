@@ -24,7 +24,7 @@ wins by seat measure the seat and not the bot:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import State
@@ -48,6 +48,18 @@ class PropertyParams:
     jail_leave_unowned: float = 0.4
 
 
+@dataclass
+class Holdings:
+    """Who owns what, read again only when an owner changes (not when a house is built or a deed mortgaged)."""
+
+    owners: tuple[str | None, ...] = ()
+    owned: dict[str, list[str]] = field(default_factory=dict)
+    #: Per player, the street groups they hold whole.
+    complete: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    #: Per player, the one street missing from a street group: (street, its owner).
+    wanted: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+
 class PropertyStrategy(Strategy):
     """Buys, builds, trades and raises debts for the property-trading rulesets."""
 
@@ -69,14 +81,69 @@ class PropertyStrategy(Strategy):
         self.jail_cards = frozenset(c.id for c in board.cards.values() if c.params.get("use") == "jail")
         self._offers: dict[tuple[Any, ...], int] = {}
         self._offered_on: dict[str, int] = {}
+        self._holdings = Holdings()
+        self._spaces: dict[str, Any] | None = None
 
     # ================================================================== reading the state
     @staticmethod
     def level(rec: dict[str, Any]) -> int:
         return 5 if rec.get("hotel") else rec.get("houses", 0)
 
+    def holdings(self, state: State) -> Holdings:
+        """Who owns what (states share their spaces until one changes; owners change more rarely still)."""
+        spaces = state["spaces"]
+        if spaces is not self._spaces:
+            self._spaces = spaces
+            owners = tuple(rec["owner"] for rec in spaces.values())
+            if owners != self._holdings.owners:
+                self._holdings = self.read_holdings(spaces, owners)
+        return self._holdings
+
+    def read_holdings(self, spaces: dict[str, Any], owners: tuple[str | None, ...]) -> Holdings:
+        h = Holdings(owners)
+        for sid, owner in zip(spaces, owners):
+            if owner is not None:
+                h.owned.setdefault(owner, []).append(sid)
+        for members in self.street_groups.values():
+            held = [spaces[m]["owner"] for m in members]
+            for name in set(held):
+                if name is None:
+                    continue
+                count = held.count(name)
+                if count == len(held):
+                    h.complete.setdefault(name, []).append(members)
+                elif count == len(held) - 1:
+                    i = next(k for k, o in enumerate(held) if o != name)
+                    if held[i] is not None:
+                        h.wanted.setdefault(name, []).append((members[i], held[i]))
+        return h
+
+    def sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
+        """The next building of each of ``name``'s whole, unmortgaged street groups, best rent per dollar first."""
+        spaces = state["spaces"]
+        found = []
+        for members in self.holdings(state).complete.get(name, ()):
+            recs = [spaces[m] for m in members]
+            if any(r["mortgaged"] for r in recs):
+                continue
+            levels = [5 if r["hotel"] else r["houses"] for r in recs]
+            low = min(levels)
+            if low == 5:
+                continue
+            best = None
+            for sid, level in zip(members, levels):
+                if level == low:
+                    rent = self.rents[sid]
+                    gain = (rent[low + 1] - (rent[0] * 2 if low == 0 else rent[low])) / max(self.house[sid], 1)
+                    if best is None or gain > best[0]:
+                        best = (gain, sid, low)
+            if best is not None:
+                found.append(best)
+        found.sort(reverse=True)
+        return found
+
     def owned(self, state: State, name: str) -> list[str]:
-        return [sid for sid, rec in state["spaces"].items() if rec["owner"] == name]
+        return self.holdings(state).owned.get(name, [])
 
     def completes(self, state: State, name: str, sid: str) -> bool:
         """Whether ``sid`` is the one property of its group that ``name`` lacks."""
@@ -187,11 +254,13 @@ class PropertyStrategy(Strategy):
         return None
 
     def unmortgage(self, state: State, name: str) -> Line | None:
+        spaces = state["spaces"]
+        mortgaged = [sid for sid in self.owned(state, name) if spaces[sid]["mortgaged"]]
+        if not mortgaged:
+            return None
         cash = self.player(state, name)["cash"]
         best: tuple[bool, int, str] | None = None
-        for sid in self.owned(state, name):
-            if not state["spaces"][sid]["mortgaged"]:
-                continue
+        for sid in mortgaged:
             value = self.mortgage_value[sid]
             cost = value + -(-value // 10)
             if cash - cost < self.params.unmortgage_reserve:
@@ -203,25 +272,16 @@ class PropertyStrategy(Strategy):
 
     def build(self, state: State, name: str) -> Line | None:
         """One building on the street of a complete group that gains the most rent per dollar."""
-        spaces, bank = state["spaces"], state["bank"]
+        sites = self.sites(state, name)
+        if not sites:
+            return None
+        bank = state["bank"]
         cash = self.player(state, name)["cash"]
-        best: tuple[float, str] | None = None
-        for members in self.street_groups.values():
-            recs = [spaces[m] for m in members]
-            if any(r["owner"] != name or r["mortgaged"] for r in recs):
-                continue
-            low = min(self.level(r) for r in recs)
-            if low == 5 or bank.get("hotels" if low == 4 else "houses", 0) < 1:
-                continue
-            for sid, rec in zip(members, recs):
-                cost = self.house[sid]
-                if self.level(rec) != low or cash - cost < self.params.build_reserve:
-                    continue
-                rent = self.rents[sid]
-                gain = (rent[low + 1] - (rent[0] * 2 if low == 0 else rent[low])) / max(cost, 1)
-                if best is None or gain > best[0]:
-                    best = (gain, sid)
-        return {"act": {"player": name, "do": "build", "space": best[1]}} if best else None
+        for _, sid, level in sites:
+            if bank.get("hotels" if level == 4 else "houses", 0) >= 1 and \
+                    cash - self.house[sid] >= self.params.build_reserve:
+                return {"act": {"player": name, "do": "build", "space": sid}}
+        return None
 
     # ================================================================== debts
     def raise_cash(self, state: State, name: str) -> Line | None:
@@ -279,15 +339,12 @@ class PropertyStrategy(Strategy):
         if self._offered_on.get(name) == turn:
             return None
         self._offered_on[name] = turn
-        spaces = state["spaces"]
+        wanted = self.holdings(state).wanted.get(name)
+        if not wanted:
+            return None
         cash = self.player(state, name)["cash"]
-        for members in self.street_groups.values():
-            missing = [m for m in members if spaces[m]["owner"] != name]
-            if len(missing) != 1:
-                continue
-            want = missing[0]
-            other = spaces[want]["owner"]
-            if other is None or self.player(state, other)["bankrupt"]:
+        for want, other in wanted:
+            if self.player(state, other)["bankrupt"]:
                 continue
             offer = self.swap_offer(state, name, other, want) or self.cash_offer(state, name, cash, want)
             if offer is None:
@@ -301,13 +358,10 @@ class PropertyStrategy(Strategy):
         return None
 
     def swap_offer(self, state: State, name: str, other: str, want: str) -> dict[str, Any] | None:
-        """A street ``other`` lacks for one of their groups, plus cash for the difference."""
-        spaces = state["spaces"]
+        """A street ``other`` lacks for one of their groups (another group), plus cash for the difference."""
         cash = self.player(state, name)["cash"]
-        for members in self.street_groups.values():
-            missing = [m for m in members if spaces[m]["owner"] != other]
-            if len(missing) == 1 and spaces[missing[0]]["owner"] == name and len(members) > 1:
-                give = missing[0]
+        for give, holder in self.holdings(state).wanted.get(other, []):
+            if holder == name and self.group_of[give] != self.group_of[want]:
                 extra = max(0, 2 * (self.price[want] - self.price[give]))
                 if extra <= cash - self.params.build_reserve:
                     return {"spaces": [give], "cash": extra}
