@@ -10,6 +10,7 @@ never changed in place.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from .errors import IllegalInput
@@ -19,6 +20,8 @@ Event = dict[str, Any]
 Task = list[Any]
 
 LOG_LINES = 20
+_name = itemgetter("name")
+_text = itemgetter("text")
 
 
 class Draft:
@@ -28,14 +31,14 @@ class Draft:
 
     def __init__(self, state: State) -> None:
         s = dict(state)
-        s["players"] = [dict(p) for p in state["players"]]
+        s["players"] = players = list(map(dict, state["players"]))  # map: no Python loop per input
         s["queue"] = list(state["queue"])
         s["pools"] = dict(state["pools"])
         s["bank"] = dict(state["bank"])
         self.state: State = s
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
-        self._index = {p["name"]: i for i, p in enumerate(s["players"])}
+        self._index = dict(zip(map(_name, players), range(len(players))))
         self._spaces_copied = False
         self._copied: set[str] = set()
         self._decks_copied = False
@@ -53,7 +56,7 @@ class Draft:
 
     def names(self) -> list[str]:
         """All players in turn order, bankrupt ones included."""
-        return [p["name"] for p in self.state["players"]]
+        return list(map(_name, self.state["players"]))
 
     def solvent(self) -> list[str]:
         """Players still in the game, in turn order."""
@@ -101,7 +104,7 @@ class Draft:
     # ------------------------------------------------------------------ flow
     def push(self, *tasks: Task) -> None:
         """Put tasks at the front of the queue, to run in the order given."""
-        self.state["queue"][0:0] = [list(t) for t in tasks]
+        self.state["queue"][0:0] = map(list, tasks)
 
     def ask(self, player: str | None, kind: str, text: str, options: list[str], **extra: Any) -> None:
         """Wait for an input: set the prompt the table and the phones show."""
@@ -117,7 +120,7 @@ class Draft:
         if self._decks_copied:
             s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
         if self.events:
-            s["log"] = [*s["log"], *(e["text"] for e in self.events)][-LOG_LINES:]
+            s["log"] = [*s["log"], *map(_text, self.events)][-LOG_LINES:]
         return s
 
 

@@ -85,6 +85,7 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
         self.check_board()
         self.jail = next(s.id for s in b.spaces if s.kind == "jail")
         self.salary_spaces = frozenset(s.id for s in b.spaces if s.data.get("salary"))
+        self.rings = {name: track * 2 for name, track in b.tracks.items()}  # a lap ahead is a slice of these
         for group, members in b.groups.items():
             for member in (b.by_id[m] for m in members):
                 if member.kind in ("railroad", "utility") and len(member.rent) < len(members):
@@ -300,6 +301,8 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
         space = self.board.by_id[start]
         track = self.board.tracks[space.track]
         n, i = len(track), space.index
+        if 0 < steps <= n:
+            return list(self.rings[space.track][i + 1:i + 1 + steps])
         sign = 1 if steps > 0 else -1
         return [track[(i + sign * k) % n] for k in range(1, abs(steps) + 1)]
 
@@ -332,7 +335,7 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
         d.say("move", self.move_text(name, route, forward), player=name, to=target.id,
               steps=len(path) if forward else -len(path), switches=[list(sw) for sw in route.switches])
         p["space"] = target.id
-        if forward and route.salary:
+        if forward and route.salary and not self.salary_spaces.isdisjoint(path):
             for space_id in path:
                 if space_id in self.salary_spaces:
                     self.pay_salary(d, name, space_id, landed=space_id == target.id)
