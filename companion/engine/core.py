@@ -213,7 +213,9 @@ class Ruleset:
         if prompt is None or not prompt["options"]:
             raise reject(f"there is no question to answer: the game waits for {self.waiting_for(d.state)}")
         if value not in prompt["options"]:
-            raise reject(f"{value!r} is not an answer to {prompt['text']!r} (options: {', '.join(prompt['options'])})")
+            options = prompt["options"]
+            listed = ", ".join(options) if len(options) <= 8 else f"one of the {len(options)} in prompt.options"
+            raise reject(f"{value!r} is not an answer to {prompt['text']!r} (options: {listed})")
         d.state["prompt"] = None
         self._answers[prompt["kind"]](d, value, prompt)
 
@@ -315,7 +317,7 @@ class Ruleset:
         for deck, ids in stack.items():
             if deck not in decks:
                 raise reject(f"setup.stack: unknown deck {deck!r}")
-            if not isinstance(ids, list) or len(set(ids)) != len(ids):
+            if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(set(ids)) != len(ids):
                 raise reject(f"setup.stack.{deck} must list distinct card ids")
             for card in ids:
                 if card not in decks[deck]:
@@ -336,12 +338,30 @@ class Ruleset:
 
     def take_from_deck(self, d: Draft, card: Any) -> None:
         """Take a named card out of its deck (a starting hand); rejects unknown or already dealt cards."""
-        if card not in self.board.cards:
+        if not isinstance(card, str) or card not in self.board.cards:
             raise reject(f"unknown card {card!r}")
         deck = d.deck(self.board.cards[card].deck)
         if card not in deck:
             raise reject(f"card {card} is dealt twice")
         deck.remove(card)
+
+    def deal_hands(self, d: Draft, deal: Any) -> None:
+        """Give the starting hands of ``setup.deal`` ({player: [card ids]}) from the decks."""
+        if deal is None:
+            return
+        if not isinstance(deal, Mapping):
+            raise reject("setup.deal must map player names to lists of card ids")
+        for name, cards in deal.items():
+            d.player(name)
+            if not isinstance(cards, list):
+                raise reject(f"setup.deal.{name} must be a list of card ids")
+            for card in cards:
+                self.take_from_deck(d, card)
+                self.receive_card(d, name, card)
+
+    def receive_card(self, d: Draft, name: str, card: str) -> None:
+        """Put a card in a player's hand (rulesets whose cards are deeds also hand over the space)."""
+        d.give_card(name, card)
 
     # ================================================================== options
     def _options(self, given: Any) -> dict[str, Any]:

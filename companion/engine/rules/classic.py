@@ -138,26 +138,12 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
         s.update(dice=None, doubles=0, again=False, auction=None, trade=None)
         for name in d.names():
             self.transfer(d, "bank", name, s["options"]["start_cash"], "to start")
-        self.deal(d, setup.get("deal"))
+        self.deal_hands(d, setup.get("deal"))
         first = d.names()[0]
         if "start" in setup:
             first = self.start_in_progress(d, setup["start"])
         s["turn"] = {"player": first, "number": 1}
         d.push(["turn", first])
-
-    def deal(self, d: Draft, deal: Any) -> None:
-        """Give starting hands from the decks (``setup.deal``)."""
-        if deal is None:
-            return
-        if not isinstance(deal, Mapping):
-            raise reject("setup.deal must map player names to lists of card ids")
-        for name, cards in deal.items():
-            d.player(name)
-            if not isinstance(cards, list):
-                raise reject(f"setup.deal.{name} must be a list of card ids")
-            for card in cards:
-                self.take_from_deck(d, card)
-                d.give_card(name, card)
 
     def start_in_progress(self, d: Draft, start: Any) -> str:
         """Apply ``setup.start``: cash, places, cards, deeds and pools of a game in progress."""

@@ -188,10 +188,6 @@ class MagieRules(Trades, Debts, Ruleset):
             self.transfer(d, account, source, have - amount)
 
     # ================================================================== cards
-    def receive_card(self, d: Draft, name: str, card: str) -> None:
-        """Put a card in a player's hand (a ruleset whose cards are deeds also hands over the space)."""
-        d.give_card(name, card)
-
     def pass_card(self, d: Draft, giver: str, taker: str, card: str) -> None:
         self.release_card(d, giver, card)
         self.receive_card(d, taker, card)

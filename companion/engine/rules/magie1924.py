@@ -149,7 +149,7 @@ class Magie1924Rules(Auctions, MagieRules):
     def opening(self, d: Draft, setup: Mapping[str, Any]) -> list[Task]:
         """The deal (or ``setup.deal``), then each player puts their improvement tag on their land."""
         if setup.get("deal") is not None:
-            self.deal_given(d, setup["deal"])
+            self.deal_hands(d, setup["deal"])
         else:
             names = d.names()
             for k in range(d.state["options"]["cards_each"] * len(names)):
@@ -164,19 +164,8 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def resume_opening(self, d: Draft, setup: Mapping[str, Any]) -> list[Task]:
         if setup.get("deal") is not None:
-            self.deal_given(d, setup["deal"])
+            self.deal_hands(d, setup["deal"])
         return []
-
-    def deal_given(self, d: Draft, deal: Any) -> None:
-        if not isinstance(deal, Mapping):
-            raise reject("setup.deal must map player names to lists of card ids")
-        for name, cards in deal.items():
-            d.player(name)
-            if not isinstance(cards, list):
-                raise reject(f"setup.deal.{name} must be a list of card ids")
-            for card in cards:
-                self.take_from_deck(d, card)
-                self.receive_card(d, name, card)
 
     def start_space(self, d: Draft, space_id: str, given: Mapping[str, Any]) -> None:
         """``{owner, improvement, sign}``: the owner receives the card of the space."""
