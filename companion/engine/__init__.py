@@ -41,6 +41,9 @@ def apply(state: State | None, line: Mapping[str, Any]) -> tuple[State, list[Eve
     return find_ruleset(state["ruleset"]).apply(state, line)
 
 
-def public_state(state: State) -> State:
-    """The state object of DESIGN.md (what ``/api/state`` and ``replay --json`` show)."""
-    return find_ruleset(state["ruleset"]).public(state)
+def public_state(state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:
+    """The state object of DESIGN.md (what ``/api/state`` and ``replay --json`` show).
+
+    ``hide_secrets``: as a phone sees it, face-down cards of players other than ``viewer`` hidden.
+    """
+    return find_ruleset(state["ruleset"]).public(state, hide_secrets=hide_secrets, viewer=viewer)

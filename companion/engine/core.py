@@ -61,6 +61,8 @@ class Ruleset:
     effects: ClassVar[frozenset[str]] = frozenset()
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     pool_names: ClassVar[tuple[str, ...]] = ()
+    #: Decks whose cards are held face down: a phone sees only its own (addon's travel cards).
+    secret_decks: ClassVar[frozenset[str]] = frozenset()
     dice_count: ClassVar[int] = 2
     die_faces: ClassVar[int] = 6
 
@@ -163,9 +165,22 @@ class Ruleset:
         self.run(d)
         return self._finish(d, line), d.events
 
-    def public(self, state: State) -> State:
-        """The state as DESIGN.md shows it: without the seed, deck order, queue or undo data."""
-        return {k: v for k, v in state.items() if k not in PRIVATE_KEYS}
+    def public(self, state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:
+        """The state as DESIGN.md shows it: without the seed, deck order, queue or undo data.
+
+        ``hide_secrets`` (a phone's view): cards of secret decks held by anyone but ``viewer`` read
+        ``<deck>-hidden``, so a phone learns how many travel cards the others hold, not which.
+        """
+        public = {k: v for k, v in state.items() if k not in PRIVATE_KEYS}
+        if hide_secrets and self.secret_decks:
+            cards = self.board.cards
+            public["players"] = [
+                p if p["name"] == viewer else
+                {**p, "cards": [c if cards[c].deck not in self.secret_decks else f"{cards[c].deck}-hidden"
+                                for c in p["cards"]]}
+                for p in state["players"]
+            ]
+        return public
 
     # ================================================================== hooks for rulesets
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -48,8 +48,8 @@ def running_state(seq: int | None = None) -> dict[str, Any]:
 @api.get("/state")
 @requires(Permission.LOOK)
 def get_state() -> Any:
-    """The state object of DESIGN.md."""
-    return jsonify(public_state(running_state()))
+    """The state object of DESIGN.md; other players' face-down cards hidden (the host sees all)."""
+    return jsonify(public_state(running_state(), hide_secrets=not is_host(), viewer=current_player()))
 
 
 @api.get("/history")
@@ -104,6 +104,7 @@ def get_stream() -> Any:
     """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``."""
     ctx = context()
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
+    hide, viewer = not is_host(), current_player()
 
     def events() -> Iterator[str]:
         seen = last
@@ -115,7 +116,7 @@ def get_stream() -> Any:
                 event_id = f"{game.id}:{state['seq']}"
                 if event_id != seen:
                     seen = event_id
-                    data = json.dumps(public_state(state), separators=(",", ":"))
+                    data = json.dumps(public_state(state, hide_secrets=hide, viewer=viewer), separators=(",", ":"))
                     yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
             new = ctx.feed.wait(version, ctx.stream_keepalive)
             if new == version:

@@ -508,7 +508,7 @@ function wire() {
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const result = await send("/api/join", { code: $("join-code").value.trim(), player: $("join-player").value });
-    if (result) { notice(`You are ${result.player}`, true); await refresh(); }
+    if (result) { notice(`You are ${result.player}`, true); await refresh(); follow(); }  // the stream shows this seat's cards
   });
   $("code-form").addEventListener("submit", async (event) => {
     event.preventDefault();

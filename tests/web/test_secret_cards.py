@@ -1,0 +1,37 @@
+"""Travel cards are dealt face down: a phone sees its own, the others only as ``travel-hidden``; the host sees all."""
+
+from __future__ import annotations
+
+from companion.engine import find_ruleset, new_game, public_state
+
+SETUP = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
+         "deal": {"Ann": ["travel-forward-2", "triple-play-136"], "Bob": ["travel-back-1", "triple-play-445"]}}
+
+
+def test_a_phone_sees_its_own_travel_cards_and_only_the_count_of_the_others() -> None:
+    state, _ = new_game(SETUP)
+    seen = public_state(state, hide_secrets=True, viewer="Ann")
+    assert seen["players"][0]["cards"] == ["travel-forward-2", "triple-play-136"]
+    assert seen["players"][1]["cards"] == ["travel-hidden", "triple-play-445"]
+    anonymous = public_state(state, hide_secrets=True)
+    assert [p["cards"][0] for p in anonymous["players"]] == ["travel-hidden", "travel-hidden"]
+    assert public_state(state)["players"][1]["cards"][0] == "travel-back-1"  # host, replay --json
+    assert state["players"][1]["cards"][0] == "travel-back-1"  # the state itself is untouched
+
+
+def test_rulesets_without_face_down_cards_show_everything() -> None:
+    state, _ = new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "deal": {"Bob": ["chance-get-out-of-jail-free"]}})
+    assert public_state(state, hide_secrets=True, viewer="Ann") == public_state(state)
+    assert find_ruleset("classic").secret_decks == frozenset()
+
+
+def test_the_api_hides_other_players_travel_cards_but_not_from_the_host(table, app) -> None:
+    from .conftest import as_host, join
+
+    table.new_game(SETUP, source="host")
+    ann = join(app.test_client(), "Ann")
+    assert [p["cards"][0] for p in ann.get("/api/state").get_json()["players"]] == ["travel-forward-2", "travel-hidden"]
+    anyone = app.test_client().get("/api/state").get_json()
+    assert [p["cards"][0] for p in anyone["players"]] == ["travel-hidden", "travel-hidden"]
+    host = as_host(app.test_client())
+    assert [p["cards"][0] for p in host.get("/api/state").get_json()["players"]] == ["travel-forward-2", "travel-back-1"]
