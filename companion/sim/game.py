@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import IllegalInput, apply, find_ruleset, new_game
+from companion.engine import Event, IllegalInput, State, apply, find_ruleset, new_game
 from companion.engine.rng import stream_seed
 
 from .registry import strategy_for
@@ -78,18 +78,18 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
     first_rejection = None
     cap, input_cap = spec.turn_cap, spec.turn_cap * INPUTS_PER_TURN_CAP
     while state["winner"] is None and state["turn"]["number"] <= cap and inputs < input_cap:
-        after = None
-        for line in strategy.candidates(state):
-            try:
-                after, events = apply(state, line)
-                break
-            except IllegalInput as error:
-                rejected += 1
-                first_rejection = first_rejection or f"{describe_input(line)}: {error}"
-        if after is None:
-            prompt = state["prompt"] or {}
-            raise BotStuck(f"{spec.ruleset} game {index}: no input the bot tried was accepted at "
-                           f"{prompt.get('kind')!r} ({prompt.get('text')!r}); first refusal: {first_rejection}")
+        line = strategy.next_input(state)
+        try:
+            after, events = apply(state, line)
+        except IllegalInput as error:
+            rejected += 1
+            first_rejection = first_rejection or f"{describe_input(line)}: {error}"
+            line, after, events, refused = first_accepted(strategy.fallback(state), state)
+            rejected += refused
+            if after is None:
+                prompt = state["prompt"] or {}
+                raise BotStuck(f"{spec.ruleset} game {index}: no input the bot tried was accepted at "
+                               f"{prompt.get('kind')!r} ({prompt.get('text')!r}); first refusal: {first_rejection}")
         tally.observe(state, line, events)
         if lines is not None:
             lines.append(line)
@@ -101,6 +101,19 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
         turns=min(state["turn"]["number"], cap), inputs=inputs, cut=winner is None, tally=tally,
         rejected=rejected, first_rejection=first_rejection, seconds=time.perf_counter() - started,
     )
+
+
+def first_accepted(lines: Iterable[Line], state: State) -> tuple[Line, State | None, list[Event], int]:
+    """The first of ``lines`` the engine accepts: (line, new state, events, refusals before it)."""
+    refused = 0
+    line: Line = {}
+    for line in lines:
+        try:
+            after, events = apply(state, line)
+            return line, after, events, refused
+        except IllegalInput:
+            refused += 1
+    return line, None, [], refused
 
 
 def describe_input(line: Line) -> str:

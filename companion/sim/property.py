@@ -24,7 +24,9 @@ wins by seat measure the seat and not the bot:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from companion.engine import State
@@ -33,13 +35,16 @@ from companion.engine.core import Ruleset
 from .strategy import Line, Strategy
 
 
+_owner = itemgetter("owner")
+
+
 @dataclass(frozen=True)
 class PropertyParams:
     """The knobs of :class:`PropertyStrategy` (the same for every seat)."""
 
     buy_reserve: int = 100
-    build_reserve: int = 150
-    unmortgage_reserve: int = 300
+    build_reserve: int = 50
+    unmortgage_reserve: int = 500
     auction_reserve: int = 50
     group_bid: float = 1.6
     block_bid: float = 1.25
@@ -83,6 +88,7 @@ class PropertyStrategy(Strategy):
         self._offered_on: dict[str, int] = {}
         self._holdings = Holdings()
         self._spaces: dict[str, Any] | None = None
+        self._derived: dict[tuple[str, str], Any] = {}
 
     # ================================================================== reading the state
     @staticmethod
@@ -94,10 +100,18 @@ class PropertyStrategy(Strategy):
         spaces = state["spaces"]
         if spaces is not self._spaces:
             self._spaces = spaces
-            owners = tuple(rec["owner"] for rec in spaces.values())
+            self._derived = {}
+            owners = tuple(map(_owner, spaces.values()))
             if owners != self._holdings.owners:
                 self._holdings = self.read_holdings(spaces, owners)
         return self._holdings
+
+    def derived(self, state: State, key: tuple[str, str], read: Callable[[], Any]) -> Any:
+        """``read()``, remembered until the spaces change (most inputs leave them as they were)."""
+        self.holdings(state)
+        if key not in self._derived:
+            self._derived[key] = read()
+        return self._derived[key]
 
     def read_holdings(self, spaces: dict[str, Any], owners: tuple[str | None, ...]) -> Holdings:
         h = Holdings(owners)
@@ -120,6 +134,9 @@ class PropertyStrategy(Strategy):
 
     def sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         """The next building of each of ``name``'s whole, unmortgaged street groups, best rent per dollar first."""
+        return self.derived(state, ("sites", name), lambda: self.read_sites(state, name))  # type: ignore[no-any-return]
+
+    def read_sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         spaces = state["spaces"]
         found = []
         for members in self.holdings(state).complete.get(name, ()):
@@ -239,6 +256,8 @@ class PropertyStrategy(Strategy):
             act = self.leave_jail(state, name)
             if act is not None:
                 return act
+        if not self.owned(state, name):
+            return None
         return self.unmortgage(state, name) or self.build(state, name) or self.propose_trade(state, name)
 
     def leave_jail(self, state: State, name: str) -> Line | None:
@@ -255,7 +274,8 @@ class PropertyStrategy(Strategy):
 
     def unmortgage(self, state: State, name: str) -> Line | None:
         spaces = state["spaces"]
-        mortgaged = [sid for sid in self.owned(state, name) if spaces[sid]["mortgaged"]]
+        mortgaged = self.derived(state, ("mortgaged", name),
+                                 lambda: [sid for sid in self.owned(state, name) if spaces[sid]["mortgaged"]])
         if not mortgaged:
             return None
         cash = self.player(state, name)["cash"]

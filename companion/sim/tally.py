@@ -40,24 +40,28 @@ class Tally:
 
     def observe(self, before: State | None, line: Mapping[str, Any] | None, events: Iterable[Event]) -> None:
         """Count what one input did (``before`` is None for the set-up)."""
-        pools = before["pools"] if before is not None else {}
-        prompt = before["prompt"] if before is not None else None
-        prize_roll = bool(prompt) and prompt.get("purpose") == "triple-play" and "roll" in (line or {})
         for event in events:
             kind = event["kind"]
             if kind == "move":
                 to = event.get("to")
                 if to is not None:
                     self.landings[to] += 1
-                self.switches += len(event.get("switches") or ())
-            elif kind == "pay":
-                payer = event.get("payer")
-                if payer in pools:
+                if event.get("switches"):
+                    self.switches += len(event["switches"])
+            elif kind == "pay" and before is not None:
+                payer = event["payer"]
+                if payer in before["pools"]:
                     self.pool_payouts[payer] += event["amount"]
-                elif payer == "bank" and prize_roll:
+                elif payer == "bank" and prize_roll(before, line):
                     self.prizes[event["amount"]] += 1
             elif kind == "bankrupt":
                 self.bankruptcies.append(cause_of_bankruptcy(before, line, event))
+
+
+def prize_roll(before: State, line: Mapping[str, Any] | None) -> bool:
+    """Whether the input answered a triple play roll (the bank's payments then are prizes)."""
+    prompt = before["prompt"]
+    return bool(prompt) and prompt.get("purpose") == "triple-play" and "roll" in (line or {})
 
 
 def cause_of_bankruptcy(before: State | None, line: Mapping[str, Any] | None, event: Event) -> str:
