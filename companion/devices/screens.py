@@ -29,6 +29,7 @@ Font = Literal["small", "medium", "large"]
 CELL: Mapping[str, tuple[int, int]] = {"small": (5, 8), "medium": (6, 12), "large": (8, 16)}
 COLS: Mapping[str, int] = {name: WIDTH // w for name, (w, _) in CELL.items()}
 BODY_ROWS = 6  # small rows between the header and the hint row
+MIN_STORY_ROWS = 2  # story rows kept beside a question that holds still
 
 
 @dataclass(frozen=True)
@@ -194,24 +195,39 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> s
 def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
                 choice: Choice | None = None, notice: str | None = None, dice_source: str = "software",
                 scroll: int = 0) -> Screen:
-    """The main screen: header, what happened and the question, the highlighted option, the hint."""
+    """The main screen, in fixed regions of whole controller pages (one small row = one page):
+
+    row 0 the header; then what happened (the story, top-aligned, scrolling alone when long); a
+    notice laid over the last story rows; the question, bottom-aligned above the highlighted
+    option; the hint on row 7. A notice or a new story never moves the question, the option or
+    the hint, so a change rewrites only the pages whose text changed.
+    """
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll)
-    asked = prompt_lines(state, labels)
-    told = [t for t in story(events) if not any(t in q for q in asked)]  # not twice
-    body = [r for text in told + asked for r in wrap(text)]
-    rows_for_body = BODY_ROWS
+    asked = [r for text in prompt_lines(state, labels) for r in wrap(text)]
+    told = [r for text in story(events) if not any(text in q for q in prompt_lines(state, labels))
+            for r in wrap(text)]  # not twice
     option_row: Row | None = None
     if choice is not None and choice.labels:
         option = choice.labels[choice.cursor % len(choice.labels)]
         text = choice.confirm or option
         option_row = Row(fit(f"< {text} >" if len(choice.labels) > 1 and not choice.confirm else text,
                              COLS["small"]), invert=True, align="center")
-        rows_for_body -= 1
+    room = BODY_ROWS - (1 if option_row else 0)
     notice_rows = [Row(r, invert=True) for r in wrap("! " + notice)][:2] if notice else []
-    rows_for_body -= len(notice_rows)
-    shown, scrolls = window(body, rows_for_body, scroll)
-    rows = [header(state, labels), *notice_rows, *(Row(r) for r in shown)]
+    if len(asked) + MIN_STORY_ROWS <= room or (not told and len(asked) <= room):
+        # The question keeps its place at the bottom; the story scrolls alone in the rows above it.
+        story_rows, scrolls = window(told, room - len(asked), scroll) if told else ([""] * (room - len(asked)),
+                                                                                    False)
+        text_rows = story_rows + asked
+    else:  # a question too long to hold still: story and question scroll together
+        text_rows, scrolls = window(told + asked, room, scroll)
+        asked = []
+    body = [Row(r) for r in text_rows]
+    if notice_rows:  # over the last story rows, just above the question: nothing moves
+        at = max(0, room - len(asked) - len(notice_rows))
+        body[at:at + len(notice_rows)] = notice_rows
+    rows = [header(state, labels), *body]
     if option_row:
         rows.append(option_row)
     rows.append(Row(fit(hint(state, choice, dice_source), COLS["small"]), align="center"))
