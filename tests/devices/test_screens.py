@@ -106,3 +106,27 @@ def test_long_texts_scroll_in_pages() -> None:
 def test_text_outside_latin1_is_drawable() -> None:
     assert latin1("Łódź 6★ — ok") == "Lódz 6* - ok"  # ó is Latin-1 already
     Painter().paint(screens.message_screen("Zoë & Łukasz", "Ελλάδα 🎲"))
+
+
+@given(st.text(alphabet=st.characters(codec="latin-1", exclude_categories=("Cc",)), min_size=1, max_size=80),
+       st.integers(0, 3), st.booleans())
+def test_a_notice_replaces_rows_and_moves_nothing(notice: str, story_lines: int, with_choice: bool) -> None:
+    state, _ = game()
+    events = [{"kind": "say", "text": f"story line {i}"} for i in range(story_lines)]
+    choice = Choice(("Pay $200", "Pay 10% of worth")) if with_choice else None
+    plain = screens.game_screen(state, events, LABELS, choice=choice).rows
+    noticed = screens.game_screen(state, events, LABELS, choice=choice, notice=notice).rows
+    assert len(plain) == len(noticed) == 8  # one small row per controller page
+    changed = [i for i, (a, b) in enumerate(zip(plain, noticed)) if a != b]
+    assert 1 <= len(changed) <= 2 and all(noticed[i].invert for i in changed)
+    assert "Ann, roll the dice" in [r.text for r in noticed]  # the question stays in view
+
+
+def test_a_long_story_scrolls_under_a_question_that_holds_still() -> None:
+    state, _ = game({"roll": [1, 2]})
+    long = [{"kind": "say", "text": f"line number {i} of a long story"} for i in range(12)]
+    frames = [screens.game_screen(state, long, LABELS, choice=Choice(("Yes", "No")), scroll=k).rows
+              for k in range(6)]
+    assert len({f[1:4] for f in frames}) > 2  # the story turns its pages
+    assert len({f[4:] for f in frames}) == 1  # the question, the option and the hint do not move
+    assert frames[0][4].text.startswith("Buy Baltic Avenue")
