@@ -435,7 +435,7 @@ class TableController:
         self._draw(ack)
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
-        """Show a notice above the body (a fault, a refusal); it fades after a few seconds.
+        """Show a notice over the last story rows (a fault, a refusal); it fades after a few seconds.
 
         ``sticky``: until the next question; ``until_prompt``: fades, or ends with the question.
         """
