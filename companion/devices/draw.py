@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .screens import CELL, HEIGHT, WIDTH, Row, Screen
 
-FONT_FILES = {"small": "spleen-5x8.pil", "medium": "spleen-6x12.pil", "large": "spleen-8x16.pil"}
+FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
 
 
 class Painter:

@@ -4,18 +4,19 @@ Nothing here draws or touches a device: each function returns a :class:`Screen`,
 text rows (and maybe a QR code) that :mod:`companion.devices.draw` turns into pixels. The OLED
 is 128×64; the bundled fonts are monospaced, so widths are counted in characters:
 
-======  ======  ==========  ============
-font    cell    characters  rows
-======  ======  ==========  ============
-small   5×8     25          8
-medium  6×12    21          5
-large   8×16    16          4
-======  ======  ==========  ============
+======  ======  ==========  ============  =====================
+font    cell    characters  rows          controller pages a row
+======  ======  ==========  ============  =====================
+small   5×8     25          8             1
+large   8×16    16          4             2
+======  ======  ==========  ============  =====================
 
-Every screen of a game keeps the same frame: a header bar (whose turn, cash, place), a body
-(what just happened and the question, scrolling when long) and a hint row (what the buttons
-do now). Prompts come from ``state["prompt"]``: kinds and options are the engine's, so any
-ruleset is shown, with friendlier labels for the kinds every table meets.
+Every row is a whole number of the SSD1306's 8-pixel pages, so a row that changes rewrites only
+its own pages. Every screen of a game keeps the same regions: a header bar (whose turn, cash,
+place), the story (what just happened, scrolling alone when long), the question pinned above the
+highlighted option, and the hint row (what the buttons do now); a notice replaces story rows
+instead of pushing the body down. Prompts come from ``state["prompt"]``: kinds and options are
+the engine's, so any ruleset is shown, with friendlier labels for the kinds every table meets.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 WIDTH, HEIGHT = 128, 64
-Font = Literal["small", "medium", "large"]
-CELL: Mapping[str, tuple[int, int]] = {"small": (5, 8), "medium": (6, 12), "large": (8, 16)}
+Font = Literal["small", "large"]
+PAGE = 8  # pixel rows of one SSD1306/SH1106 page: every font is a whole number of pages tall
+CELL: Mapping[str, tuple[int, int]] = {"small": (5, 8), "large": (8, 16)}
 COLS: Mapping[str, int] = {name: WIDTH // w for name, (w, _) in CELL.items()}
 BODY_ROWS = 6  # small rows between the header and the hint row
 MIN_STORY_ROWS = 2  # story rows kept beside a question that holds still
@@ -204,9 +206,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     """
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll)
-    asked = [r for text in prompt_lines(state, labels) for r in wrap(text)]
-    told = [r for text in story(events) if not any(text in q for q in prompt_lines(state, labels))
-            for r in wrap(text)]  # not twice
+    questions = prompt_lines(state, labels)
+    asked = [r for text in questions for r in wrap(text)]
+    told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
     option_row: Row | None = None
     if choice is not None and choice.labels:
         option = choice.labels[choice.cursor % len(choice.labels)]
@@ -243,7 +245,7 @@ def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any
     for p in state["players"]:
         mark = " (out)" if p.get("bankrupt") else ""
         standings.append(spread(p["name"] + mark, money(p["cash"]) if "cash" in p else ""))
-    shown, scrolls = window(standings, 3, scroll)
+    shown, scrolls = window(standings, 4, scroll)  # the hint on the last row, as on every screen
     rows += [Row(r) for r in shown]
     rows.append(Row("MENU held: new game", align="center"))
     return Screen(tuple(rows), scrolls=scrolls, name="game-over")

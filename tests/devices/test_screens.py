@@ -130,3 +130,10 @@ def test_a_long_story_scrolls_under_a_question_that_holds_still() -> None:
     assert len({f[1:4] for f in frames}) > 2  # the story turns its pages
     assert len({f[4:] for f in frames}) == 1  # the question, the option and the hint do not move
     assert frames[0][4].text.startswith("Buy Baltic Avenue")
+
+
+def test_every_row_of_every_key_screen_sits_on_whole_controller_pages() -> None:
+    assert all(height % screens.PAGE == 0 for _, height in screens.CELL.values())
+    for name, screen in key_screens().items():
+        if screen.qr is None:
+            assert sum(screens.CELL[r.font][1] for r in screen.rows) == screens.HEIGHT, name  # fills the panel
