@@ -73,7 +73,7 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
         lines.append({"setup": setup})
     strategy = strategy_for(spec.ruleset)(find_ruleset(spec.ruleset), random.Random(seed))
     tally = Tally()
-    tally.observe(None, None, events)
+    tally.observe(state, None, events)  # the set-up: start money paid from a pool counts as paid out
     inputs = rejected = 0
     first_rejection = None
     cap, input_cap = spec.turn_cap, spec.turn_cap * INPUTS_PER_TURN_CAP

@@ -39,7 +39,7 @@ class Tally:
     bankruptcies: list[str] = field(default_factory=list)
 
     def observe(self, before: State | None, line: Mapping[str, Any] | None, events: Iterable[Event]) -> None:
-        """Count what one input did (``before`` is None for the set-up)."""
+        """Count what one input did (for the set-up: ``line`` is None, ``before`` the first state)."""
         for event in events:
             kind = event["kind"]
             if kind == "move":

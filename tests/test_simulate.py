@@ -1,0 +1,175 @@
+"""``companion simulate``: bots play complete games through the engine; the run is summed up.
+
+* the same seed gives the same results whatever the number of worker processes;
+* every game ends with a winner or is reported as cut by the turn cap;
+* the statistics of a small run add up, and agree with an independent replay of each game's
+  inputs as a game file (``companion.gamefile.replay``: JSON lines, the same path as a journal);
+* the bots find an accepted input at every prompt of every ruleset, with and without options;
+* the command line prints the report, the JSON and the heat map.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from xml.etree import ElementTree
+
+import pytest
+
+from companion.cli import main
+from companion.engine import find_ruleset, public_state, ruleset_ids
+from companion.gamefile import replay
+from companion.sim import GameSpec, play_game
+from companion.sim.command import run_games, simulate
+from companion.sim.plot import heat_map_svg, layout
+from companion.sim.summary import percentile, summarise
+
+OPTIONS = {
+    "classic": [{}, {"start_cash": 500}, {"end_after_bankruptcies": 1}],
+    "addon": [{}, {"transition": "even_step", "backwards": "rotate", "travel_with_dice": True},
+              {"airplane": "free-parking", "bridge": ["marvin-gardens", "lombard-street"], "bridge_moves": True,
+               "double_trouble": "doubles", "pool": "taxes", "one_card_each": True, "subway_fare": 50}],
+}
+
+
+def test_same_seed_same_results_whatever_the_workers() -> None:
+    spec = GameSpec("classic", 4, seed=42)
+    alone = simulate(spec, 6, workers=1)
+    shared = simulate(spec, 6, workers=3)
+    assert alone.results() == shared.results()
+    assert [r.seed for r in alone.records] == [r.seed for r in shared.records]
+    assert simulate(GameSpec("classic", 4, seed=43), 6).results() != alone.results()
+
+
+def test_game_seeds_depend_on_the_master_seed_and_the_index_only() -> None:
+    spec = GameSpec("addon", 3, seed=5)
+    first = play_game(spec, 4)
+    again = play_game(spec, 4)
+    assert (first.turns, first.inputs, first.winner_seat, first.tally) == \
+        (again.turns, again.inputs, again.winner_seat, again.tally)
+    assert len({spec.game_seed(i) for i in range(50)}) == 50
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_every_game_ends_or_is_reported_cut(ruleset: str) -> None:
+    players = min(4, find_ruleset(ruleset).board.max_players)
+    records, _ = run_games(GameSpec(ruleset, players, seed=3, turn_cap=25), 6)
+    for r in records:
+        assert r.cut == (r.winner_seat is None)
+        assert r.turns <= 25
+    summary = summarise(GameSpec(ruleset, players, seed=3, turn_cap=25), find_ruleset(ruleset).board, records, 1.0)
+    res = summary.results()
+    assert res["finished"] + res["cut"] == res["games"] == 6
+    assert res["cut_games"] == [r.index for r in records if r.cut]
+    assert res["cut"] > 0, "25 turns are too few for every game to end"
+    full, _ = run_games(GameSpec(ruleset, players, seed=3), 6)
+    assert all(r.winner_seat is not None and not r.cut for r in full), "a game hit the default turn cap"
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_bots_answer_every_prompt_without_refusals(ruleset: str) -> None:
+    board = find_ruleset(ruleset).board
+    for options in OPTIONS.get(ruleset, [{}]):
+        for players in sorted({board.min_players, min(board.max_players, 4), board.max_players}):
+            records, _ = run_games(GameSpec(ruleset, players, seed=9, options=options), 3)
+            for r in records:
+                assert r.rejected == 0, f"{ruleset} {options} {players}: {r.first_rejection}"
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_statistics_add_up_and_match_a_replay_of_the_game_files(ruleset: str) -> None:
+    players = min(4, find_ruleset(ruleset).board.max_players)
+    spec = GameSpec(ruleset, players, seed=17)
+    games = []
+    for index in range(4):
+        lines: list[dict] = []
+        record = play_game(spec, index, lines)
+        games.append((record, lines))
+    summary = summarise(spec, find_ruleset(ruleset).board, [r for r, _ in games], 1.0)
+    res = summary.results()
+    assert sum(res["wins_by_seat"].values()) == res["finished"] == 4
+    assert res["inputs"] == sum(len(lines) - 1 for _, lines in games)
+    assert res["landings_total"] == sum(res["landings"].values()) > 0
+    assert set(res["landings"]) == {s.id for s in find_ruleset(ruleset).board.spaces}
+    assert res["turns"]["min"] <= res["turns"]["median"] <= res["turns"]["p90"] <= res["turns"]["max"]
+    assert res["triple_play_paid"] == sum(int(k) * v for k, v in res["triple_play_prizes"].items())
+    landings: Counter[str] = Counter()
+    pools: Counter[str] = Counter()
+    for record, lines in games:
+        played = replay([json.dumps(line) for line in lines])  # a simulated game is a game file like any other
+        final = public_state(played.state)
+        assert final["winner"] == spec.seats()[record.winner_seat]
+        assert final["turn"]["number"] == record.turns
+        assert played.inputs == record.inputs
+        for _, event in played.events:
+            if event["kind"] == "move" and event.get("to"):
+                landings[event["to"]] += 1
+            if event["kind"] == "pay" and event["payer"] in final["pools"]:
+                pools[event["payer"]] += event["amount"]
+        out = [p for p in final["players"] if p["bankrupt"]]
+        assert len(record.tally.bankruptcies) == len(out)
+    assert {k: v for k, v in res["landings"].items() if v} == dict(landings)
+    assert res["pool_payouts"] == dict(sorted(pools.items()))
+    assert sum(res["bankruptcies"].values()) == sum(len(r.tally.bankruptcies) for r, _ in games)
+
+
+def test_classic_games_end_with_every_other_player_bankrupt() -> None:
+    records, _ = run_games(GameSpec("classic", 4, seed=21), 5)
+    for r in records:
+        assert len(r.tally.bankruptcies) == 3
+        assert all(cause in {"rent", "tax", "income tax", "card", "jail fine", "mortgage interest",
+                             "payment to a player", "payment to the bank"} for cause in r.tally.bankruptcies)
+
+
+def test_addon_counts_board_switches_tax_pool_and_triple_play() -> None:
+    res = simulate(GameSpec("addon", 4, seed=2), 4).results()
+    assert res["board_switches"] > 0 and res["board_switches_per_game"] == res["board_switches"] / 4
+    assert res["pool_payouts"].get("tax-pool", 0) > 0
+    assert set(res["triple_play_prizes"]) <= {"50", "200", "1000", "1500"} and res["triple_play_paid"] > 0
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    assert percentile(list(range(1, 11)), 0.9) == 9
+    assert percentile([5], 0.9) == 5
+    assert percentile([], 0.5) == 0
+    assert percentile([3, 1, 2, 4], 0.5) == 2
+
+
+def test_heat_map_places_every_space_once() -> None:
+    for ruleset in ruleset_ids():
+        board = find_ruleset(ruleset).board
+        cells, width, height = layout(board)
+        assert set(cells) == {s.id for s in board.spaces}
+        assert len(set(cells.values())) == len(cells), f"{ruleset}: two spaces share a cell"
+        assert all(0 <= c < width and 0 <= r < height for c, r in cells.values())
+    board = find_ruleset("addon").board
+    svg = heat_map_svg(board, {"jail": 10, "subway": 3})
+    root = ElementTree.fromstring(svg)
+    titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert len(titles) == len(board.spaces)
+    assert "Jail: 10 landings (76.92%)" in titles
+
+
+def test_command_line_report_json_and_plot(tmp_path) -> None:
+    out = io.StringIO()
+    plot = tmp_path / "landings.svg"
+    code = main(["simulate", "--ruleset", "classic", "--players", "3", "--games", "3", "--seed", "4",
+                 "--quiet", "--plot", str(plot)], out)
+    assert code == 0
+    text = out.getvalue()
+    assert "classic: 3 games of 3 bots, seed 4" in text and "wins by seat" in text and "Jail" in text
+    assert ElementTree.parse(plot).getroot().tag.endswith("svg")
+    out = io.StringIO()
+    assert main(["simulate", "--ruleset", "addon", "--games", "2", "--quiet", "--json",
+                 "--option", "transition=even_step", "--option", "subway_fare=25"], out) == 0
+    data = json.loads(out.getvalue())
+    assert data["results"]["options"] == {"transition": "even_step", "subway_fare": 25}
+    assert data["results"]["games"] == 2 and data["timing"]["games_per_second"] > 0
+
+
+def test_command_line_names_a_bad_option(capsys) -> None:
+    assert main(["simulate", "--ruleset", "classic", "--games", "1", "--quiet", "--option", "salary=lots"],
+                io.StringIO()) == 1
+    assert "option salary" in capsys.readouterr().err
+    assert main(["simulate", "--ruleset", "chambers", "--players", "9", "--games", "1"], io.StringIO()) == 1
