@@ -70,7 +70,7 @@ class Summary:
             "cut_games": [r.index for r in records if r.cut],
             "turns": {
                 "mean": round(statistics.fmean(turns), 2) if turns else 0,
-                "median": statistics.median(turns) if turns else 0,
+                "median": float(statistics.median(turns)) if turns else 0.0,
                 "p90": percentile(turns, 0.9),
                 "min": min(turns, default=0),
                 "max": max(turns, default=0),
