@@ -289,8 +289,15 @@ class Ruleset:
             tasks[task[0]](d, *task[1:])
 
     def interrupt(self, d: Draft, *tasks: Task) -> None:
-        """Run tasks now, in the middle of a prompt, then ask the same question again."""
+        """Run tasks now, in the middle of a prompt, then ask the same question again.
+
+        An auction is never interrupted (the tasks could open another one over it): its tasks run
+        as soon as it ends, before anything else queued.
+        """
         prompt = d.state["prompt"]
+        if prompt is not None and prompt["kind"] == "auction":
+            d.push(*tasks)
+            return
         d.push(*tasks, ["ask-again", prompt])
         d.state["prompt"] = None
 
