@@ -9,6 +9,7 @@ undo/redo. After every step:
 * building stock stays within bounds (bank + placed = the option's total; 0 ≤ bank ≤ total);
 * each property has at most one owner, a player still in the game; bankrupt players hold nothing;
 * every card is in exactly one deck or hand;
+* an auction prompt comes with its auction (else no bid or pass can be accepted and the game is stuck);
 * a rejected input changes nothing (the state equals a deep copy taken before);
 * undo then redo of the same input gives the same state (but ``seq``, which counts every input, and the log).
 
@@ -209,6 +210,14 @@ class GameMachine(RuleBasedStateMachine):
         for p in players.values():
             if p["bankrupt"]:
                 assert not p.get("cards") and not p.get("cash"), f"bankrupt {p['name']} still holds something"
+
+    @invariant()
+    def an_auction_prompt_has_its_auction(self) -> None:
+        prompt = self.state["prompt"] or {}
+        if prompt.get("kind") == "auction":
+            auction = self.state.get("auction") or {}
+            assert auction.get("space") == prompt.get("space") and auction.get("building") == prompt.get("building"), \
+                f"the prompt asks for bids on {prompt.get('space') or prompt.get('building')} but the auction is {auction}"
 
     @invariant()
     def every_card_is_in_one_place(self) -> None:

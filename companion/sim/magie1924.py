@@ -90,8 +90,10 @@ class Magie1924Strategy(Strategy):
         return {"answer": "out"}
 
     # ================================================================== auctions
-    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line:
-        auction = state["auction"]
+    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line | None:
+        auction = state.get("auction")
+        if not auction:
+            return None  # an auction prompt without an auction: nothing a bidder can do
         worth = self.worth.get(auction.get("space", ""), 0)
         others = [n for n in prompt["waiting"] if n != auction["bidder"]]
         for name in others:

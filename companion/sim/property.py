@@ -216,8 +216,10 @@ class PropertyStrategy(Strategy):
     def on_debt(self, state: State, prompt: dict[str, Any]) -> Line:
         return self.raise_cash(state, prompt["player"]) or {"answer": "bankrupt"}
 
-    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line:
-        auction = state["auction"]
+    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line | None:
+        auction = state.get("auction")
+        if not auction:
+            return None  # an auction prompt without an auction: nothing a bidder can do
         leader = auction["bidder"]
         others = [n for n in prompt["waiting"] if n != leader]
         for name in others:
