@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.engine import apply, find_ruleset, ruleset_ids  # noqa: E402
+from companion.engine import apply, ruleset_ids  # noqa: E402
 from companion.sim import GameSpec, play_game  # noqa: E402
 
 PLAYERS = 4
