@@ -12,7 +12,7 @@ Everything in the state is JSON data, so the queue survives a power cut with the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -29,6 +29,7 @@ ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool"
                                   "board": "the board"})
 #: Public methods whose names look like handlers (``host_verbs``, ``roll_extras``) but are not.
 NOT_HANDLERS = frozenset({"host_verbs", "roll_extras"})
+ANSWER_KEYS, ACT_KEYS, UNDO_KEYS = frozenset({"answer"}), frozenset({"act"}), frozenset({"undo"})
 TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
 
 
@@ -155,10 +156,10 @@ class Ruleset:
             self._check_keys(line, self._roll_keys)
             self._on_roll(d, line)
         elif "answer" in line:
-            self._check_keys(line, {"answer"})
+            self._check_keys(line, ANSWER_KEYS)
             self._on_answer(d, line["answer"])
         elif "act" in line:
-            self._check_keys(line, {"act"})
+            self._check_keys(line, ACT_KEYS)
             self._on_act(d, line["act"])
         else:
             raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")
@@ -203,7 +204,9 @@ class Ruleset:
 
     # ================================================================== inputs
     @staticmethod
-    def _check_keys(line: Mapping[str, Any], allowed: set[str]) -> None:
+    def _check_keys(line: Mapping[str, Any], allowed: Set[str]) -> None:
+        if len(line) == 1:  # the usual line: its one key is the one the caller dispatched on
+            return
         extra = set(line) - allowed
         if extra:
             raise reject(f"unexpected key {sorted(extra)[0]!r} in this input")
@@ -283,9 +286,10 @@ class Ruleset:
         s = d.state
         tasks = self._tasks
         while s["prompt"] is None and s["winner"] is None:
-            if not s["queue"]:
+            queue = s["queue"]  # read each time: a task may replace the queue (a bankruptcy, the end)
+            if not queue:
                 raise RuntimeError(f"{self.id}: nothing to do and nothing asked (engine bug)")
-            task = s["queue"].pop(0)
+            task = queue.pop(0)
             tasks[task[0]](d, *task[1:])
 
     def interrupt(self, d: Draft, *tasks: Task) -> None:
@@ -317,16 +321,22 @@ class Ruleset:
         if amount <= 0 or src == dst:
             return
         s = d.state
-        for account, delta in ((src, -amount), (dst, amount)):
-            if account == "bank":
-                s["bank_balance"] += delta
-            elif account in s["pools"]:
-                s["pools"][account] += delta
-            else:
-                d.player(account)["cash"] += delta
-        payer = self.account_name(src)
-        text = f"{payer[0].upper()}{payer[1:]} pays {self.account_name(dst)} {money(amount)}"
-        d.say("pay", f"{text} {reason}".strip(), payer=src, payee=dst, amount=amount)
+        pools = s["pools"]
+        if src == "bank":
+            s["bank_balance"] -= amount
+        elif src in pools:
+            pools[src] -= amount
+        else:
+            d.player(src)["cash"] -= amount
+        if dst == "bank":
+            s["bank_balance"] += amount
+        elif dst in pools:
+            pools[dst] += amount
+        else:
+            d.player(dst)["cash"] += amount
+        payer = ACCOUNT_NAMES.get(src, src)  # account_name's words, looked up here: this runs on every payment
+        text = f"{payer[0].upper()}{payer[1:]} pays {ACCOUNT_NAMES.get(dst, dst)} ${amount}"
+        d.say("pay", f"{text} {reason}".strip() if reason else text, payer=src, payee=dst, amount=amount)
 
     def account_name(self, account: str) -> str:
         return ACCOUNT_NAMES.get(account, account)
@@ -411,10 +421,10 @@ class Ruleset:
 
     # ================================================================== turns
     def next_player(self, d: Draft, name: str) -> str:
-        names = d.names()
-        i = names.index(name)
-        for k in range(1, len(names) + 1):
-            candidate = d.state["players"][(i + k) % len(names)]
+        players = d.state["players"]
+        n, i = len(players), d.seat(name)
+        for k in range(1, n + 1):
+            candidate = players[(i + k) % n]
             if not candidate["bankrupt"]:
                 return candidate["name"]
         return name
@@ -428,7 +438,7 @@ class Ruleset:
 
     # ================================================================== undo
     def _undo(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        self._check_keys(line, {"undo"})
+        self._check_keys(line, UNDO_KEYS)
         if line["undo"] != 1:
             raise reject("undo takes back one input: {\"undo\": 1}")
         history = state.get("undo")
@@ -451,8 +461,11 @@ class Ruleset:
             state["seq"] += 1
         previous = state.get("undo")
         if d.barrier or previous is None:
-            state.pop("undo", None)
-            state["undo"] = {"base": dict(state), "inputs": []}
+            # Assigned over, never popped and re-added: a dict with a deleted key copies slowly (no clone).
+            base = dict(state)
+            if previous is not None:
+                del base["undo"]
+            state["undo"] = {"base": base, "inputs": []}
         else:
             state["undo"] = {"base": previous["base"], "inputs": [*previous["inputs"], dict(line or {})]}
         return state

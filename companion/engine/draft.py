@@ -21,24 +21,24 @@ Task = list[Any]
 
 LOG_LINES = 20
 _name = itemgetter("name")
-_text = itemgetter("text")
 
 
 class Draft:
     """The state being built by one input, with the events it produced."""
 
-    __slots__ = ("state", "events", "barrier", "_index", "_spaces_copied", "_copied", "_decks_copied")
+    __slots__ = ("state", "events", "barrier", "_players", "_spaces_copied", "_copied", "_decks_copied")
 
     def __init__(self, state: State) -> None:
         s = dict(state)
-        s["players"] = players = list(map(dict, state["players"]))  # map: no Python loop per input
+        # One pass copies every player and indexes them by name (the order of seats never changes).
+        self._players = players = {p["name"]: dict(p) for p in state["players"]}
+        s["players"] = list(players.values())
         s["queue"] = list(state["queue"])
         s["pools"] = dict(state["pools"])
         s["bank"] = dict(state["bank"])
         self.state: State = s
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
-        self._index = dict(zip(map(_name, players), range(len(players))))
         self._spaces_copied = False
         self._copied: set[str] = set()
         self._decks_copied = False
@@ -47,12 +47,18 @@ class Draft:
     def player(self, name: str) -> dict[str, Any]:
         """The writable record of a player; ``IllegalInput`` for an unknown name."""
         try:
-            return self.state["players"][self._index[name]]
+            return self._players[name]
         except KeyError:
             raise IllegalInput(f"there is no player called {name!r}") from None
 
+    def seat(self, name: str) -> int:
+        """A player's place in turn order (0 first); ``IllegalInput`` for an unknown name."""
+        if name not in self._players:
+            raise IllegalInput(f"there is no player called {name!r}")
+        return list(self._players).index(name)
+
     def has_player(self, name: str) -> bool:
-        return name in self._index
+        return name in self._players
 
     def names(self) -> list[str]:
         """All players in turn order, bankrupt ones included."""
@@ -103,8 +109,13 @@ class Draft:
 
     # ------------------------------------------------------------------ flow
     def push(self, *tasks: Task) -> None:
-        """Put tasks at the front of the queue, to run in the order given."""
-        self.state["queue"][0:0] = map(list, tasks)
+        """Put tasks at the front of the queue, to run in the order given.
+
+        The task lists are kept, not copied: like everything in a state, a queued task is never
+        changed in place once built (the invariant tests compare every returned state with a deep
+        copy taken when it was returned).
+        """
+        self.state["queue"][0:0] = tasks
 
     def ask(self, player: str | None, kind: str, text: str, options: list[str], **extra: Any) -> None:
         """Wait for an input: set the prompt the table and the phones show."""
@@ -120,7 +131,9 @@ class Draft:
         if self._decks_copied:
             s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
         if self.events:
-            s["log"] = [*s["log"], *map(_text, self.events)][-LOG_LINES:]
+            texts = [e["text"] for e in self.events]
+            keep = LOG_LINES - len(texts)
+            s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]
         return s
 
 
