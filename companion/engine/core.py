@@ -220,7 +220,7 @@ class Ruleset:
         if not isinstance(dice, list) or len(dice) != count:
             raise reject(f"this roll needs {count} {'die' if count == 1 else 'dice'}, as a list like {[3] * count}")
         for value in dice:
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.die_faces:
+            if type(value) is not int or not 1 <= value <= self.die_faces:  # JSON's whole numbers; not bool
                 raise reject(f"a die shows 1 to {self.die_faces}, not {value!r}")
         d.state["prompt"] = None
         d.barrier = True

@@ -319,7 +319,8 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
             return
         target = self.board.by_id[path[-1]]
         d.say("move", self.move_text(name, route, forward), player=name, to=target.id,
-              steps=len(path) if forward else -len(path), switches=[list(sw) for sw in route.switches])
+              steps=len(path) if forward else -len(path),
+              switches=[list(sw) for sw in route.switches] if route.switches else [])
         p["space"] = target.id
         if forward and route.salary and not self.salary_spaces.isdisjoint(path):
             for space_id in path:
@@ -434,7 +435,10 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
 
     def owns_group(self, d: Draft, name: str, space: Space) -> bool:
         spaces = d.state["spaces"]
-        return all(spaces[m]["owner"] == name for m in self.board.groups[space.group or ""])
+        for m in self.board.groups[space.group or ""]:  # a loop, not all(<generator>): this runs on every rent
+            if spaces[m]["owner"] != name:
+                return False
+        return True
 
     def count_owned(self, d: Draft, name: str, space: Space) -> int:
         spaces = d.state["spaces"]
