@@ -53,11 +53,15 @@ def main() -> None:
     stock_per_change: list[int] = []
 
     frames = []
+    kinds: list[str] = []  # per change: the layout shown ("ack" is a press's cue)
+    built: list = []  # the station, once built (frames arrive while it is being built)
 
     def on_frame(image) -> None:  # the bytes this frame cost (luma's own driver is timed after the run)
         per_change.append(bus.wire_bytes())
         bus.reset()
         frames.append(image)
+        shown = built[0].controller.shown if built else None
+        kinds.append(shown.name if shown is not None else "")
 
     rng = random.Random(6)
     clock = time.perf_counter
@@ -67,11 +71,13 @@ def main() -> None:
                                 sleep=time.sleep, setup={"ruleset": "classic", "players": ["Ann", "Bob", "Cy"],
                                                          "seed": 6},
                                 new_seed=lambda: 6, on_frame=on_frame)
+        built.append(station)
         station.controller.software = SoftwareDice(randbelow=rng.randrange)
         station.journal.snapshot_every = 50
         bus.reset()
         per_change.clear()
         frames.clear()
+        kinds.clear()
         buttons = VirtualButtons(factory, pins.buttons, time.sleep, after_step=station.tick)
         presses = 0
         slow: list[tuple[float, str, str]] = []
@@ -121,6 +127,12 @@ def main() -> None:
     print(f"I2C bytes per screen change (address + control + data): median {median_bytes:.0f}, "
           f"p90 {percentile(per_change, 0.9):.0f}, max {max(per_change)}; "
           f"{100 * median_bytes / FULL_FRAME:.0f}% of the 1 KB frame (target <= 40%)")
+    cues = [b for b, k in zip(per_change, kinds) if k == "ack"]
+    others = [b for b, k in zip(per_change, kinds) if k != "ack"]
+    if cues and others:
+        print(f"  of which press cues (the hint row says the press was taken): {len(cues)}, median "
+              f"{statistics.median(cues):.0f} bytes; the input's result and every other change: {len(others)}, "
+              f"median {statistics.median(others):.0f} bytes ({100 * statistics.median(others) / FULL_FRAME:.0f}%)")
     print(f"luma's stock ssd1306 on the same frames: median {statistics.median(stock_per_change):.0f} bytes "
           f"per change ({100 * statistics.median(stock_per_change) / FULL_FRAME:.0f}% of 1 KB)")
 

@@ -526,6 +526,11 @@ class TableController:
             self.latencies.append(self.clock() - self._waiting_edge)
             self._edge_answered = True
 
+    @property
+    def shown(self) -> Screen | None:
+        """The screen last handed to the display (``name`` says which layout: ``ack`` for a press's cue)."""
+        return self._screen
+
     def frame(self) -> Image.Image:
         """The current screen as pixels (for tests and the terminal)."""
         return self.painter.paint(self.screen())
