@@ -50,13 +50,17 @@ def load_config(path: str | Path | None = None) -> TableConfig:
     file = Path(path) if path is not None else (SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None)
     if file is None:
         return TableConfig()
+    return parse_config(read_toml(file, ConfigError), str(file))
+
+
+def read_toml(file: Path, error: type[CompanionError]) -> dict[str, Any]:
+    """A settings file's TOML; ``error`` (naming the file) when it cannot be read or parsed."""
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{file}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{file}: {error}") from None
-    return parse_config(data, str(file))
+        return tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as problem:
+        raise error(f"{file}: {problem.strerror}") from None
+    except tomllib.TOMLDecodeError as problem:
+        raise error(f"{file}: {problem}") from None
 
 
 def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:

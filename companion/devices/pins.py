@@ -7,12 +7,12 @@ there) and then beside the source tree; ``--pins`` (or the config's ``pins``) na
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.config import read_toml
 from companion.engine import CompanionError
 
 BUTTONS = ("ROLL", "YES", "NO", "PREV", "NEXT", "MENU")
@@ -64,13 +64,7 @@ def find_pin_file(explicit: str | Path | None = None) -> Path:
 def load_pins(path: str | Path | None = None) -> PinMap:
     """Read and check a pin map file (see ``hardware/pins.toml``)."""
     file = find_pin_file(path)
-    try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise PinMapError(f"{file}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise PinMapError(f"{file}: {error}") from None
-    return parse_pins(data, str(file))
+    return parse_pins(read_toml(file, PinMapError), str(file))
 
 
 def _gpio(value: Any, where: str) -> int:
