@@ -66,7 +66,16 @@ def machine() -> str:
     if hasattr(os, "getloadavg"):
         load = ", load average {:.2f}".format(os.getloadavg()[0])
     return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()} {platform.machine()}, "
-            f"{platform.python_implementation()} {platform.python_version()}{load}")
+            f"{platform.python_implementation()} {platform.python_version()}{load}; "
+            f"reference loop {reference_loop():.1f} µs")
+
+
+def reference_loop() -> float:
+    """Microseconds for ``sum(range(1000))`` (best of 5, as ``python -m timeit`` reports it): a yardstick
+    for comparing these figures with another machine's, where the CPU model says little (virtual machines)."""
+    import timeit
+
+    return min(timeit.repeat("sum(range(1000))", number=20_000, repeat=5)) / 20_000 * 1e6
 
 
 def percentile(values: list[float], q: float) -> float:
