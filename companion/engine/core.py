@@ -434,7 +434,7 @@ class Ruleset:
         s = d.state
         nxt = self.next_player(d, s["turn"]["player"])
         s["turn"] = {"player": nxt, "number": s["turn"]["number"] + 1}
-        d.push(["turn", nxt])
+        self._tasks["turn"](d, nxt)  # the ruleset's turn task, at once (as the queue would run it next)
 
     # ================================================================== undo
     def _undo(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:

@@ -272,7 +272,7 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
             s["again"] = False
             d.ask(name, "roll", f"Doubles: {name}, roll again", [], purpose="turn", dice=2)
         else:
-            d.push(["next-turn"])
+            self.task_next_turn(d)  # at once: what a queued "next-turn" would do as the very next task
 
     def task_go_to_jail(self, d: Draft, name: str) -> None:
         p = d.player(name)
@@ -311,11 +311,15 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
         self.walk(d, name, route, True, ctx)
 
     def walk(self, d: Draft, name: str, route: Route, forward: bool, ctx: Mapping[str, Any]) -> None:
-        """Move a token along a route (salary when a forward move passes or lands on GO), then land."""
+        """Move a token along a route (salary when a forward move passes or lands on GO), then land.
+
+        Landing is called, not queued: a queued ``land`` would be the very next task anyway (the queue
+        runs tasks front first and nothing on the way asks a question), so the result is the same.
+        """
         p = d.player(name)
         path = route.spaces
         if not path:
-            d.push(["land", name, dict(ctx)])
+            self.task_land(d, name, dict(ctx))
             return
         target = self.board.by_id[path[-1]]
         d.say("move", self.move_text(name, route, forward), player=name, to=target.id,
@@ -326,7 +330,7 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
             for space_id in path:
                 if space_id in self.salary_spaces:
                     self.pay_salary(d, name, space_id, landed=space_id == target.id)
-        d.push(["land", name, dict(ctx)])
+        self.task_land(d, name, dict(ctx))  # at once: nothing can come between a move and its landing
 
     def move_text(self, name: str, route: Route, forward: bool) -> str:
         """What the table is told to do with the token."""
