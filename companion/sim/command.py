@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -102,13 +103,21 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="master seed; each game's seeds derive from it (default 0)")
     p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
                    help="a ruleset option, e.g. transition=even_step (repeatable)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=usable_cores(),
+                   help="worker processes (default: the cores this process may use, here %(default)s)")
     p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP,
                    help=f"cut a game after this many turns; cut games are reported (default {DEFAULT_TURN_CAP})")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--plot", metavar="FILE", help="write the landing frequencies as an SVG heat map of the board")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity where the OS tells it, else all of them)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
