@@ -87,7 +87,7 @@ def main() -> None:
             if state["winner"]:
                 break
             prompt = state["prompt"]
-            if prompt["kind"] == "auction":  # the phones bid and pass
+            if prompt["kind"] == "auction":  # every phone passes: no bids, so no bid screens in the figures
                 for name in prompt["waiting"]:
                     if name != prompt["bidder"]:
                         try:
