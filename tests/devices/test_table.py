@@ -164,6 +164,28 @@ def test_software_dice(tmp_path: Path) -> None:
         assert len(line["roll"]) == 2 and all(1 <= v <= 6 for v in line["roll"])
 
 
+def test_a_press_is_answered_at_once_by_a_cue_that_never_shows_the_dice(tmp_path: Path) -> None:
+    """The cue goes to the OLED before the input is journaled; the dice appear only after the sync."""
+    with table(tmp_path, start(), dice="software") as t:
+        frames: list[tuple[str, str, int]] = []  # (layout, its text, inputs journaled when it was drawn)
+        show = t.station.display.show
+
+        def recording(image: Any) -> bool:
+            shown = t.station.controller.shown
+            assert shown is not None
+            frames.append((shown.name, " ".join(row.text for row in shown.rows), len(t.inputs())))
+            return show(image)
+
+        t.station.display.show = recording  # type: ignore[method-assign]
+        t.play("ROLL")
+        (line,) = t.inputs()
+        a, b = line["roll"]
+        cue, result = frames[0], frames[-1]
+        assert cue[0] == "ack" and "Rolling..." in cue[1] and cue[2] == 0
+        assert "rolls" not in cue[1]
+        assert result[0] == "game" and f"Ann rolls {a} and {b}" in result[1] and result[2] == 1
+
+
 def test_host_menu_undo(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 2", "YES")
