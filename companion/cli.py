@@ -99,6 +99,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         if args.headless or not sys.stdin.isatty():
+            setup: dict[str, Any] | None
             setup, script = launch.bundled_script()
             if args.input:
                 setup = json.loads(Path(args.setup).read_text(encoding="utf-8")) if args.setup else None

@@ -16,14 +16,15 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from companion.engine import CompanionError
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 DISPLAYS = ("ssd1306", "sh1106", "none")
 DICE = ("roller", "software", "manual")
-PHONE_DICE = ("none", "manual", "software")
+PhoneDice = Literal["none", "manual", "software"]  # may a phone send the dice (the web's rule too)
+PHONE_DICE: tuple[PhoneDice, ...] = get_args(PhoneDice)
 
 
 class ConfigError(CompanionError, ValueError):
@@ -41,7 +42,7 @@ class TableConfig:
     journal: str = "/var/lib/companion/games.sqlite3"
     pins: str | None = None
     pin_factory: str = "lgpio"
-    phone_dice: str = "none"
+    phone_dice: PhoneDice = "none"
     source: str = "<defaults>"
 
 

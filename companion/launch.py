@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.config import TableConfig
+from companion.config import PhoneDice, TableConfig
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal
 from companion.table import Table
@@ -77,7 +77,7 @@ class Station:
 def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, open_device: Callable[[], Any],
                   dice: str, clock: clocks.Clock, sleep: clocks.Sleep, setup: dict[str, Any] | None,
                   new_seed: Callable[[], int], on_frame: Callable[[Any], None] | None = None,
-                  web: tuple[str, int] | None = None, phone_dice: str = "none",
+                  web: tuple[str, int] | None = None, phone_dice: PhoneDice = "none",
                   shutdown: Callable[[], None] | None = None) -> Station:
     """Open the journal, resume its last game (or start ``setup``), and wire the devices to it."""
     closers: list[Callable[[], None]] = []
@@ -118,7 +118,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     return Station(journal, table, controller, panel, display, roller, server, resumed, closers)
 
 
-def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: str) -> tuple[Any, Callable[[], JoinInfo]]:
+def _start_web(table: Table, web: tuple[str, int] | None,
+               phone_dice: PhoneDice) -> tuple[Any, Callable[[], JoinInfo]]:
     """The phone page, when asked for and when the web package is installed."""
     if web is None:
         return None, JoinInfo
@@ -148,7 +149,7 @@ def page_url(host: str, port: int) -> str:
     if host not in ("0.0.0.0", "::", ""):
         return f"http://{host}:{port}"
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
     except OSError:
         addresses = set()
     lan = sorted(a for a in addresses if not a.startswith("127."))

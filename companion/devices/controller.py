@@ -28,6 +28,7 @@ import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PIL import Image
@@ -64,7 +65,7 @@ class _Action:
     """One item of a list the buttons browse: its label and what YES does."""
 
     label: str
-    run: Callable[[], None]
+    run: Callable[[], object]  # its result, if any, is not used
     confirm: str | None = None  # ask "are you sure?" first
 
 
@@ -288,7 +289,7 @@ class TableController:
         name = prompt["player"]
         ruleset = find_ruleset(state["ruleset"])
         verbs = ruleset.verbs()
-        player = next((p for p in state["players"] if p["name"] == name), {})
+        player: Mapping[str, Any] = next((p for p in state["players"] if p["name"] == name), {})
         actions = []
         if prompt.get("purpose") == "jail" and "pay-fine" in verbs:
             fine = (state.get("options") or {}).get("jail_fine")
@@ -298,9 +299,9 @@ class TableController:
             for card in player.get("cards", []):
                 info = ruleset.board.cards.get(card)
                 if info is not None and info.params.get("use"):
+                    play = {"act": {"player": name, "do": "use-card", "card": card}}
                     actions.append(_Action(f"Play {screens.label(card, Labels())}",
-                                           lambda c=card: self._submit({"act": {"player": name, "do": "use-card",
-                                                                                "card": c}}, "button")))
+                                           partial(self._submit, play, "button")))
         return actions
 
     # ================================================================== dice
@@ -371,7 +372,7 @@ class TableController:
     def _open_setup(self) -> None:
         """New game: pick a ruleset, then the players (names and options: on the phone page)."""
         self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
-        self.items = [_Action(find_ruleset(r).board.name if r else r, lambda r=r: self._setup_players(r))
+        self.items = [_Action(find_ruleset(r).board.name if r else r, partial(self._setup_players, r))
                       for r in ruleset_ids()]
         current = self.table.state
         if current is not None and current["ruleset"] in ruleset_ids():
@@ -388,7 +389,7 @@ class TableController:
                 items.append(_Action("Same: " + ", ".join(names), lambda: self._start(ruleset, names)))
         for count in range(board.min_players, board.max_players + 1):
             names_n = [f"Player {i}" for i in range(1, count + 1)]
-            items.append(_Action(f"{count} players", lambda n=names_n: self._start(ruleset, n)))
+            items.append(_Action(f"{count} players", partial(self._start, ruleset, names_n)))
         self.items = items
 
     def _start(self, ruleset: str, players: list[str]) -> None:

@@ -15,6 +15,7 @@ _BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 
 def half_blocks(image: Image.Image) -> list[str]:
     """One character per pixel column and two pixel rows."""
     px = image.convert("1").load()
+    assert px is not None  # a converted image is loaded: load() gives its pixels
     rows = []
     for y in range(0, image.height, 2):
         line = []
@@ -28,6 +29,7 @@ def half_blocks(image: Image.Image) -> list[str]:
 def braille(image: Image.Image) -> list[str]:
     """One character per 2×4 pixels."""
     px = image.convert("1").load()
+    assert px is not None  # a converted image is loaded: load() gives its pixels
     rows = []
     for y in range(0, image.height, 4):
         line = []

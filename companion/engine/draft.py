@@ -137,5 +137,5 @@ class Draft:
         return s
 
 
-class _OwnList(list):  # type: ignore[type-arg]
+class _OwnList(list[str]):
     """Marks a deck list already copied by this draft."""

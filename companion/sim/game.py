@@ -84,12 +84,13 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
         except IllegalInput as error:
             rejected += 1
             first_rejection = first_rejection or f"{describe_input(line)}: {error}"
-            line, after, events, refused = first_accepted(strategy.fallback(state), state)
+            line, accepted, events, refused = first_accepted(strategy.fallback(state), state)
             rejected += refused
-            if after is None:
+            if accepted is None:
                 prompt = state["prompt"] or {}
                 raise BotStuck(f"{spec.ruleset} game {index}: no input the bot tried was accepted at "
                                f"{prompt.get('kind')!r} ({prompt.get('text')!r}); first refusal: {first_rejection}")
+            after = accepted
         tally.observe(state, line, events)
         if lines is not None:
             lines.append(line)

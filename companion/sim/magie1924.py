@@ -20,6 +20,7 @@ Cards are worth: a land card ``land_worth`` × its rent, a railroad or utility c
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import State
@@ -50,7 +51,7 @@ class Magie1924Strategy(Strategy):
         self.rent = {s.id: s.rent[0] for s in board.spaces if s.kind == "land"}
         self._offers: set[tuple[Any, ...]] = set()
 
-    def roll(self, prompt: dict[str, Any]) -> Line:
+    def roll(self, prompt: Mapping[str, Any]) -> Line:
         line = super().roll(prompt)
         if prompt.get("with_cube") and self.cube_faces:
             line["cube"] = self.rng.choice(self.cube_faces)

@@ -134,7 +134,7 @@ class PropertyStrategy(Strategy):
 
     def sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         """The next building of each of ``name``'s whole, unmortgaged street groups, best rent per dollar first."""
-        return self.derived(state, ("sites", name), lambda: self.read_sites(state, name))  # type: ignore[no-any-return]
+        return self.derived(state, ("sites", name), lambda: self.read_sites(state, name))
 
     def read_sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         spaces = state["spaces"]

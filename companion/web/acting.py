@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
+
+from companion.config import PhoneDice
 
 from .access import AccessDenied
 from .errors import BadRequest
 
-PhoneDice = Literal["none", "manual", "software"]
 INPUT_KEYS = frozenset({"roll", "answer", "act", "undo"})
 
 

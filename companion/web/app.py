@@ -19,11 +19,11 @@ from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
+from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied
-from .acting import PhoneDice
 from .errors import BadRequest, Conflict, NotFound, error_body
 from .feed import Feed
 
@@ -96,7 +96,8 @@ def create_app(
     for endpoint, view in list(app.view_functions.items()):
         rate = getattr(view, "rate_limit", None)
         if rate is not None:
-            app.view_functions[endpoint] = limiter.limit(rate)(view)
+            # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
+            app.view_functions[endpoint] = limiter.limit(rate)(view)  # type: ignore[assignment]
     _register_errors(app)
     _register_headers(app)
     return app
@@ -104,7 +105,7 @@ def create_app(
 
 def context() -> WebContext:
     """The :class:`WebContext` of the app serving this request."""
-    return current_app.extensions["companion"]  # type: ignore[no-any-return]
+    return current_app.extensions["companion"]
 
 
 def _json_error(status: int, code: str, message: str) -> Any:

@@ -435,8 +435,7 @@ class AddonRules(ClassicRules):
     def move_bridge(self, d: Draft, act: Mapping[str, Any]) -> None:
         if not d.state["bridge"]:
             raise reject("this game has no bridge (option bridge)")
-        ends = [act.get("outer"), act.get("inner")]
-        self.check_option("bridge", ends)
+        ends = self.check_option("bridge", [act.get("outer"), act.get("inner")])  # two space ids, or a refusal
         d.state["bridge"], d.state["bridge_mover"] = ends, None
         d.say("bridge", f"Move the bridge to {self.board.by_id[ends[0]].name} ↔ {self.board.by_id[ends[1]].name}",
               bridge=ends)

@@ -527,10 +527,10 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
 
     def verb_use_card(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         card = act.get("card")
-        if card not in d.player(name)["cards"]:
+        if not isinstance(card, str) or card not in d.player(name)["cards"]:
             raise reject(f"{name} does not hold the card {card!r}")
         use = self.board.cards[card].params.get("use")
-        handler = self.card_uses.get(use)
+        handler = self.card_uses.get(use) if isinstance(use, str) else None
         if handler is None:
             raise reject(f"{card} is not played that way")
         handler(d, name, card)
