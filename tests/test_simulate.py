@@ -42,6 +42,11 @@ def test_same_seed_same_results_whatever_the_workers() -> None:
     assert simulate(GameSpec("classic", 4, seed=43), 6).results() != alone.results()
 
 
+def test_never_more_workers_than_games() -> None:
+    few = simulate(GameSpec("chambers", 2, seed=1), 2, workers=8)
+    assert few.workers == 2 and len(few.records) == 2
+
+
 def test_game_seeds_depend_on_the_master_seed_and_the_index_only() -> None:
     spec = GameSpec("addon", 3, seed=5)
     first = play_game(spec, 4)

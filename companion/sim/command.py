@@ -74,7 +74,8 @@ def _collect(stream: Iterator[GameRecord], on_progress: Callable[[int], None] | 
 
 
 def simulate(spec: GameSpec, games: int, workers: int = 1, progress: TextIO | None = None) -> Summary:
-    """Run ``games`` games of ``spec`` and sum them up."""
+    """Run ``games`` games of ``spec`` and sum them up (never more worker processes than games)."""
+    workers = max(1, min(workers, games))
     board = find_ruleset(spec.ruleset).board
     bar = Progress(progress, games, f"{spec.ruleset} ×{spec.players}")
     records, seconds = run_games(spec, games, workers, bar.update if progress is not None else None)
