@@ -127,6 +127,20 @@ def test_classic_games_end_with_every_other_player_bankrupt() -> None:
                              "payment to a player", "payment to the bank"} for cause in r.tally.bankruptcies)
 
 
+def test_means_carry_their_95_percent_confidence_interval() -> None:
+    summary = simulate(GameSpec("addon", 4, seed=2), 5)
+    res = summary.results()
+    turns = [r.turns for r in summary.records]
+    mean = sum(turns) / 5
+    sd = (sum((t - mean) ** 2 for t in turns) / 4) ** 0.5  # sample standard deviation, worked out by hand
+    assert res["turns"]["mean_ci95"] == round(1.96 * sd / 5 ** 0.5, 2) > 0
+    pool = res["pool_payouts_per_game"]["tax-pool"]
+    assert pool["mean"] == round(res["pool_payouts"]["tax-pool"] / 5, 2) and pool["ci95"] > 0
+    assert res["triple_play_paid_per_game"]["mean"] == round(res["triple_play_paid"] / 5, 2)
+    assert f"mean {res['turns']['mean']} ± {res['turns']['mean_ci95']} (95% CI)" in summary.as_text()
+    assert simulate(GameSpec("chambers", 2, seed=1), 1).results()["turns"]["mean_ci95"] == 0  # one game: no interval
+
+
 def test_addon_counts_board_switches_tax_pool_and_triple_play() -> None:
     res = simulate(GameSpec("addon", 4, seed=2), 4).results()
     assert res["board_switches"] > 0 and res["board_switches_per_game"] == res["board_switches"] / 4

@@ -17,6 +17,21 @@ from companion.engine.board import Board
 from .game import GameRecord, GameSpec
 
 
+def ci95(values: Sequence[float]) -> float:
+    """Half the width of the 95% confidence interval of the mean (1.96 standard errors; 0 below two values).
+
+    Two runs (say ``transition=even_step`` against ``even_total``) whose intervals do not overlap differ by more
+    than the luck of the dice.
+    """
+    if len(values) < 2:
+        return 0.0
+    return round(1.96 * statistics.stdev(values) / len(values) ** 0.5, 2)
+
+
+def mean_and_ci(values: Sequence[float]) -> dict[str, float]:
+    return {"mean": round(statistics.fmean(values), 2) if values else 0.0, "ci95": ci95(values)}
+
+
 def percentile(values: Sequence[int], fraction: float) -> float:
     """The nearest-rank percentile of ``values`` (0 for none)."""
     if not values:
@@ -70,6 +85,7 @@ class Summary:
             "cut_games": [r.index for r in records if r.cut],
             "turns": {
                 "mean": round(statistics.fmean(turns), 2) if turns else 0,
+                "mean_ci95": ci95(turns),
                 "median": float(statistics.median(turns)) if turns else 0.0,
                 "p90": percentile(turns, 0.9),
                 "min": min(turns, default=0),
@@ -82,8 +98,11 @@ class Summary:
             "board_switches": switches,
             "board_switches_per_game": round(switches / games, 3) if games else 0,
             "pool_payouts": dict(sorted(pools.items())),
+            "pool_payouts_per_game": {pool: mean_and_ci([r.tally.pool_payouts.get(pool, 0) for r in records])
+                                      for pool in sorted(pools)},
             "triple_play_prizes": {str(k): v for k, v in sorted(prizes.items())},
             "triple_play_paid": sum(k * v for k, v in prizes.items()),
+            "triple_play_paid_per_game": mean_and_ci([sum(k * v for k, v in r.tally.prizes.items()) for r in records]),
             "bankruptcies": dict(causes.most_common()),
             "rejected_inputs": sum(r.rejected for r in records),
             "first_rejection": next((r.first_rejection for r in records if r.first_rejection), None),
@@ -113,7 +132,8 @@ class Summary:
             f"  speed        {tim['games_per_second']} games/s ({tim['inputs_per_second']} inputs/s, "
             f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
             f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
-            f"  turns        mean {res['turns']['mean']}, median {res['turns']['median']}, p90 {res['turns']['p90']} "
+            f"  turns        mean {res['turns']['mean']} ± {res['turns']['mean_ci95']} (95% CI), "
+            f"median {res['turns']['median']}, p90 {res['turns']['p90']} "
             f"(finished games; min {res['turns']['min']}, max {res['turns']['max']})",
             "  wins by seat " + ", ".join(f"{i + 1}. {seat} {n} ({100 * n / max(res['finished'], 1):.1f}%)"
                                           for i, (seat, n) in enumerate(res["wins_by_seat"].items())),
@@ -123,11 +143,13 @@ class Summary:
         if res["board_switches"]:
             out.append(f"  board switches {res['board_switches_per_game']} per game")
         for pool, paid in res["pool_payouts"].items():
-            out.append(f"  {pool} paid out {paid} in all, {paid / games:.1f} per game")
+            per_game = res["pool_payouts_per_game"][pool]
+            out.append(f"  {pool} paid out {paid} in all, {per_game['mean']:.1f} ± {per_game['ci95']:.1f} per game")
         if res["triple_play_prizes"]:
             prizes = ", ".join(f"{n}× ${amount}" for amount, n in res["triple_play_prizes"].items())
+            per_game = res["triple_play_paid_per_game"]
             out.append(f"  triple play  {prizes} (${res['triple_play_paid']} in all, "
-                       f"{res['triple_play_paid'] / games:.1f} per game)")
+                       f"{per_game['mean']:.1f} ± {per_game['ci95']:.1f} per game)")
         if res["rejected_inputs"]:
             out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']} (first: {res['first_rejection']})")
         total = res["landings_total"] or 1
