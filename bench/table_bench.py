@@ -133,6 +133,8 @@ def main() -> None:
         print(f"  of which press cues (the hint row says the press was taken): {len(cues)}, median "
               f"{statistics.median(cues):.0f} bytes; the input's result and every other change: {len(others)}, "
               f"median {statistics.median(others):.0f} bytes ({100 * statistics.median(others) / FULL_FRAME:.0f}%)")
+    print(f"  all changes together: {sum(per_change) / max(inputs, 1):.0f} bytes per input journaled "
+          f"(luma's stock driver: {sum(stock_per_change) / max(inputs, 1):.0f})")
     print(f"luma's stock ssd1306 on the same frames: median {statistics.median(stock_per_change):.0f} bytes "
           f"per change ({100 * statistics.median(stock_per_change) / FULL_FRAME:.0f}% of 1 KB)")
 
