@@ -6,16 +6,24 @@ dots (64 × 16) when the terminal is narrower than 130 columns.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PIL import Image
 
 _BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
                  (0, 3, 0x40), (1, 3, 0x80))
 
 
-def half_blocks(image: Image.Image) -> list[str]:
-    """One character per pixel column and two pixel rows."""
+def _pixels(image: Image.Image) -> Any:
+    """Read access to the image's pixels as one-bit values."""
     px = image.convert("1").load()
     assert px is not None  # a converted image is loaded: load() gives its pixels
+    return px
+
+
+def half_blocks(image: Image.Image) -> list[str]:
+    """One character per pixel column and two pixel rows."""
+    px = _pixels(image)
     rows = []
     for y in range(0, image.height, 2):
         line = []
@@ -28,8 +36,7 @@ def half_blocks(image: Image.Image) -> list[str]:
 
 def braille(image: Image.Image) -> list[str]:
     """One character per 2×4 pixels."""
-    px = image.convert("1").load()
-    assert px is not None  # a converted image is loaded: load() gives its pixels
+    px = _pixels(image)
     rows = []
     for y in range(0, image.height, 4):
         line = []
