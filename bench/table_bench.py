@@ -2,9 +2,11 @@
 
 Plays a scripted game on gpiozero MockFactory pins with the real clock: each press is a pin
 edge; the controller notes the time of the edge and the time its frame is handed to the
-display. The display is the PagedSSD1306 on luma's real ``i2c`` interface over a recording bus,
-so the bytes counted are the ones the Pi would put on the wire; luma's stock ssd1306 on the same
-frames gives the comparison. Prints figures; asserts nothing.
+display. The display is opened as ``companion run`` opens it (the PagedSSD1306 on luma's real
+``i2c(port=...)`` interface), with a recording bus in place of ``smbus2.SMBus``, so the bytes
+counted are the ones the Pi would put on the wire (luma sends each data run as one ``i2c_rdwr``
+message on a bus it opened); luma's stock ssd1306 on the same frames gives the comparison.
+Prints figures; asserts nothing.
 
     .venv/bin/python bench/table_bench.py [--presses 200]
 """
@@ -26,11 +28,11 @@ from luma.core.interface.serial import i2c  # noqa: E402
 from luma.oled.device import ssd1306  # noqa: E402
 
 from companion.devices.dice import SoftwareDice  # noqa: E402
-from companion.devices.display import PagedSSD1306  # noqa: E402
+from companion.devices.display import PAGES_OF, page_bytes  # noqa: E402
 from companion.devices.pins import load_pins  # noqa: E402
-from companion.devices.virtual import VirtualButtons, VirtualI2CBus  # noqa: E402
+from companion.devices.virtual import VirtualButtons, VirtualI2CBus, virtual_smbus  # noqa: E402
 from companion.engine import IllegalInput  # noqa: E402
-from companion.launch import build_station  # noqa: E402
+from companion.launch import build_station, oled_opener  # noqa: E402
 
 FULL_FRAME = 1024
 
@@ -38,6 +40,20 @@ FULL_FRAME = 1024
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def differing_bytes(frames: list) -> list[int]:
+    """Per screen change, the controller bytes (8-pixel columns of a page) that differ from the
+    frame before: what any encoder must send at least, before addresses and window commands."""
+    counts, before = [], None
+    for image in frames:
+        pages = [page_bytes(image, page) for page in range(image.height // PAGES_OF)]
+        if before is None:
+            counts.append(sum(len(p) for p in pages))
+        else:
+            counts.append(sum(a != b for old, new in zip(before, pages) for a, b in zip(old, new)))
+        before = pages
+    return counts
 
 
 def main() -> None:
@@ -48,7 +64,8 @@ def main() -> None:
     pins = load_pins()
     factory = MockFactory()
     bus, stock_bus = VirtualI2CBus(), VirtualI2CBus()
-    stock = ssd1306(i2c(bus=stock_bus))
+    with virtual_smbus(stock_bus):
+        stock = ssd1306(i2c(port=pins.i2c_bus, address=pins.i2c_address))
     per_change: list[int] = []
     stock_per_change: list[int] = []
 
@@ -65,9 +82,9 @@ def main() -> None:
 
     rng = random.Random(6)
     clock = time.perf_counter
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, virtual_smbus(bus):
         station = build_station(journal_path=Path(scratch) / "bench.sqlite3", pins=pins, pin_factory=factory,
-                                open_device=lambda: PagedSSD1306(i2c(bus=bus)), dice="software", clock=clock,
+                                open_device=oled_opener("ssd1306", pins), dice="software", clock=clock,
                                 sleep=time.sleep, setup={"ruleset": "classic", "players": ["Ann", "Bob", "Cy"],
                                                          "seed": 6},
                                 new_seed=lambda: 6, on_frame=on_frame)
@@ -135,6 +152,11 @@ def main() -> None:
               f"median {statistics.median(others):.0f} bytes ({100 * statistics.median(others) / FULL_FRAME:.0f}%)")
     print(f"  all changes together: {sum(per_change) / max(inputs, 1):.0f} bytes per input journaled "
           f"(luma's stock driver: {sum(stock_per_change) / max(inputs, 1):.0f})")
+    least = differing_bytes(frames)
+    least_results = [b for b, k in zip(least, kinds) if k != "ack"]
+    print(f"  bytes that differ from the frame before (no driver writing the panel RAM sends less): median {statistics.median(least):.0f} "
+          f"({100 * statistics.median(least) / FULL_FRAME:.0f}%); of the results alone "
+          f"{statistics.median(least_results):.0f} ({100 * statistics.median(least_results) / FULL_FRAME:.0f}%)")
     print(f"luma's stock ssd1306 on the same frames: median {statistics.median(stock_per_change):.0f} bytes "
           f"per change ({100 * statistics.median(stock_per_change) / FULL_FRAME:.0f}% of 1 KB)")
 

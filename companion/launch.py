@@ -161,7 +161,7 @@ def run(config: TableConfig, out: TextIO) -> int:
     """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down."""
     pins = load_pins(config.pins)
     factory = _pin_factory(config.pin_factory)
-    open_device = _oled_opener(config.display, pins)
+    open_device = oled_opener(config.display, pins)
     Path(config.journal).parent.mkdir(parents=True, exist_ok=True)
     stop = threading.Event()
 
@@ -205,7 +205,9 @@ def _pin_factory(name: str) -> Any:
     return None  # gpiozero's own choice (GPIOZERO_PIN_FACTORY)
 
 
-def _oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
+def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
+    """What opens the OLED (again after a fault): the paged ``driver`` on the I2C bus and address of
+    ``pins``, or luma's dummy for ``"none"``."""
     if driver == "none":
         from luma.core.device import dummy
 

@@ -1,8 +1,11 @@
 """Virtual hardware for a table without a Pi (as OctoPrint has a virtual printer).
 
-* :class:`VirtualI2CBus`: an ``smbus``-style bus for luma's real ``i2c`` interface. It records
+* :class:`VirtualI2CBus`: an ``smbus2``-style bus for luma's real ``i2c`` interface. It records
   every transfer, so the bytes a display driver puts on the wire can be counted, and it can be
-  "unplugged" (no acknowledge: ``OSError(EREMOTEIO)``, as the kernel reports it).
+  "unplugged" (no acknowledge: ``OSError(EREMOTEIO)``, as the kernel reports it). Handed to
+  ``i2c(bus=...)`` it gets luma's 32-byte SMBus block writes; put in place of ``smbus2.SMBus``
+  with :func:`virtual_smbus`, luma opens it itself, as on the Pi, and sends each data run as one
+  ``i2c_rdwr`` message.
 * :class:`VirtualRoller`: the dice roller's side of the GPIO protocol on gpiozero's MockFactory
   pins: it puts dice on the data lines, raises STROBE for 6 ms and lowers it, and it can present
   impossible readings (values outside 1-6, a missing die).
@@ -14,9 +17,11 @@ Every action changes pins through gpiozero's mock pins, never the table's object
 from __future__ import annotations
 
 import errno
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from unittest import mock
 
 from .clock import Sleep
 from .pins import RollerPins
@@ -26,17 +31,27 @@ STROBE_TIME = 0.006
 
 @dataclass
 class VirtualI2CBus:
-    """Records ``write_i2c_block_data`` calls; ``plugged = False`` makes them fail like a missing device."""
+    """Records the transfers luma makes; ``plugged = False`` makes them fail like a missing device."""
 
     plugged: bool = True
     transfers: list[tuple[int, int, bytes]] = field(default_factory=list)  # (address, control, payload)
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
-        if not self.plugged:
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        self._check_plugged()
         if len(data) > 32:
             raise ValueError("an SMBus block write carries at most 32 bytes")
         self.transfers.append((address, register, bytes(data)))
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """smbus2's combined transfer of ``i2c_msg`` messages (luma's data path on a bus it opened)."""
+        self._check_plugged()
+        for message in messages:
+            raw = bytes(message)
+            self.transfers.append((message.addr, raw[0], raw[1:]))
+
+    def _check_plugged(self) -> None:
+        if not self.plugged:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def close(self) -> None:
         pass
@@ -51,6 +66,14 @@ class VirtualI2CBus:
 
     def reset(self) -> None:
         self.transfers.clear()
+
+
+@contextmanager
+def virtual_smbus(bus: VirtualI2CBus) -> Iterator[VirtualI2CBus]:
+    """While inside, ``smbus2.SMBus(port)`` opens ``bus``: luma's ``i2c(port=...)``, the call
+    ``companion run`` makes, then drives it exactly as it drives the Pi's bus."""
+    with mock.patch("smbus2.SMBus", lambda port=None, *args, **kwargs: bus):
+        yield bus
 
 
 class VirtualRoller:

@@ -17,7 +17,9 @@ from PIL import Image, ImageDraw
 
 from companion.devices.clock import SimClock
 from companion.devices.display import Display, PagedSH1106, PagedSSD1306, page_bytes
-from companion.devices.virtual import VirtualI2CBus
+from companion.devices.pins import load_pins
+from companion.devices.virtual import VirtualI2CBus, virtual_smbus
+from companion.launch import oled_opener
 
 from .panel import SH1106Ram, SSD1306Ram
 
@@ -93,6 +95,24 @@ def test_bytes_per_frame_only_changed_columns() -> None:
     bus.reset()
     device.display(changed)
     assert bus.wire_bytes() == 0  # an equal frame sends nothing at all
+
+
+@pytest.mark.parametrize("driver, ram", [("ssd1306", SSD1306Ram), ("sh1106", SH1106Ram)])
+def test_the_opener_of_companion_run_sends_each_run_as_one_message(driver: str, ram: type) -> None:
+    """As on the Pi, luma opens the bus itself (``i2c(port=...)``) and sends data with ``i2c_rdwr``:
+    one message per run of columns, whatever its length, and the panel shows every frame."""
+    pins = load_pins()
+    with virtual_smbus(VirtualI2CBus()) as bus:
+        device = oled_opener(driver, pins)()  # luma clears the panel: every page sent whole
+        assert [len(p) for _, control, p in bus.transfers if control == 0x40] == [128] * 8  # no 32-byte blocks
+        panel = ram()
+        panel.feed(bus)
+        for seed in range(4):
+            image = noisy(seed, dots=60 + seed * 40)
+            device.display(image)
+            assert all(address == pins.i2c_address for address, _, _ in bus.transfers)
+            panel.feed(bus)
+            assert panel.pages() == expected_pages(image)
 
 
 def test_stock_driver_sends_the_whole_frame_every_time() -> None:
