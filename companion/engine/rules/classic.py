@@ -3,8 +3,9 @@
 The turn: roll → move (salary on passing GO) → land (buy or auction, rent, card, tax,
 jail) → roll again after doubles, or the next player. Voluntary acts (build, sell,
 mortgage, unmortgage, trade, bankrupt) are accepted at any prompt, from any player.
-``addon`` builds on this class; ``magie-*`` share the auction, trade and debt mixins with
-it (``auction.py``, ``trade.py``, ``debt.py``), ``chambers`` only the core.
+Deeds, buildings and mortgages are the :class:`RealEstate` mixin (``estate.py``). ``addon``
+builds on this class; ``magie-*`` share the auction, trade and debt mixins with it
+(``auction.py``, ``trade.py``, ``debt.py``), ``chambers`` only the core.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..board import KindRule, Space
-from ..core import Ruleset, money, names_of, reject, whole
+from ..core import Ruleset, money, reject, whole
 from ..draft import Draft
 from ..errors import BoardError
-from .auction import Auctions
 from .debt import Debts
+from .estate import RealEstate, interest
 from .trade import Trades
 
 PROPERTY = dict(ownable=True, grouped=True)
@@ -43,12 +44,7 @@ def for_player(task: list[Any], name: str) -> bool:
     return bool(task[1] == name)
 
 
-def interest(mortgage: int) -> int:
-    """10% of a mortgage value, rounded up to the dollar."""
-    return -(-mortgage // 10)
-
-
-class ClassicRules(Auctions, Trades, Debts, Ruleset):
+class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     """The classic game; subclasses change it through data and the small hooks below."""
 
     id = "classic"
@@ -433,34 +429,6 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
     def give_space(self, d: Draft, name: str, space_id: str) -> None:
         d.space(space_id)["owner"] = name
 
-    # ================================================================== groups and worth
-    def owned(self, d: Draft, name: str) -> list[str]:
-        return [sid for sid, rec in d.state["spaces"].items() if rec["owner"] == name]
-
-    def owns_group(self, d: Draft, name: str, space: Space) -> bool:
-        spaces = d.state["spaces"]
-        for m in self.board.groups[space.group or ""]:  # a loop, not all(<generator>): this runs on every rent
-            if spaces[m]["owner"] != name:
-                return False
-        return True
-
-    def count_owned(self, d: Draft, name: str, space: Space) -> int:
-        spaces = d.state["spaces"]
-        return sum(1 for m in self.board.groups[space.group or ""] if spaces[m]["owner"] == name)
-
-    @staticmethod
-    def level(rec: Mapping[str, Any]) -> int:
-        """Buildings on a street as one number: houses 0-4, a hotel 5."""
-        return 5 if rec["hotel"] else rec["houses"]
-
-    def worth(self, d: Draft, name: str) -> int:
-        """Cash + printed price of all property (mortgaged or not) + cost of buildings."""
-        total = d.player(name)["cash"]
-        for sid in self.owned(d, name):
-            space = self.board.by_id[sid]
-            total += (space.price or 0) + self.level(d.read_space(sid)) * (space.house or 0)
-        return total
-
     # ================================================================== cards
     def task_draw(self, d: Draft, name: str, deck_name: str) -> None:
         card_id = self.draw(d, deck_name)
@@ -679,177 +647,6 @@ class ClassicRules(Auctions, Trades, Debts, Ruleset):
             return
         self.give_space(d, name, lot["space"])
         d.say("deed", f"Give {name} the deed of {self.lot_name(lot)}", player=name, space=lot["space"])
-
-    # ================================================================== building
-    def build_check(self, d: Draft, name: str, space_id: Any) -> tuple[Space, str]:
-        """Why ``name`` may build on ``space_id`` (returns the space and "house"/"hotel"), or a rejection."""
-        space = self.street(space_id, f"{name} cannot build on {space_id}")
-        rec = d.read_space(space.id)
-        why = f"{name} cannot build on {space.name}"
-        if rec["owner"] != name:
-            raise reject(f"{why}: {name} does not own it")
-        if not self.owns_group(d, name, space):
-            raise reject(f"{why}: {name} does not own the whole {space.group} group")
-        group = self.board.groups[space.group or ""]
-        if any(d.read_space(m)["mortgaged"] for m in group):
-            raise reject(f"{why}: a street of the {space.group} group is mortgaged")
-        level = self.level(rec)
-        if level == 5:
-            raise reject(f"{why}: it has a hotel already")
-        if level > min(self.level(d.read_space(m)) for m in group):
-            raise reject(f"{why}: build evenly, the other streets of the {space.group} group come first")
-        kind = "hotel" if level == 4 else "house"
-        return space, kind
-
-    def street(self, space_id: Any, why: str) -> Space:
-        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
-        if space is None:
-            raise reject(f"{why}: there is no space {space_id!r}")
-        if space.kind != "street":
-            raise reject(f"{why}: {space.name} is not a street")
-        return space
-
-    def verb_build(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        space, kind = self.build_check(d, name, act.get("space"))
-        stock = d.state["bank"][kind + "s"]
-        if stock < 1:
-            raise reject(f"{name} cannot build on {space.name}: the bank has no {kind}s left")
-        if d.player(name)["cash"] < (space.house or 0):
-            raise reject(f"{name} cannot build on {space.name}: a {kind} costs {money(space.house or 0)}")
-        # Only a stock smaller than the players in the game can be short (``builders`` walks every street).
-        wanting = self.builders(d, kind) if stock < len(d.solvent()) else []
-        if len(wanting) > stock and d.state["prompt"]:
-            if d.state["prompt"]["kind"] == "auction":
-                raise reject(f"{name} cannot build on {space.name} during an auction: the bank's last "
-                             f"{kind}{'s' if stock > 1 else ''} must be auctioned among {names_of(wanting)} after it")
-            d.say("say", f"The bank has {stock} {kind}{'s' if stock > 1 else ''} left and "
-                  f"{names_of(wanting)} can build: it is auctioned")
-            self.interrupt(d, ["building-auction", kind, space.id, name, wanting])
-            return
-        self.transfer(d, name, "bank", space.house or 0, f"for a {kind} on {space.name}")
-        self.place_building(d, space, kind)
-
-    def task_building_auction(self, d: Draft, kind: str, space_id: str, requester: str, bidders: list[str]) -> None:
-        price = self.board.by_id[space_id].house or 0
-        self.open_auction(d, {"building": kind, "for": space_id, "requester": requester}, bidders, minimum=price)
-
-    def builders(self, d: Draft, kind: str) -> list[str]:
-        """Players who could legally buy and place a ``kind`` now (for the short-stock auction)."""
-        found = []
-        for name in d.solvent():
-            if self.legal_build_spaces(d, name, kind):
-                found.append(name)
-        return found
-
-    def legal_build_spaces(self, d: Draft, name: str, kind: str) -> list[str]:
-        spaces = []
-        for sid in self.owned(d, name):
-            if self.board.by_id[sid].kind != "street":
-                continue
-            try:
-                space, k = self.build_check(d, name, sid)
-            except ValueError:
-                continue
-            if k == kind and d.player(name)["cash"] >= (space.house or 0):
-                spaces.append(sid)
-        return spaces
-
-    def place_bought_building(self, d: Draft, name: str, lot: Mapping[str, Any]) -> None:
-        kind = lot["building"]
-        if name == lot["requester"] and lot["for"] in self.legal_build_spaces(d, name, kind):
-            self.place_building(d, self.board.by_id[lot["for"]], kind)
-            return
-        options = [sid for sid in self.owned(d, name)
-                   if self.board.by_id[sid].kind == "street" and self._may_place(d, name, sid, kind)]
-        if not options:
-            d.say("say", f"{name} has nowhere to put the {kind}: it stays with the bank")
-            return
-        d.ask(name, "place-building", f"{name}, where does the {kind} go?", options, building=kind)
-
-    def _may_place(self, d: Draft, name: str, sid: str, kind: str) -> bool:
-        try:
-            return self.build_check(d, name, sid)[1] == kind
-        except ValueError:
-            return False
-
-    def answer_place_building(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
-        self.place_building(d, self.board.by_id[value], prompt["building"])
-
-    def place_building(self, d: Draft, space: Space, kind: str) -> None:
-        rec, bank = d.space(space.id), d.state["bank"]
-        if kind == "hotel":
-            rec["houses"], rec["hotel"] = 0, True
-            bank["houses"] += 4
-            bank["hotels"] -= 1
-            d.say("build", f"Put a hotel on {space.name} and return its four houses to the bank",
-                  space=space.id, building="hotel")
-        else:
-            rec["houses"] += 1
-            bank["houses"] -= 1
-            d.say("build", f"Put a house on {space.name} ({rec['houses']} now)", space=space.id, building="house")
-
-    def verb_sell(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        space = self.street(act.get("space"), f"{name} cannot sell a building on {act.get('space')}")
-        rec = d.read_space(space.id)
-        why = f"{name} cannot sell a building on {space.name}"
-        if rec["owner"] != name:
-            raise reject(f"{why}: {name} does not own it")
-        level = self.level(rec)
-        if level == 0:
-            raise reject(f"{why}: there is none")
-        group = self.board.groups[space.group or ""]
-        if level < max(self.level(d.read_space(m)) for m in group):
-            raise reject(f"{why}: sell evenly, the other streets of the {space.group} group come first")
-        half = (space.house or 0) // 2
-        bank = d.state["bank"]
-        rec = d.space(space.id)
-        if rec["hotel"]:
-            houses = min(4, bank["houses"])
-            rec["hotel"], rec["houses"] = False, houses
-            bank["hotels"] += 1
-            bank["houses"] -= houses
-            text = f"Take the hotel off {space.name}" + (f" and put {houses} houses there" if houses else "")
-            if houses < 4:
-                text += f" (the bank has only {houses} houses: the rest are sold too)"
-            self.transfer(d, "bank", name, half * (5 - houses), f"for the hotel on {space.name}")
-        else:
-            rec["houses"] -= 1
-            bank["houses"] += 1
-            text = f"Take a house off {space.name}"
-            self.transfer(d, "bank", name, half, f"for a house on {space.name}")
-        d.say("build", text, space=space.id)
-
-    # ================================================================== mortgages
-    def deed(self, d: Draft, name: str, space_id: Any, why: str) -> Space:
-        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
-        if space is None or not space.ownable:
-            raise reject(f"{why}: there is no property {space_id!r}")
-        if d.read_space(space.id)["owner"] != name:
-            raise reject(f"{why}: {name} does not own {space.name}")
-        return space
-
-    def verb_mortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        why = f"{name} cannot mortgage {act.get('space')}"
-        space = self.deed(d, name, act.get("space"), why)
-        if d.read_space(space.id)["mortgaged"]:
-            raise reject(f"{why}: it is mortgaged already")
-        if space.kind == "street" and any(self.level(d.read_space(m)) for m in self.board.groups[space.group or ""]):
-            raise reject(f"{why}: sell the buildings of the {space.group} group first")
-        d.space(space.id)["mortgaged"] = True
-        self.transfer(d, "bank", name, space.mortgage or 0, f"on the mortgage of {space.name}")
-        d.say("deed", f"Turn the deed of {space.name} face down", space=space.id)
-
-    def verb_unmortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        why = f"{name} cannot lift the mortgage on {act.get('space')}"
-        space = self.deed(d, name, act.get("space"), why)
-        if not d.read_space(space.id)["mortgaged"]:
-            raise reject(f"{why}: it is not mortgaged")
-        cost = (space.mortgage or 0) + interest(space.mortgage or 0)
-        if d.player(name)["cash"] < cost:
-            raise reject(f"{why}: it costs {money(cost)}")
-        d.space(space.id)["mortgaged"] = False
-        self.transfer(d, name, "bank", cost, f"to lift the mortgage on {space.name}")
-        d.say("deed", f"Turn the deed of {space.name} face up", space=space.id)
 
     # ================================================================== trades (the offer itself: Trades)
     def check_trade_space(self, d: Draft, holder: str, space_id: Any) -> None:
