@@ -69,7 +69,7 @@ def rss_kib(pid: int) -> int:
 # ---------------------------------------------------------------------- clients
 def percentiles(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
-    q = statistics.quantiles(ms, n=100)
+    q = statistics.quantiles(ms, n=100, method="inclusive")  # within the samples, however few
     return f"p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, p99 {q[98]:.1f} ms, max {ms[-1]:.1f} ms (n={len(ms)})"
 
 

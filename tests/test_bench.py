@@ -1,0 +1,73 @@
+"""The benchmark commands run from a clone and print every figure.
+
+Only that a figure is there, with a value, is checked: the values are the machine's, and tests
+never time anything. A part of a benchmark that breaks and prints a note instead of its figure
+("skipped: ...") fails here.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.engine import ruleset_ids
+
+ROOT = Path(__file__).resolve().parents[1]
+NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
+
+
+def run_bench(*args: str) -> str:
+    result = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+def row(output: str, label: str, value: str) -> re.Match[str]:
+    """The table row ``label``, its value matching ``value`` (a regular expression)."""
+    found = re.search(rf"^{re.escape(label)} +{value}", output, re.MULTILINE)
+    assert found, f"no figure for {label!r} in:\n{output}"
+    return found
+
+
+def test_bench_run_prints_every_figure_with_the_machine() -> None:
+    out = run_bench("bench/run.py", "--quick")
+    assert len(re.findall(rf"^machine: .+ cores, .+; reference loop {NUMBER} µs$", out, re.MULTILINE)) == 2
+    for ruleset in ruleset_ids():
+        row(out, f"{ruleset}, 4 bots: complete games/s", rf"{NUMBER} \({NUMBER} games, {NUMBER} inputs/s\)")
+        row(out, f"{ruleset}: apply per input p50 / p99", rf"{NUMBER} / {NUMBER} µs")
+        row(out, f"{ruleset}: replay, inputs/s", NUMBER)
+    row(out, "journal append-and-sync p50 / p99", rf"{NUMBER} / {NUMBER} ms")
+    row(out, "demo --headless: start-up to first frame", rf"{NUMBER} ms")
+    row(out, "demo --headless: peak RSS", rf"{NUMBER} MB")
+    assert re.search(rf"^long game \({NUMBER} inputs, journal\): peak RSS +{NUMBER} MB", out, re.MULTILINE)
+    # Each target of the issue is judged, whichever way it went on this machine.
+    for label in ("classic, 4 bots: complete games/s", "classic: apply per input p50 / p99",
+                  "classic: replay, inputs/s", "journal append-and-sync p50 / p99", "demo --headless: peak RSS"):
+        line = row(out, label, ".*").group(0)
+        assert line.rstrip().endswith(("met", "MISSED")), line
+    assert "skipped" not in out
+
+
+def test_table_bench_prints_latency_and_bytes() -> None:
+    out = run_bench("bench/table_bench.py", "--presses", "16")
+    assert re.search(rf"button edge -> frame handed to the display: median {NUMBER} ms, p99 {NUMBER} ms", out)
+    assert re.search(rf"button edge -> frame of the input's result .*: median {NUMBER} ms, p99 {NUMBER} ms", out)
+    bytes_line = re.search(rf"I2C bytes per screen change .*: median ({NUMBER}), .*; ({NUMBER})% of the 1 KB", out)
+    assert bytes_line, out
+    least = re.search(rf"bytes that differ from the frame before .*: median ({NUMBER})", out)
+    assert least, out
+    # What the driver sent cannot be less than the bytes that changed (nor than nothing at all).
+    assert 0 < float(least.group(1)) <= float(bytes_line.group(1))
+    assert re.search(rf"luma's stock ssd1306 on the same frames: median {NUMBER} bytes", out)
+
+
+def test_web_bench_prints_latency_and_memory() -> None:
+    out = run_bench("bench/web_bench.py", "--clients", "2", "--requests", "4", "--streams", "2", "--updates", "3")
+    state = re.search(rf"/api/state with 2 concurrent clients: p50 ({NUMBER}) ms, p95 {NUMBER} ms, "
+                      rf"p99 ({NUMBER}) ms, max ({NUMBER}) ms", out)
+    assert state, out
+    assert float(state.group(1)) <= float(state.group(2)) <= float(state.group(3))  # p50 <= p99 <= max
+    assert re.search(rf"live-update delay, 2 open streams .*: p50 {NUMBER} ms", out)
+    assert re.search(rf"memory idle: {NUMBER} MiB", out)
