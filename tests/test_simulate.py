@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections import Counter
 from xml.etree import ElementTree
 
 import pytest
 
 from companion.cli import main
-from companion.engine import find_ruleset, public_state, ruleset_ids
+from companion.engine import apply, find_ruleset, new_game, public_state, ruleset_ids
 from companion.gamefile import replay
 from companion.sim import GameSpec, play_game
 from companion.sim.command import run_games, simulate
 from companion.sim.plot import heat_map_svg, layout
+from companion.sim.property import PropertyStrategy, _records_of
 from companion.sim.summary import percentile, summarise
 
 OPTIONS = {
@@ -117,6 +119,30 @@ def test_statistics_add_up_and_match_a_replay_of_the_game_files(ruleset: str) ->
     assert {k: v for k, v in res["landings"].items() if v} == dict(landings)
     assert res["pool_payouts"] == dict(sorted(pools.items()))
     assert sum(res["bankruptcies"].values()) == sum(len(r.tally.bankruptcies) for r, _ in games)
+
+
+def test_the_bots_remembered_building_sites_are_those_of_the_state() -> None:
+    """A bot remembers each street group's next building between inputs: at every state of a game, for every
+    player, it answers what a bot that never saw the game before reads from that state."""
+    lines: list[dict] = []
+    play_game(GameSpec("classic", 4, seed=2), 0, lines)
+    ruleset = find_ruleset("classic")
+    remembering = PropertyStrategy(ruleset, random.Random(0))
+    state, _ = new_game(lines[0]["setup"])
+    builders = 0
+    for line in lines[1:]:
+        state, _ = apply(state, line)
+        for player in state["players"]:
+            fresh = PropertyStrategy(ruleset, random.Random(0)).sites(state, player["name"])
+            assert remembering.sites(state, player["name"]) == fresh
+            builders += bool(fresh)
+    assert builders > 0  # the game had somewhere to build
+
+
+def test_the_records_of_a_group_are_a_tuple_whatever_its_size() -> None:
+    spaces = {"a": {"owner": "Ann"}, "b": {"owner": None}}
+    assert _records_of(("a",))(spaces) == ({"owner": "Ann"},)
+    assert _records_of(("b", "a"))(spaces) == ({"owner": None}, {"owner": "Ann"})
 
 
 def test_classic_games_end_with_every_other_player_bankrupt() -> None:

@@ -38,6 +38,14 @@ from .strategy import Line, Strategy
 _owner = itemgetter("owner")
 
 
+def _records_of(members: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """Reads the records of ``members`` from the spaces as one tuple (in C: ``itemgetter``)."""
+    if len(members) == 1:  # itemgetter of one key returns the item itself, not a tuple
+        only = members[0]
+        return lambda spaces: (spaces[only],)
+    return itemgetter(*members)
+
+
 @dataclass(frozen=True)
 class PropertyParams:
     """The knobs of :class:`PropertyStrategy` (the same for every seat)."""
@@ -88,7 +96,9 @@ class PropertyStrategy(Strategy):
         self._offered_on: dict[str, int] = {}
         self._holdings = Holdings()
         self._spaces: dict[str, Any] | None = None
-        self._derived: dict[tuple[str, str], Any] = {}
+        self._records = {members: _records_of(members) for members in self.street_groups.values()}
+        #: Per street group: its records when last read, and the next building it offers then.
+        self._group_sites: dict[tuple[str, ...], tuple[tuple[Any, ...], tuple[float, str, int] | None]] = {}
 
     # ================================================================== reading the state
     @staticmethod
@@ -100,18 +110,10 @@ class PropertyStrategy(Strategy):
         spaces = state["spaces"]
         if spaces is not self._spaces:
             self._spaces = spaces
-            self._derived = {}
             owners = tuple(map(_owner, spaces.values()))
             if owners != self._holdings.owners:
                 self._holdings = self.read_holdings(spaces, owners)
         return self._holdings
-
-    def derived(self, state: State, key: tuple[str, str], read: Callable[[], Any]) -> Any:
-        """``read()``, remembered until the spaces change (most inputs leave them as they were)."""
-        self.holdings(state)
-        if key not in self._derived:
-            self._derived[key] = read()
-        return self._derived[key]
 
     def read_holdings(self, spaces: dict[str, Any], owners: tuple[str | None, ...]) -> Holdings:
         h = Holdings(owners)
@@ -134,30 +136,36 @@ class PropertyStrategy(Strategy):
 
     def sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         """The next building of each of ``name``'s whole, unmortgaged street groups, best rent per dollar first."""
-        return self.derived(state, ("sites", name), lambda: self.read_sites(state, name))
-
-    def read_sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         spaces = state["spaces"]
         found = []
         for members in self.holdings(state).complete.get(name, ()):
-            recs = [spaces[m] for m in members]
-            if any(r["mortgaged"] for r in recs):
-                continue
-            levels = [5 if r["hotel"] else r["houses"] for r in recs]
-            low = min(levels)
-            if low == 5:
-                continue
-            best = None
-            for sid, level in zip(members, levels):
-                if level == low:
-                    rent = self.rents[sid]
-                    gain = (rent[low + 1] - (rent[0] * 2 if low == 0 else rent[low])) / max(self.house[sid], 1)
-                    if best is None or gain > best[0]:
-                        best = (gain, sid, low)
-            if best is not None:
-                found.append(best)
+            recs = self._records[members](spaces)
+            cached = self._group_sites.get(members)
+            # A state's records are never changed in place: the same records (or equal ones) offer the same site.
+            if cached is None or cached[0] != recs:
+                cached = (recs, self.group_site(members, recs))
+                self._group_sites[members] = cached
+            if cached[1] is not None:
+                found.append(cached[1])
         found.sort(reverse=True)
         return found
+
+    def group_site(self, members: tuple[str, ...], recs: tuple[Any, ...]) -> tuple[float, str, int] | None:
+        """The next building of a whole street group: (rent gained per dollar, street, its level), or None."""
+        if any(r["mortgaged"] for r in recs):
+            return None
+        levels = [5 if r["hotel"] else r["houses"] for r in recs]
+        low = min(levels)
+        if low == 5:
+            return None
+        best = None
+        for sid, level in zip(members, levels):
+            if level == low:
+                rent = self.rents[sid]
+                gain = (rent[low + 1] - (rent[0] * 2 if low == 0 else rent[low])) / max(self.house[sid], 1)
+                if best is None or gain > best[0]:
+                    best = (gain, sid, low)
+        return best
 
     def owned(self, state: State, name: str) -> list[str]:
         return self.holdings(state).owned.get(name, [])
@@ -276,8 +284,7 @@ class PropertyStrategy(Strategy):
 
     def unmortgage(self, state: State, name: str) -> Line | None:
         spaces = state["spaces"]
-        mortgaged = self.derived(state, ("mortgaged", name),
-                                 lambda: [sid for sid in self.owned(state, name) if spaces[sid]["mortgaged"]])
+        mortgaged = [sid for sid in self.owned(state, name) if spaces[sid]["mortgaged"]]
         if not mortgaged:
             return None
         cash = self.player(state, name)["cash"]
