@@ -24,7 +24,7 @@ from companion.gamefile import replay
 from companion.sim import GameSpec, play_game
 from companion.sim.command import run_games, simulate
 from companion.sim.plot import heat_map_svg, layout
-from companion.sim.property import PropertyStrategy, _records_of
+from companion.sim.property import PropertyStrategy, _picker
 from companion.sim.summary import percentile, summarise
 
 OPTIONS = {
@@ -139,10 +139,83 @@ def test_the_bots_remembered_building_sites_are_those_of_the_state() -> None:
     assert builders > 0  # the game had somewhere to build
 
 
-def test_the_records_of_a_group_are_a_tuple_whatever_its_size() -> None:
+def test_the_bots_holdings_are_read_from_the_spaces() -> None:
+    """Who owns what, which street groups are whole, which one street is missing and from whom: at every state
+    of a game, what the bot reads equals what the spaces say, worked out here the plain way."""
+    lines: list[dict] = []
+    play_game(GameSpec("classic", 4, seed=2), 0, lines)
+    ruleset = find_ruleset("classic")
+    bot = PropertyStrategy(ruleset, random.Random(0))
+    street_groups = [tuple(members) for members in ruleset.board.groups.values()
+                     if all(ruleset.board.by_id[m].kind == "street" for m in members)]
+    state, _ = new_game(lines[0]["setup"])
+    seen_wanted = seen_complete = 0
+    for line in lines[1:]:
+        state, _ = apply(state, line)
+        spaces = state["spaces"]
+        held = bot.holdings(state)
+        for name in (p["name"] for p in state["players"]):
+            assert held.owned.get(name, []) == [sid for sid, rec in spaces.items() if rec["owner"] == name]
+            complete = [g for g in street_groups if all(spaces[m]["owner"] == name for m in g)]
+            wanted = [(m, spaces[m]["owner"]) for g in street_groups for m in g
+                      if spaces[m]["owner"] not in (None, name)
+                      and all(spaces[k]["owner"] == name for k in g if k != m)]
+            assert sorted(held.complete.get(name, [])) == sorted(complete)
+            assert sorted(held.wanted.get(name, [])) == sorted(wanted)
+            seen_complete += bool(complete)
+            seen_wanted += bool(wanted)
+    assert seen_complete and seen_wanted  # the game had whole groups and streets to trade for
+
+
+def test_the_bots_raise_cash_as_documented() -> None:
+    """At every debt of a few games, the bot's sale or mortgage is the one docs/simulate.md describes, worked out
+    here the plain way: mortgage a property outside the groups held whole (cheapest first), then sell a building
+    where its group's are highest (the cheapest houses first), then mortgage the rest; bankrupt when nothing is left."""
+    board = find_ruleset("classic").board
+    by_id = board.by_id
+    groups = {g: m for g, m in board.groups.items() if all(by_id[x].price for x in m)}
+    group_of = {m: g for g, members in groups.items() for m in members}
+
+    def level(rec: dict) -> int:
+        return 5 if rec.get("hotel") else rec.get("houses", 0)
+
+    def documented(spaces: dict, name: str) -> dict:
+        owned = [sid for sid, rec in spaces.items() if rec["owner"] == name]
+        built = [sid for sid in owned if level(spaces[sid])]
+        built_groups = {group_of[sid] for sid in built}
+        free = [sid for sid in owned if not spaces[sid]["mortgaged"] and group_of.get(sid) not in built_groups]
+        whole = {g for g, members in groups.items() if all(spaces[m]["owner"] == name for m in members)}
+        loose = [sid for sid in free if group_of.get(sid) not in whole]
+        if loose:
+            return {"do": "mortgage", "space": min(loose, key=lambda sid: (by_id[sid].mortgage, sid))}
+        if built:
+            top = [sid for sid in built if level(spaces[sid]) == max(level(spaces[m]) for m in groups[group_of[sid]])]
+            return {"do": "sell", "space": min(top, key=lambda sid: (by_id[sid].house, sid))}
+        if free:
+            return {"do": "mortgage", "space": min(free, key=lambda sid: (by_id[sid].mortgage, sid))}
+        return {"do": "bankrupt"}
+
+    kinds: Counter[str] = Counter()
+    for seed in (2, 3, 4):
+        lines: list[dict] = []
+        play_game(GameSpec("classic", 4, seed=seed), 0, lines)
+        state, _ = new_game(lines[0]["setup"])
+        for line in lines[1:]:
+            prompt = state["prompt"]
+            if prompt and prompt["kind"] == "debt" and not state.get("trade"):
+                said = line["act"] if "act" in line else {"do": line["answer"]}
+                expected = documented(state["spaces"], prompt["player"])
+                assert {k: v for k, v in said.items() if k != "player"} == expected
+                kinds[expected["do"]] += 1
+            state, _ = apply(state, line)
+    assert kinds["mortgage"] and kinds["sell"] and kinds["bankrupt"], kinds  # every branch was taken
+
+
+def test_a_picker_reads_a_tuple_whatever_the_number_of_keys() -> None:
     spaces = {"a": {"owner": "Ann"}, "b": {"owner": None}}
-    assert _records_of(("a",))(spaces) == ({"owner": "Ann"},)
-    assert _records_of(("b", "a"))(spaces) == ({"owner": None}, {"owner": "Ann"})
+    assert _picker(("a",))(spaces) == ({"owner": "Ann"},)
+    assert _picker(("b", "a"))(spaces) == ({"owner": None}, {"owner": "Ann"})
+    assert _picker((2, 0))(("Ann", "Bob", None)) == (None, "Ann")
 
 
 def test_classic_games_end_with_every_other_player_bankrupt() -> None:

@@ -38,12 +38,15 @@ from .strategy import Line, Strategy
 _owner = itemgetter("owner")
 
 
-def _records_of(members: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """Reads the records of ``members`` from the spaces as one tuple (in C: ``itemgetter``)."""
-    if len(members) == 1:  # itemgetter of one key returns the item itself, not a tuple
-        only = members[0]
-        return lambda spaces: (spaces[only],)
-    return itemgetter(*members)
+Picker = Callable[[Any], tuple[Any, ...]]
+
+
+def _picker(keys: tuple[Any, ...]) -> Picker:
+    """Reads the items at ``keys`` as one tuple (in C: ``itemgetter``)."""
+    if len(keys) == 1:  # itemgetter of one key returns the item itself, not a tuple
+        only = keys[0]
+        return lambda items: (items[only],)
+    return itemgetter(*keys)
 
 
 @dataclass(frozen=True)
@@ -92,11 +95,15 @@ class PropertyStrategy(Strategy):
         self.groups = {g: tuple(m) for g, m in board.groups.items() if all(x in self.price for x in m)}
         self.street_groups = {g: m for g, m in self.groups.items() if all(x in self.streets for x in m)}
         self.jail_cards = frozenset(c.id for c in board.cards.values() if c.params.get("use") == "jail")
+        #: The cheapest lift of a mortgage and the cheapest building: less cash left after them, nothing to do.
+        self.cheapest_lift = min((self.lift_cost(sid) for sid in self.price), default=0)
+        self.cheapest_house = min((self.house[sid] for sid in self.streets), default=0)
         self._offers: dict[tuple[Any, ...], int] = {}
         self._offered_on: dict[str, int] = {}
         self._holdings = Holdings()
         self._spaces: dict[str, Any] | None = None
-        self._records = {members: _records_of(members) for members in self.street_groups.values()}
+        self._owner_pickers: list[tuple[tuple[str, ...], Picker]] | None = None
+        self._records = {members: _picker(members) for members in self.street_groups.values()}
         #: Per street group: its records when last read, and the next building it offers then.
         self._group_sites: dict[tuple[str, ...], tuple[tuple[Any, ...], tuple[float, str, int] | None]] = {}
 
@@ -117,14 +124,20 @@ class PropertyStrategy(Strategy):
 
     def read_holdings(self, spaces: dict[str, Any], owners: tuple[str | None, ...]) -> Holdings:
         h = Holdings(owners)
+        owned = h.owned
         for sid, owner in zip(spaces, owners):
             if owner is not None:
-                h.owned.setdefault(owner, []).append(sid)
-        for members in self.street_groups.values():
-            held = [spaces[m]["owner"] for m in members]
-            for name in set(held):
-                if name is None:
-                    continue
+                if owner in owned:
+                    owned[owner].append(sid)
+                else:
+                    owned[owner] = [sid]
+        if self._owner_pickers is None:  # a game's spaces keep their order: index them once
+            self._owner_pickers = self.owner_pickers(spaces)
+        for members, pick in self._owner_pickers:
+            held = pick(owners)
+            holders = set(held)
+            holders.discard(None)
+            for name in holders:
                 count = held.count(name)
                 if count == len(held):
                     h.complete.setdefault(name, []).append(members)
@@ -133,6 +146,11 @@ class PropertyStrategy(Strategy):
                     if held[i] is not None:
                         h.wanted.setdefault(name, []).append((members[i], held[i]))
         return h
+
+    def owner_pickers(self, spaces: dict[str, Any]) -> list[tuple[tuple[str, ...], Picker]]:
+        """Per street group: its members, and what reads their owners from the tuple of every space's owner."""
+        index = {sid: i for i, sid in enumerate(spaces)}
+        return [(members, _picker(tuple(index[m] for m in members))) for members in self.street_groups.values()]
 
     def sites(self, state: State, name: str) -> list[tuple[float, str, int]]:
         """The next building of each of ``name``'s whole, unmortgaged street groups, best rent per dollar first."""
@@ -282,17 +300,23 @@ class PropertyStrategy(Strategy):
             return {"act": {"player": name, "do": "pay-fine"}}
         return None
 
+    def lift_cost(self, sid: str) -> int:
+        """What lifting the mortgage on ``sid`` costs: its mortgage value and 10% interest, rounded up."""
+        value = self.mortgage_value[sid]
+        return value + -(-value // 10)
+
     def unmortgage(self, state: State, name: str) -> Line | None:
-        spaces = state["spaces"]
-        mortgaged = [sid for sid in self.owned(state, name) if spaces[sid]["mortgaged"]]
-        if not mortgaged:
-            return None
         cash = self.player(state, name)["cash"]
+        reserve = self.params.unmortgage_reserve
+        if cash - self.cheapest_lift < reserve:
+            return None  # not even the cheapest mortgage could be lifted
+        spaces = state["spaces"]
         best: tuple[bool, int, str] | None = None
-        for sid in mortgaged:
-            value = self.mortgage_value[sid]
-            cost = value + -(-value // 10)
-            if cash - cost < self.params.unmortgage_reserve:
+        for sid in self.owned(state, name):
+            if not spaces[sid]["mortgaged"]:
+                continue
+            cost = self.lift_cost(sid)
+            if cash - cost < reserve:
                 continue
             key = (self.completes(state, name, sid), -cost, sid)
             if best is None or key > best:
@@ -301,11 +325,13 @@ class PropertyStrategy(Strategy):
 
     def build(self, state: State, name: str) -> Line | None:
         """One building on the street of a complete group that gains the most rent per dollar."""
+        cash = self.player(state, name)["cash"]
+        if cash - self.cheapest_house < self.params.build_reserve:
+            return None  # not even the cheapest building is affordable
         sites = self.sites(state, name)
         if not sites:
             return None
         bank = state["bank"]
-        cash = self.player(state, name)["cash"]
         for _, sid, level in sites:
             if bank.get("hotels" if level == 4 else "houses", 0) >= 1 and \
                     cash - self.house[sid] >= self.params.build_reserve:
@@ -317,16 +343,21 @@ class PropertyStrategy(Strategy):
         """One sale or mortgage towards a debt; None when nothing is left to sell."""
         spaces = state["spaces"]
         owned = self.owned(state, name)
-        built_groups = {self.group_of[s] for s in owned if self.level(spaces[s]) and s in self.group_of}
-        free = [s for s in owned if not spaces[s]["mortgaged"] and self.group_of.get(s) not in built_groups]
-        loose = [s for s in free if not self.completes(state, name, s)]
-        if loose:
-            sid = min(loose, key=lambda s: (self.mortgage_value[s], s))
-            return {"act": {"player": name, "do": "mortgage", "space": sid}}
-        built = [s for s in owned if self.level(spaces[s])]
-        if built:
-            top = {g: max(self.level(spaces[m]) for m in self.groups[g]) for g in built_groups}
-            sellable = [s for s in built if self.level(spaces[s]) == top[self.group_of[s]]]
+        level, group_of = self.level, self.group_of
+        levels = {s: lv for s in owned if (lv := level(spaces[s]))}  # the streets with buildings
+        built_groups = {group_of[s] for s in levels if s in group_of}
+        free = [s for s in owned if not spaces[s]["mortgaged"] and group_of.get(s) not in built_groups]
+        if free:
+            held = set(owned)
+            whole = {g for g in {group_of.get(s) for s in free}
+                     if g in self.groups and all(m in held for m in self.groups[g])}
+            loose = [s for s in free if group_of.get(s) not in whole]  # not part of a group held whole
+            if loose:
+                sid = min(loose, key=lambda s: (self.mortgage_value[s], s))
+                return {"act": {"player": name, "do": "mortgage", "space": sid}}
+        if levels:
+            top = {g: max(level(spaces[m]) for m in self.groups[g]) for g in built_groups}
+            sellable = [s for s, lv in levels.items() if lv == top[group_of[s]]]
             sid = min(sellable, key=lambda s: (self.house[s], s))
             return {"act": {"player": name, "do": "sell", "space": sid}}
         if free:
@@ -341,7 +372,7 @@ class PropertyStrategy(Strategy):
         if self.completes(state, receiver, sid):
             value *= 2
         if state["spaces"][sid]["mortgaged"]:
-            value -= self.mortgage_value[sid] + -(-self.mortgage_value[sid] // 10)
+            value -= self.lift_cost(sid)
         return value
 
     def trade_gain(self, state: State, name: str, other: str, get: dict[str, Any], give: dict[str, Any]) -> float:

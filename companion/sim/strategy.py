@@ -38,6 +38,7 @@ class Strategy:
         self.ruleset = ruleset
         self.board = ruleset.board
         self.rng = rng
+        self._seats: dict[str, int] = {}
         self._handlers: dict[str, Handler] = {
             attr[3:].replace("_", "-"): getattr(self, attr) for attr in dir(type(self)) if attr.startswith("on_")
         }
@@ -94,10 +95,14 @@ class Strategy:
         rand = self.rng.random  # a fair die from one call (randint costs three Python calls a die)
         return {"roll": [int(rand() * faces) + 1 for _ in range(count)]}
 
-    @staticmethod
-    def player(state: State, name: str) -> dict[str, Any]:
-        """A player's record in ``state``."""
-        for p in state["players"]:
+    def player(self, state: State, name: str) -> dict[str, Any]:
+        """A player's record in ``state`` (found at the seat it had before: seats never change order)."""
+        players = state["players"]
+        seat = self._seats.get(name)
+        if seat is not None and seat < len(players) and players[seat]["name"] == name:
+            return players[seat]
+        for seat, p in enumerate(players):
             if p["name"] == name:
+                self._seats[name] = seat
                 return p
         raise KeyError(name)
