@@ -102,6 +102,8 @@ class PropertyStrategy(Strategy):
         self._offered_on: dict[str, int] = {}
         self._holdings = Holdings()
         self._spaces: dict[str, Any] | None = None
+        self._rest_of_spaces: dict[str, Any] | None = None
+        self._rest_owners: dict[str, frozenset[str | None] | None] = {}
         self._owner_pickers: list[tuple[tuple[str, ...], Picker]] | None = None
         self._records = {members: _picker(members) for members in self.street_groups.values()}
         #: Per street group: its records when last read, and the next building it offers then.
@@ -188,22 +190,30 @@ class PropertyStrategy(Strategy):
     def owned(self, state: State, name: str) -> list[str]:
         return self.holdings(state).owned.get(name, [])
 
+    def rest_owners(self, state: State, sid: str) -> frozenset[str | None] | None:
+        """The owners of the other properties of ``sid``'s group (None: ``sid`` is in no group).
+
+        Remembered while the spaces stay the same: an auction asks it for every bidder at every bid."""
+        spaces = state["spaces"]
+        if spaces is not self._rest_of_spaces:
+            self._rest_of_spaces, self._rest_owners = spaces, {}
+        elif sid in self._rest_owners:
+            return self._rest_owners[sid]
+        group = self.group_of.get(sid)
+        rest = None if group not in self.groups else \
+            frozenset(spaces[m]["owner"] for m in self.groups[group] if m != sid)
+        self._rest_owners[sid] = rest
+        return rest
+
     def completes(self, state: State, name: str, sid: str) -> bool:
         """Whether ``sid`` is the one property of its group that ``name`` lacks."""
-        group = self.group_of.get(sid)
-        if group is None or group not in self.groups:
-            return False
-        spaces = state["spaces"]
-        return all(spaces[m]["owner"] == name for m in self.groups[group] if m != sid)
+        rest = self.rest_owners(state, sid)
+        return rest is not None and (not rest or (len(rest) == 1 and name in rest))
 
     def completes_other(self, state: State, name: str, sid: str) -> bool:
         """Whether ``sid`` would complete a group for some player other than ``name``."""
-        group = self.group_of.get(sid)
-        if group is None or group not in self.groups:
-            return False
-        spaces = state["spaces"]
-        owners = {spaces[m]["owner"] for m in self.groups[group] if m != sid}
-        return len(owners) == 1 and None not in owners and name not in owners
+        rest = self.rest_owners(state, sid)
+        return rest is not None and len(rest) == 1 and None not in rest and name not in rest
 
     def worth(self, state: State, name: str) -> int:
         total = self.player(state, name)["cash"]

@@ -98,9 +98,12 @@ class Strategy:
     def player(self, state: State, name: str) -> dict[str, Any]:
         """A player's record in ``state`` (found at the seat it had before: seats never change order)."""
         players = state["players"]
-        seat = self._seats.get(name)
-        if seat is not None and seat < len(players) and players[seat]["name"] == name:
-            return players[seat]
+        try:
+            p = players[self._seats[name]]
+            if p["name"] == name:
+                return p
+        except (KeyError, IndexError):
+            pass
         for seat, p in enumerate(players):
             if p["name"] == name:
                 self._seats[name] = seat
