@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS records (        -- the journal proper: append only
     line     TEXT    NOT NULL,              -- a game-file line: {"setup": ...} first, then one input each
     crc      INTEGER NOT NULL,              -- record_crc(game, line)
     at       TEXT    NOT NULL,              -- when it was received (display only)
-    source   TEXT,                          -- who sent it: roller, software, manual, web:<player>, host, ...
+    source   TEXT,                          -- who sent it: roller, software, manual, button, phone:<player>, host
     outcome  TEXT,                          -- NULL until applied, then 'ok', 'refused' or 'failed':
     reason   TEXT                           --   information only, replay never reads it
 )

@@ -621,7 +621,7 @@ class StoredGame:
     def submit(self, line: Mapping[str, Any], *, source: str = "") -> tuple[State, list[Event]]:
         """Journal ``line`` (committed to disk), then apply it; returns the new state and events.
 
-        ``source`` says who sent it (``roller``, ``software``, ``manual``, ``web:Ann``, ``host``...);
+        ``source`` says who sent it (``roller``, ``software``, ``manual``, ``button``, ``phone:Ann``, ``host``...);
         it is kept beside the line, never inside it (the game-file format stays as it is).
 
         Raises :class:`IllegalInput` if the engine refuses it (the record stays, marked, and is

@@ -8,8 +8,9 @@ OLED shows is read from the screen layout the controller drew. Time is simulated
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,24 @@ def test_software_dice(tmp_path: Path) -> None:
         t.play("ROLL")
         (line,) = t.inputs()
         assert len(line["roll"]) == 2 and all(1 <= v <= 6 for v in line["roll"])
+
+
+@pytest.mark.parametrize(("dice", "presses"), [
+    ("roller", ("ROLL", "DICE 1 2")),
+    ("software", ("ROLL",)),
+    ("manual", ("ROLL", "YES", "NEXT", "YES")),  # dice 1 and 2
+])
+def test_every_roll_is_journaled_with_its_source(tmp_path: Path, dice: str, presses: tuple[str, ...]) -> None:
+    """The journal keeps beside each line who sent it: the dice source for a roll, "button" for an answer."""
+    path = tmp_path / "games.sqlite3"
+    with table(tmp_path, start(), dice=dice, journal=path) as t:
+        t.play(*presses)
+        t.play("YES")  # buy whatever the roll reached
+        assert [list(line) for line in t.inputs()] == [["roll"], ["answer"]]
+        game_id = t.station.table.game.id  # type: ignore[union-attr]
+    with closing(sqlite3.connect(path)) as db:
+        sources = db.execute("SELECT source FROM records WHERE game = ? ORDER BY id", (game_id,)).fetchall()
+    assert sources[-2:] == [(dice,), ("button",)]
 
 
 def test_a_press_is_answered_at_once_by_a_cue_that_never_shows_the_dice(tmp_path: Path) -> None:
