@@ -10,8 +10,8 @@ The buttons:
 * ROLL rolls when the game waits for dice (software dice, the roller, or manual entry);
 * YES / NO answer a yes-or-no question; for longer option lists PREV / NEXT browse and YES
   picks (a second YES confirms going bankrupt);
-* MENU pressed briefly shows the players; held, it opens the host menu (undo, new game, join
-  codes, dice source, shut down).
+* MENU pressed briefly shows the players; held, it opens the host menu (undo, new game with its
+  ruleset, players and options — or finished on the phone page, join codes, dice source, shut down).
 
 Auctions, bids, trades, building and mortgages are for the phones; the OLED shows them.
 
@@ -44,6 +44,7 @@ from .display import Display
 from .draw import Painter
 from .roller import RollerResult
 from .screens import Choice, Labels, Screen
+from .setup import OptionSetting, button_options, chosen
 
 log = logging.getLogger(__name__)
 
@@ -386,14 +387,29 @@ class TableController:
         if current is not None:
             names = [p["name"] for p in current["players"]]
             if board.min_players <= len(names) <= board.max_players:
-                items.append(_Action("Same: " + ", ".join(names), lambda: self._start(ruleset, names)))
+                items.append(_Action("Same: " + ", ".join(names), partial(self._setup_options, ruleset, names)))
         for count in range(board.min_players, board.max_players + 1):
             names_n = [f"Player {i}" for i in range(1, count + 1)]
-            items.append(_Action(f"{count} players", partial(self._start, ruleset, names_n)))
+            items.append(_Action(f"{count} players", partial(self._setup_options, ruleset, names_n)))
         self.items = items
 
-    def _start(self, ruleset: str, players: list[str]) -> None:
-        setup = {"ruleset": ruleset, "players": players, "seed": self.new_seed()}
+    def _setup_options(self, ruleset: str, players: list[str]) -> None:
+        """The last step: start, or change an option the buttons can set, or finish on the phone page."""
+        self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: OPTIONS"
+        settings = button_options(find_ruleset(ruleset))
+        items = [_Action("Start the game", lambda: self._start(ruleset, players, chosen(settings)))]
+        for setting in settings:
+            items.append(_Action(setting.label(), partial(self._next_value, setting)))
+        if self.join_info().url:  # the phone page's host set-up: names, amounts, spaces (see docs/web.md)
+            items.append(_Action("More on your phone", lambda: self._show("join")))
+        self.items = items
+
+    def _next_value(self, setting: OptionSetting) -> None:
+        setting.next()
+        self.items[self.cursor].label = setting.label()
+
+    def _start(self, ruleset: str, players: list[str], options: dict[str, Any]) -> None:
+        setup = {"ruleset": ruleset, "players": players, "seed": self.new_seed(), "options": options}
         try:
             self.table.new_game(setup, source="button")
         except CompanionError as error:
@@ -459,6 +475,9 @@ class TableController:
             update = self._inbox.popleft()
             if update.events:
                 self.events = list(update.events)
+                if self.mode != "game" and any(e.get("kind") in ("new-game", "resumed") for e in update.events):
+                    self._back()  # a game started (or resumed) on the phone page: show it
+                    self.entry = None
             self._adopt(update.state)
 
     def _adopt(self, state: State) -> None:

@@ -54,6 +54,9 @@ def key_screens() -> dict[str, screens.Screen]:
         "dice-entry": screens.dice_entry_screen("Ann", [3, 5], 1),
         "host-menu": screens.menu_screen("HOST MENU", ["Undo last input", "New game", "Join codes", "Players",
                                                        "Dice: roller", "Shut down", "Back"], 1),
+        "new-game-options": screens.menu_screen("NEW GAME: OPTIONS", [
+            "Start the game", "transition: even step", "double trouble: table", "backwards: reverse",
+            "pool: all", "one card each: off", "travel with dice: off", "bridge moves: off", "More on your phone"], 1),
         "join": screens.join_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
                                     "http://192.168.1.20:8080", "482913", "1234"),
         "players": screens.players_screen(buy, LABELS),

@@ -21,8 +21,10 @@ from luma.core.interface.serial import i2c
 
 from companion.devices.clock import SimClock
 from companion.devices.display import PagedSSD1306
+from companion.devices.controller import JoinInfo
 from companion.devices.pins import load_pins
 from companion.devices.virtual import VirtualButtons, VirtualI2CBus, VirtualRoller
+from companion.engine import find_ruleset
 from companion.launch import Station, build_station, mock_station
 
 from .panel import SSD1306Ram
@@ -226,8 +228,52 @@ def test_host_menu_new_game_setup(tmp_path: Path) -> None:
         t.play("NEXT", "YES")  # addon
         assert "NEW GAME: PLAYERS" in t.text() and "Same: Ann, Bob" in t.text()
         t.play("NEXT", "NEXT", "YES")  # 3 players
+        assert "NEW GAME: OPTIONS" in t.text() and ">Start the game" in t.text()
+        assert t.state["ruleset"] == "classic"  # nothing starts before the options step
+        t.play("YES")
         assert t.state["ruleset"] == "addon"
         assert [p["name"] for p in t.state["players"]] == ["Player 1", "Player 2", "Player 3"]
+        assert t.state["options"] == find_ruleset("addon").board.options  # the board's defaults
+
+
+def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
+    """Yes/no options and options with a list of choices: YES moves one to its next value."""
+    with table(tmp_path, start()) as t:
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "NEXT", "YES", "YES")  # new game, addon, same players
+        assert "NEW GAME: OPTIONS" in t.text() and "transition: even total" in t.text()
+        t.play("NEXT", "YES")
+        assert ">transition: even step" in t.text()
+        t.play("NEXT", "YES")
+        assert ">double trouble: doubles" in t.text()
+        t.play("PREV", "YES", "YES")  # transition: even total, then even step again
+        t.play("PREV", "YES")  # start
+        assert t.state["ruleset"] == "addon" and [p["name"] for p in t.state["players"]] == ["Ann", "Bob"]
+        assert t.state["options"]["transition"] == "even_step"
+        assert t.state["options"]["double_trouble"] == "doubles"
+        assert json.loads(t.station.table.game.export().splitlines()[0])["setup"]["options"] == {  # type: ignore[union-attr]
+            "transition": "even_step", "double_trouble": "doubles"}
+
+
+def test_new_game_options_without_a_phone_page_offer_what_the_buttons_can_set(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        items = t.station.controller.items
+        assert [a.label for a in items] == ["Start the game"]  # classic's options are amounts: on the phone
+
+
+def test_new_game_set_up_finished_on_the_phone(tmp_path: Path) -> None:
+    """The last item shows the page's address and the host PIN; the game the phone starts is then shown."""
+    with table(tmp_path, start()) as t:
+        t.station.controller.join_info = lambda: JoinInfo(url="http://table.local:8080/", code="4821", pin="7315",
+                                                          join_url="http://table.local:8080/join?code=4821")
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        assert t.station.controller.items[-1].label == "More on your phone"
+        t.play("PREV", "YES")
+        assert t.station.controller.mode == "join" and "PIN 7315" in t.text() and "table.local" in t.text()
+        t.station.table.new_game({"ruleset": "classic", "players": ["Cy", "Di"], "seed": 3,
+                                  "options": {"start_cash": 2000}}, source="host")  # the phone's host set-up
+        t.station.controller.tick()
+        assert t.station.controller.mode == "game" and "Cy, roll the dice" in t.text()
 
 
 def test_menu_short_press_shows_players(tmp_path: Path) -> None:

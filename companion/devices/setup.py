@@ -1,0 +1,67 @@
+"""The options of a new game that the buttons can set on the OLED.
+
+A ruleset's options are its board's defaults (``[options]`` of the board file) checked by the
+engine. The OLED offers the ones a button can set without typing: yes/no options and options with a
+fixed list of choices (``Ruleset.option_choices``); YES moves such an option to its next value.
+Amounts, spaces and lists (start cash, the airplane's space, the bridge) are set on the phone
+page's host set-up, which the OLED's set-up offers as its last item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine.core import Ruleset
+
+
+@dataclass
+class OptionSetting:
+    """One option as the set-up menu shows it: its values in the order YES goes through them."""
+
+    name: str
+    values: tuple[Any, ...]  # the board's default first
+    index: int = 0
+
+    @property
+    def value(self) -> Any:
+        return self.values[self.index]
+
+    @property
+    def changed(self) -> bool:
+        return self.index != 0
+
+    def next(self) -> None:
+        """YES: the next value, round to the default again."""
+        self.index = (self.index + 1) % len(self.values)
+
+    def label(self) -> str:
+        """``double trouble: doubles``, ``one card each: on``."""
+        return f"{words(self.name)}: {words(self.value)}"
+
+
+def words(value: Any) -> str:
+    """An option's name or value as the OLED says it (``even_step`` reads "even step"; booleans on/off)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value).replace("_", " ").replace("-", " ")
+
+
+def button_options(ruleset: Ruleset) -> list[OptionSetting]:
+    """The options of ``ruleset`` a button can set, in the board file's order, each at its default."""
+    settings = []
+    for name, default in ruleset.board.options.items():
+        if name in ruleset.option_choices:
+            choices = tuple(ruleset.option_choices[name])
+            values = (default, *(c for c in choices if c != default))
+        elif isinstance(default, bool):
+            values = (default, not default)
+        else:
+            continue  # an amount, a space or a list: on the phone
+        settings.append(OptionSetting(name, values))
+    return settings
+
+
+def chosen(settings: list[OptionSetting]) -> dict[str, Any]:
+    """The options that differ from the board's defaults, as a setup's ``options`` object."""
+    return {s.name: s.value for s in settings if s.changed}
