@@ -38,6 +38,7 @@ from companion.table import Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
+from .choices import prompt_choices
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
@@ -47,9 +48,6 @@ from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen
 
 log = logging.getLogger(__name__)
-
-DESTRUCTIVE = frozenset({"bankrupt"})  # options that need a second YES
-
 
 @dataclass(frozen=True)
 class JoinInfo:
@@ -260,50 +258,9 @@ class TableController:
             self.say("This is for the phones")
 
     def _choices(self, state: State) -> list[_Action]:
-        """What PREV/NEXT browse for the current prompt: its options, or a roller's extra acts."""
-        prompt = state.get("prompt") or {}
-        options = prompt.get("options") or []
-        if options and options != ["yes", "no"]:
-            return [self._option_action(state, prompt, o) for o in options]
-        if prompt.get("kind") == "roll" and prompt.get("player"):
-            return self._roll_extras(state, prompt)
-        return []
-
-    def _option_action(self, state: State, prompt: Mapping[str, Any], option: str) -> _Action:
-        text = self._option_label(state, prompt, option)
-        confirm = f"{text}? YES again" if option in DESTRUCTIVE else None
-        return _Action(text, lambda: self._submit({"answer": option}, "button"), confirm)
-
-    def _option_label(self, state: State, prompt: Mapping[str, Any], option: str) -> str:
-        opts = state.get("options") or {}
-        if prompt["kind"] == "income-tax":
-            if option == "flat" and "income_tax_flat" in opts:
-                return f"Pay ${opts['income_tax_flat']}"
-            if option == "percent" and "income_tax_percent" in opts:
-                return f"Pay {opts['income_tax_percent']}% of worth"
-        if option == "bankrupt":
-            return "Go bankrupt"
-        return screens.label(option, self._labels(state))
-
-    def _roll_extras(self, state: State, prompt: Mapping[str, Any]) -> list[_Action]:
-        """Before a roll: pay the jail fine, play a kept card (jail card, travel card)."""
-        name = prompt["player"]
-        ruleset = find_ruleset(state["ruleset"])
-        verbs = ruleset.verbs()
-        player: Mapping[str, Any] = next((p for p in state["players"] if p["name"] == name), {})
-        actions = []
-        if prompt.get("purpose") == "jail" and "pay-fine" in verbs:
-            fine = (state.get("options") or {}).get("jail_fine")
-            actions.append(_Action(f"Pay ${fine} fine" if fine else "Pay the fine",
-                                   lambda: self._submit({"act": {"player": name, "do": "pay-fine"}}, "button")))
-        if "use-card" in verbs:
-            for card in player.get("cards", []):
-                info = ruleset.board.cards.get(card)
-                if info is not None and info.params.get("use"):
-                    play = {"act": {"player": name, "do": "use-card", "card": card}}
-                    actions.append(_Action(f"Play {screens.label(card, Labels())}",
-                                           partial(self._submit, play, "button")))
-        return actions
+        """What PREV/NEXT browse for the current prompt (:mod:`.choices`), each sending its input on YES."""
+        return [_Action(c.label, partial(self._submit, c.line, "button"), c.confirm)
+                for c in prompt_choices(state, self._labels(state))]
 
     # ================================================================== dice
     def _roll(self, prompt: Mapping[str, Any]) -> None:

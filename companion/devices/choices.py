@@ -1,0 +1,79 @@
+"""What PREV/NEXT browse at a prompt, and the input YES sends for each (pure: state in, choices out).
+
+A prompt with options other than yes/no (subway destinations, where a building goes, income tax,
+``chambers``' draw or move...) is browsed option by option. Before a roll the buttons also offer
+what a player may do instead of or before rolling: pay the jail fine, play a kept card (a jail
+card, a travel card). "Go bankrupt" asks for a second YES.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import State, find_ruleset
+
+from . import screens
+from .screens import Labels
+
+DESTRUCTIVE = frozenset({"bankrupt"})  # options that need a second YES
+
+
+@dataclass(frozen=True)
+class ButtonChoice:
+    """One thing the buttons browse: its label, the input YES sends, and the question asked first (if any)."""
+
+    label: str
+    line: dict[str, Any]
+    confirm: str | None = None
+
+
+def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
+    """The prompt's options, or the acts offered before a roll; empty when YES/NO or the phones answer."""
+    prompt = state.get("prompt") or {}
+    options = prompt.get("options") or []
+    if options and options != ["yes", "no"]:
+        return [option_choice(state, prompt, option, labels) for option in options]
+    if prompt.get("kind") == "roll" and prompt.get("player"):
+        return roll_extras(state, prompt)
+    return []
+
+
+def option_choice(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> ButtonChoice:
+    text = option_label(state, prompt, option, labels)
+    confirm = f"{text}? YES again" if option in DESTRUCTIVE else None
+    return ButtonChoice(text, {"answer": option}, confirm)
+
+
+def option_label(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> str:
+    """An option as the OLED says it ("Pay $200", "Pay 10% of worth", "Go bankrupt", a space's name)."""
+    opts = state.get("options") or {}
+    if prompt["kind"] == "income-tax":
+        if option == "flat" and "income_tax_flat" in opts:
+            return f"Pay ${opts['income_tax_flat']}"
+        if option == "percent" and "income_tax_percent" in opts:
+            return f"Pay {opts['income_tax_percent']}% of worth"
+    if option == "bankrupt":
+        return "Go bankrupt"
+    return screens.label(option, labels)
+
+
+def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
+    """Before a roll: pay the jail fine, play a kept card (jail card, travel card)."""
+    name = prompt["player"]
+    ruleset = find_ruleset(state["ruleset"])
+    verbs = ruleset.verbs()
+    player: Mapping[str, Any] = next((p for p in state["players"] if p["name"] == name), {})
+    choices = []
+    if prompt.get("purpose") == "jail" and "pay-fine" in verbs:
+        fine = (state.get("options") or {}).get("jail_fine")
+        choices.append(ButtonChoice(f"Pay ${fine} fine" if fine else "Pay the fine",
+                                    {"act": {"player": name, "do": "pay-fine"}}))
+    if "use-card" in verbs:
+        for card in player.get("cards", []):
+            info = ruleset.board.cards.get(card)
+            if info is not None and info.params.get("use"):
+                choices.append(ButtonChoice(f"Play {screens.label(card, Labels())}",
+                                            {"act": {"player": name, "do": "use-card", "card": card}}))
+    return choices

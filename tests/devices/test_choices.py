@@ -1,0 +1,64 @@
+"""What the buttons browse at a prompt and the input each choice sends (pure, no hardware)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.devices.choices import ButtonChoice, prompt_choices
+from companion.devices.screens import Labels
+from companion.engine import IllegalInput, apply, find_ruleset, new_game, public_state
+from companion.sim import GameSpec, play_game
+
+LABELS = Labels({s.id: s.name for s in find_ruleset("classic").board.spaces})
+
+
+def classic(*lines: dict, **players: dict) -> dict:
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3,
+             "start": {"players": {"Ann": {"space": "go"}, **players}, "turn": "Ann"}}
+    state, _ = new_game(setup)
+    for line in lines:
+        state, _ = apply(state, line)
+    return public_state(state)
+
+
+def test_income_tax_is_browsed_as_amounts() -> None:
+    assert prompt_choices(classic({"roll": [1, 3]}), LABELS) == [
+        ButtonChoice("Pay $200", {"answer": "flat"}), ButtonChoice("Pay 10% of worth", {"answer": "percent"})]
+
+
+def test_a_yes_no_question_has_nothing_to_browse() -> None:
+    assert prompt_choices(classic({"roll": [1, 2]}), LABELS) == []  # buy Baltic Avenue: YES or NO
+
+
+def test_in_jail_the_fine_and_a_kept_card_come_before_the_roll() -> None:
+    state = classic(Ann={"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]})
+    fine, card = prompt_choices(state, LABELS)
+    assert fine == ButtonChoice("Pay $50 fine", {"act": {"player": "Ann", "do": "pay-fine"}})
+    assert card.line == {"act": {"player": "Ann", "do": "use-card", "card": "chance-get-out-of-jail-free"}}
+    assert card.label.startswith("Play ") and card.confirm is None
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
+def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> None:
+    """At every prompt of a bot game with options to browse, the engine takes at least one of them (a choice may
+    be refused with its reason, such as a lot the player cannot pay for); only going bankrupt asks twice."""
+    lines: list[dict] = []
+    play_game(GameSpec(ruleset, 3, seed=4), 0, lines)
+    state, _ = new_game(lines[0]["setup"])
+    labels = Labels({s.id: s.name for s in find_ruleset(ruleset).board.spaces})
+    browsed = 0
+    for line in lines[1:]:
+        answers = [c for c in prompt_choices(public_state(state), labels) if "answer" in c.line]
+        if answers:
+            taken = 0
+            for choice in answers:
+                assert (choice.confirm is not None) == (choice.line["answer"] == "bankrupt")
+                try:
+                    apply(state, choice.line)
+                    taken += 1
+                except IllegalInput as refusal:
+                    assert str(refusal)  # a reason the OLED can show
+            assert taken, f"no browsed answer accepted at {state['prompt']}"
+            browsed += 1
+        state, _ = apply(state, line)
+    assert browsed > 0
