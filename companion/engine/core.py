@@ -152,14 +152,15 @@ class Ruleset:
         if state["winner"] is not None:
             raise reject(f"the game is over: {state['winner']} won")
         d = Draft(state)
+        single = len(line) == 1  # the usual line: its one key is the one dispatched on, nothing to check
         if "roll" in line:
-            self._check_keys(line, self._roll_keys)
+            single or self._check_keys(line, self._roll_keys)
             self._on_roll(d, line)
         elif "answer" in line:
-            self._check_keys(line, ANSWER_KEYS)
+            single or self._check_keys(line, ANSWER_KEYS)
             self._on_answer(d, line["answer"])
         elif "act" in line:
-            self._check_keys(line, ACT_KEYS)
+            single or self._check_keys(line, ACT_KEYS)
             self._on_act(d, line["act"])
         else:
             raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")
@@ -462,7 +463,7 @@ class Ruleset:
         previous = state.get("undo")
         if d.barrier or previous is None:
             # Assigned over, never popped and re-added: a dict with a deleted key copies slowly (no clone).
-            base = dict(state)
+            base = state.copy()
             if previous is not None:
                 del base["undo"]
             state["undo"] = {"base": base, "inputs": []}

@@ -29,13 +29,13 @@ class Draft:
     __slots__ = ("state", "events", "barrier", "_players", "_spaces_copied", "_copied", "_decks_copied")
 
     def __init__(self, state: State) -> None:
-        s = dict(state)
+        s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
         # One pass copies every player and indexes them by name (the order of seats never changes).
-        self._players = players = {p["name"]: dict(p) for p in state["players"]}
+        self._players = players = {p["name"]: p.copy() for p in state["players"]}
         s["players"] = list(players.values())
-        s["queue"] = list(state["queue"])
-        s["pools"] = dict(state["pools"])
-        s["bank"] = dict(state["bank"])
+        s["queue"] = state["queue"].copy()
+        s["pools"] = state["pools"].copy()
+        s["bank"] = state["bank"].copy()
         self.state: State = s
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
@@ -83,10 +83,10 @@ class Draft:
         """The writable record of an ownable space."""
         s = self.state
         if not self._spaces_copied:
-            s["spaces"] = dict(s["spaces"])
+            s["spaces"] = s["spaces"].copy()
             self._spaces_copied = True
         if space_id not in self._copied:
-            s["spaces"][space_id] = dict(s["spaces"][space_id])
+            s["spaces"][space_id] = s["spaces"][space_id].copy()
             self._copied.add(space_id)
         return s["spaces"][space_id]
 
@@ -99,7 +99,7 @@ class Draft:
         """The writable order of a deck, top card first."""
         s = self.state
         if not self._decks_copied:
-            s["decks"] = dict(s["decks"])
+            s["decks"] = s["decks"].copy()
             self._decks_copied = True
         deck = s["decks"][name]
         if not isinstance(deck, _OwnList):
