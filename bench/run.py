@@ -1,6 +1,6 @@
 """The benchmark of issue 8: one command, one table, every figure with the machine it ran on.
 
-    .venv/bin/python bench/run.py            # about a minute
+    .venv/bin/python bench/run.py            # about 40 s
     .venv/bin/python bench/run.py --quick    # a few seconds, rougher figures
 
 * complete games per second, per ruleset, 4 bots, one core (the simulator's bots: the same
@@ -205,7 +205,10 @@ def peak_rss_of(command: list[str], timeout: float, first_file: Path | None = No
 
 
 def demo_figures(timeout: float) -> list[Row]:
-    companion = shutil.which("companion", path=str(Path(sys.executable).parent)) or "companion"
+    companion = shutil.which("companion", path=str(Path(sys.executable).parent)) or shutil.which("companion")
+    if companion is None:
+        return [Row("companion demo --headless", "skipped: no `companion` command beside this Python or on PATH "
+                    "(run the bench with the project's .venv/bin/python)")]
     probe = subprocess.run([companion, "demo", "--help"], capture_output=True, text=True, cwd=ROOT)
     if "--headless" not in probe.stdout or "--frames" not in probe.stdout:
         return [Row("companion demo --headless", "skipped: the demo has no --headless/--frames yet")]

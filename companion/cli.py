@@ -98,6 +98,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     from companion import launch
 
     try:
+        if args.setup and not args.input:
+            print("companion: --setup goes with --input (the bundled script plays its own game)", file=sys.stderr)
+            return 2
         if args.headless or not sys.stdin.isatty():
             setup: dict[str, Any] | None
             setup, script = launch.bundled_script()
@@ -131,7 +134,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         config = load_config(args.config)
         if args.pins:
             config = dataclasses.replace(config, pins=args.pins)
-        return launch.run(config, out)
+        return launch.run(config, out, game=args.game)
     except (CompanionError, OSError, ImportError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
@@ -163,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
     p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")
     p.add_argument("--pins", help="pin map (default: /etc/companion/pins.toml, else hardware/pins.toml)")
+    p.add_argument("--game", type=int, help="go on with this stored game (`companion games list`), not the last one")
     p.set_defaults(func=cmd_run)
     games.add_parser(sub)
     simulate.add_parser(sub)

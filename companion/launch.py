@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -78,14 +79,15 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   dice: str, clock: clocks.Clock, sleep: clocks.Sleep, setup: dict[str, Any] | None,
                   new_seed: Callable[[], int], on_frame: Callable[[Any], None] | None = None,
                   web: tuple[str, int] | None = None, phone_dice: PhoneDice = "none",
-                  shutdown: Callable[[], None] | None = None) -> Station:
-    """Open the journal, resume its last game (or start ``setup``), and wire the devices to it."""
+                  shutdown: Callable[[], None] | None = None, resume_game: int | None = None) -> Station:
+    """Open the journal, resume game ``resume_game`` or else its last unfinished game (or start ``setup``),
+    and wire the devices to it."""
     closers: list[Callable[[], None]] = []
     journal = Journal(journal_path)
     closers.append(journal.close)
     try:
         table = Table(journal)
-        resumed = table.resume() is not None
+        resumed = table.resume(resume_game) is not None
         if not resumed:
             table.new_game(setup or default_setup(new_seed()), source="host")
         display = Display(open_device, clock=clock, on_frame=on_frame)
@@ -157,13 +159,16 @@ def page_url(host: str, port: int) -> str:
 
 
 # ====================================================================== companion run
-def run(config: TableConfig, out: TextIO) -> int:
-    """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down."""
+def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
+    """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down.
+
+    ``game``: the stored game to go on with (else the last unfinished one)."""
     pins = load_pins(config.pins)
     factory = _pin_factory(config.pin_factory)
     open_device = oled_opener(config.display, pins)
     Path(config.journal).parent.mkdir(parents=True, exist_ok=True)
     stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # before anything is said: systemd may stop us at once
 
     def shutdown() -> None:
         stop.set()
@@ -173,16 +178,13 @@ def run(config: TableConfig, out: TextIO) -> int:
                             dice=config.dice, clock=clocks.monotonic, sleep=clocks.sleep, setup=None,
                             new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
                             web=(config.web_host, config.web_port) if config.web_port else None,
-                            phone_dice=config.phone_dice, shutdown=shutdown)
-    game = station.table.game
-    out.write(f"companion: {'resumed' if station.resumed else 'started'} game {game.id if game else '-'} "
+                            phone_dice=config.phone_dice, shutdown=shutdown, resume_game=game)
+    stored = station.table.game
+    out.write(f"companion: {'resumed' if station.resumed else 'started'} game {stored.id if stored else '-'} "
               f"({config.source}, pins {pins.source})\n")
     if station.web is not None:
         out.write(f"companion: phone page on {station.controller.join_info().url}\n")
     out.flush()
-    import signal
-
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         while not stop.wait(TICK):
             station.tick()

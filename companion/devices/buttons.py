@@ -41,6 +41,9 @@ class ButtonEvent:
     held: float = 0.0  # release: how long the button was down
 
 
+_CLOCK_NOISE = 1e-6  # seconds: sums of clock steps are not exact ("held 1.5 s" can read 1.4999999)
+
+
 class Debouncer:
     """One button's debounced state, fed with raw levels (True: pressed) and the time."""
 
@@ -56,6 +59,7 @@ class Debouncer:
         self.stuck = False
         self._held = False
         self._ignored = pressed  # down at start: ignored until released
+        self._down_at_start = pressed  # reported as stuck at the first poll
 
     def edge(self, pressed: bool, now: float) -> list[ButtonEvent]:
         """A raw edge from the pin."""
@@ -68,10 +72,15 @@ class Debouncer:
         """The pin's level read now; call it often (every 10 ms or so)."""
         self.raw = pressed
         events: list[ButtonEvent] = []
+        if self._down_at_start:
+            self._down_at_start = False
+            if self.pressed:
+                self.stuck = True
+                events.append(ButtonEvent(self.name, "stuck", now, 0.0))
         if pressed != self.pressed and now - self.changed_at >= self.debounce:
             events += self._accept(pressed, now)
         if self.pressed and not self.stuck:
-            down = now - self.changed_at
+            down = now - self.changed_at + _CLOCK_NOISE
             if down >= self.stuck_after:
                 self.stuck = True
                 log.warning("button %s has been down for %.0f s: ignored until released", self.name, down)

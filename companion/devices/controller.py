@@ -34,6 +34,7 @@ from typing import Any
 from PIL import Image
 
 from companion.engine import CompanionError, State, find_ruleset, ruleset_ids
+from companion.journal import JournalFull
 from companion.table import Table, Update
 
 from . import screens
@@ -48,6 +49,8 @@ from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen
 
 log = logging.getLogger(__name__)
+
+DISK_FULL = "DISK FULL: not saved; free some space"
 
 @dataclass(frozen=True)
 class JoinInfo:
@@ -107,6 +110,10 @@ class TableController:
         self.notice: str | None = None
         self.notice_until: float | None = None
         self._notice_ends_with_prompt = False
+        self._notice_scroll = 0  # self.scroll when the notice appeared: a long one turns its pages from there
+        #: Warnings that stand while their cause lasts (a stuck button, a full disk), shown when no notice is.
+        self.warnings: dict[str, str] = {}
+        self._menu_held = False
         self.scroll = 0
         self._scroll_at = 0.0
         self._prompt: Any = None
@@ -125,9 +132,11 @@ class TableController:
         """A debounced button event (from :class:`~companion.devices.buttons.ButtonPanel`)."""
         with self._lock:
             self._drain()
-            if event.kind in ("stuck", "unstuck"):
-                self.say(f"{event.button} button stuck down: ignored" if event.kind == "stuck"
-                         else f"{event.button} button works again")
+            if event.kind == "stuck":
+                self.warnings[f"button:{event.button}"] = f"{event.button} button stuck down: ignored"
+            elif event.kind == "unstuck":
+                self.warnings.pop(f"button:{event.button}", None)
+                self.say(f"{event.button} button works again")
             elif event.button == "MENU":
                 self._menu_button(event)
             elif event.kind == "press":
@@ -161,7 +170,7 @@ class TableController:
         with self._lock:
             now = self.clock()
             if self.roller is not None and self.roller.timed_out(now):
-                self.say("The dice roller does not answer: check its cable. ROLL: try again", sticky=True)
+                self.say("Roller does not answer: check cable, ROLL again", sticky=True)
             if self.notice_until is not None and now >= self.notice_until:
                 self.notice, self.notice_until = None, None
             if self.disk_free is not None:
@@ -174,13 +183,17 @@ class TableController:
 
     # ================================================================== buttons
     def _menu_button(self, event: ButtonEvent) -> None:
-        if event.kind == "hold":
+        """MENU held: the host menu. Released before that: the players (or back from a menu)."""
+        if event.kind == "press":
+            self._menu_held = False
+        elif event.kind == "hold":
+            self._menu_held = True
             self._open_host_menu()
-        elif event.kind == "release" and event.held < 1.0 and self.mode in ("game", "players"):
+        elif event.kind == "release" and not self._menu_held and self.mode in ("game", "players"):
             self._edge(event.at)
             self.mode = "players" if self.mode == "game" else "game"
             self.scroll = 0
-        elif event.kind == "release" and event.held < 1.0 and self.mode != "dice":
+        elif event.kind == "release" and not self._menu_held and self.mode != "dice":
             self._edge(event.at)
             self._back()
 
@@ -382,6 +395,11 @@ class TableController:
             self._acknowledge(line)
         try:
             self.table.submit(line, source=source, expect_seq=state["seq"] if state else None)
+        except JournalFull as error:
+            self.warnings["disk"] = DISK_FULL  # stands until an input is saved again
+            self.notice, self.notice_until = None, None  # "Rolling...": nothing rolled, the warning says why
+            log.error("not saved, %s from %s: %s", line, source, error)
+            return False
         except CompanionError as error:
             self.say(str(error))
             log.info("refused %s from %s: %s", line, source, error)
@@ -389,6 +407,8 @@ class TableController:
         finally:
             if back:
                 self._back()
+        if self.warnings.get("disk") == DISK_FULL:
+            del self.warnings["disk"]
         self._drain()
         return True
 
@@ -409,12 +429,15 @@ class TableController:
         self._draw(ack)
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
-        """Show a notice over the last story rows (a fault, a refusal); it fades after a few seconds.
+        """Show a notice over the last story rows (a fault, a refusal); it fades after a few seconds,
+        later for a long one, which turns its pages in those rows first.
 
         ``sticky``: until the next question; ``until_prompt``: fades, or ends with the question.
         """
         self.notice = text
-        self.notice_until = None if sticky else self.clock() + self.notice_time
+        self._notice_scroll = self.scroll
+        shown_for = max(self.notice_time, screens.notice_pages(text) * self.scroll_time + self.notice_time / 2)
+        self.notice_until = None if sticky else self.clock() + shown_for
         self._notice_ends_with_prompt = sticky or until_prompt
 
     def _check_disk(self) -> None:
@@ -422,9 +445,12 @@ class TableController:
             free = self.disk_free() if self.disk_free else None
         except OSError:
             return
-        if free is not None and free < self.disk_low and not (self.notice or "").startswith("DISK"):
-            self.say(f"DISK ALMOST FULL ({free // 1_000_000} MB): free space before inputs are refused",
-                     sticky=True)
+        if free is None or self.warnings.get("disk") == DISK_FULL:
+            return
+        if free < self.disk_low:
+            self.warnings["disk"] = f"Disk almost full ({free // 1_000_000} MB): free some space"
+        else:
+            self.warnings.pop("disk", None)
 
     # ================================================================== drawing
     def _drain(self) -> None:
@@ -447,7 +473,7 @@ class TableController:
             self._scroll_at = self.clock() + self.scroll_time
             if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
                 self.mode, self.entry = "game", None
-            if self.notice and self._notice_ends_with_prompt and not self.notice.startswith("DISK"):
+            if self.notice and self._notice_ends_with_prompt:
                 self.notice, self.notice_until = None, None  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
@@ -479,7 +505,9 @@ class TableController:
             cursor = self.cursor % len(choices)
             confirm = self.confirming.confirm if self.confirming is not None else None
             choice = Choice(tuple(a.label for a in choices), cursor, confirm)
-        return screens.game_screen(state, self.events, labels, choice=choice, notice=self.notice,
+        notice = self.notice or next(reversed(self.warnings.values()), None)  # the newest warning
+        return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
+                                   notice_scroll=self.scroll - self._notice_scroll if self.notice else self.scroll,
                                    dice_source=self.dice_source, scroll=self.scroll)
 
     def refresh(self) -> None:

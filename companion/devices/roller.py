@@ -50,11 +50,11 @@ def judge(first: tuple[int, ...], second: tuple[int, ...], strobe_held: bool = T
     die; any other value must be a face too.
     """
     if first != second:
-        return None, f"unsteady lines ({_show(first)} then {_show(second)}): roll again"
+        return None, f"unsteady lines ({_show(first)}/{_show(second)}): roll again"
     if not strobe_held:
         return None, "strobe shorter than 2 ms: roll again"
     if all(v == 0 for v in first):
-        return None, "no dice on the lines: is the roller plugged in?"
+        return None, "no dice on its lines: plugged in?"
     dice: list[int] = []
     for index, value in enumerate(first):
         if index == 2 and value == 0:

@@ -32,6 +32,7 @@ CELL: Mapping[str, tuple[int, int]] = {"small": (5, 8), "large": (8, 16)}
 COLS: Mapping[str, int] = {name: WIDTH // w for name, (w, _) in CELL.items()}
 BODY_ROWS = 6  # small rows between the header and the hint row
 MIN_STORY_ROWS = 2  # story rows kept beside a question that holds still
+NOTICE_ROWS = 2  # rows a notice covers (a longer one turns its pages in them)
 
 
 @dataclass(frozen=True)
@@ -196,13 +197,14 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> s
 
 def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
                 choice: Choice | None = None, notice: str | None = None, dice_source: str = "software",
-                scroll: int = 0) -> Screen:
+                scroll: int = 0, notice_scroll: int = 0) -> Screen:
     """The main screen, in fixed regions of whole controller pages (one small row = one page):
 
     row 0 the header; then what happened (the story, top-aligned, scrolling alone when long); a
-    notice laid over the last story rows; the question, bottom-aligned above the highlighted
-    option; the hint on row 7. A notice or a new story never moves the question, the option or
-    the hint, so a change rewrites only the pages whose text changed.
+    notice laid over the last story rows (a longer one turns its pages with ``notice_scroll``); the
+    question, bottom-aligned above the highlighted option; the hint on row 7. A notice or a new story
+    never moves the question, the option or the hint, so a change rewrites only the pages whose text
+    changed.
     """
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll)
@@ -216,7 +218,12 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         option_row = Row(fit(f"< {text} >" if len(choice.labels) > 1 and not choice.confirm else text,
                              COLS["small"]), invert=True, align="center")
     room = BODY_ROWS - (1 if option_row else 0)
-    notice_rows = [Row(r, invert=True) for r in wrap("! " + notice)][:2] if notice else []
+    notice_rows: list[Row] = []
+    notice_turns = False
+    if notice:
+        wrapped = wrap("! " + notice)
+        shown_notice, notice_turns = window(wrapped, NOTICE_ROWS, notice_scroll)
+        notice_rows = [Row(r, invert=True) for r in shown_notice[:min(len(wrapped), NOTICE_ROWS)]]
     if len(asked) + MIN_STORY_ROWS <= room or (not told and len(asked) <= room):
         # The question keeps its place at the bottom; the story scrolls alone in the rows above it.
         story_rows, scrolls = window(told, room - len(asked), scroll) if told else ([""] * (room - len(asked)),
@@ -233,7 +240,13 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     if option_row:
         rows.append(option_row)
     rows.append(Row(fit(hint(state, choice, dice_source), COLS["small"]), align="center"))
-    return Screen(tuple(rows), scrolls=scrolls, name="game")
+    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game")
+
+
+def notice_pages(notice: str) -> int:
+    """How many pages a notice turns through in its rows (1 when it fits)."""
+    rows = len(wrap("! " + notice))
+    return 1 if rows <= NOTICE_ROWS else len(range(0, rows, NOTICE_ROWS - 1))  # as window() turns them
 
 
 def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,

@@ -94,13 +94,23 @@ def test_stuck_button_is_ignored_with_a_warning(rig, caplog) -> None:
 
 
 def test_button_down_at_start_is_ignored_until_released() -> None:
-    """A button already down when the table starts (a shorted wire, an elbow) acts on nothing."""
+    """A button already down when the table starts (a shorted wire, an elbow) acts on nothing: it is reported
+    stuck at once, and works again once released."""
     d = Debouncer("YES", debounce=0.02, hold=1.5, stuck=20.0, pressed=True, now=0.0)
     events = [e for t in range(1, 300) for e in d.poll(True, t / 100)]  # 3 s: longer than a hold
     events += d.edge(False, 3.0) + d.poll(False, 3.05)
     events += d.edge(True, 3.2) + d.poll(True, 3.25) + d.edge(False, 3.3) + d.poll(False, 3.4)
-    assert [e.kind for e in events] == ["press", "release"]
-    assert events[0].at == 3.2
+    assert [e.kind for e in events] == ["stuck", "unstuck", "press", "release"]
+    assert events[0].at == 0.01 and events[2].at == 3.2
+
+
+def test_a_hold_of_exactly_the_hold_time_counts_whatever_the_clock_steps_add_up_to() -> None:
+    d = Debouncer("MENU", debounce=0.02, hold=1.5, stuck=20.0)
+    now, events = 0.0, d.edge(True, 0.0)
+    for _ in range(10):  # ten steps of 150 ms: 1.4999999999999998 in floating point
+        now += 0.15
+        events += d.poll(True, now)
+    assert now < 1.5 and [e.kind for e in events] == ["press", "hold"]
 
 
 EDGES = st.lists(st.tuples(st.booleans(), st.floats(0.0001, 0.2)), max_size=60)

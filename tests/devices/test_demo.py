@@ -83,3 +83,9 @@ def test_demo_with_a_pipe_plays_the_bundled_game_and_exits(tmp_path: Path) -> No
     assert result.returncode == 0, result.stderr
     assert "Winner: Ann" in result.stdout
     assert not (tmp_path / "companion").exists()  # the scripted game leaves no journal behind
+
+
+def test_a_setup_without_a_button_script_is_refused(tmp_path: Path, capsys) -> None:
+    (tmp_path / "setup.json").write_text(json.dumps({"setup": SETUP}))
+    assert main(["demo", "--headless", "--setup", str(tmp_path / "setup.json")], io.StringIO()) == 2
+    assert "--setup goes with --input" in capsys.readouterr().err

@@ -46,7 +46,7 @@ def test_third_die_when_it_shows_a_face(rig) -> None:
 @pytest.mark.parametrize("values, fault", [
     ((7, 2), "die A read 7"),
     ((3, 0), "die B read 0"),
-    ((0, 0), "no dice on the lines"),
+    ((0, 0), "no dice on its lines"),
     ((4, 4, 7), "die C read 7"),
 ])
 def test_impossible_readings_are_faults(rig, values, fault) -> None:

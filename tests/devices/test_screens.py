@@ -125,6 +125,20 @@ def test_a_notice_replaces_rows_and_moves_nothing(notice: str, story_lines: int,
     assert "Ann, roll the dice" in [r.text for r in noticed]  # the question stays in view
 
 
+@given(st.text(alphabet=st.characters(codec="latin-1", exclude_categories=("Cc", "Zs", "Zl", "Zp")), min_size=1,
+               max_size=12).map(lambda w: w.strip()).filter(bool).flatmap(
+                   lambda w: st.lists(st.just(w) | st.sampled_from(["roll", "Lot", "$160:"]), min_size=1, max_size=30)))
+def test_a_long_notice_turns_its_pages_in_its_rows_and_every_word_is_shown(words: list[str]) -> None:
+    state, _ = game()
+    notice = " ".join(words)
+    pages = screens.notice_pages(notice)
+    frames = [screens.game_screen(state, [], LABELS, notice=notice, notice_scroll=k) for k in range(pages)]
+    shown = " ".join(r.text for f in frames for r in f.rows if r.invert and r is not f.rows[0])
+    assert all(w[:screens.COLS["small"]] in shown for w in words)  # a word longer than a row is cut, as a story's
+    assert len({f.rows[:4] + f.rows[6:] for f in frames}) == 1  # the rest of the screen does not move
+    assert all(f.scrolls == (pages > 1) for f in frames)
+
+
 def test_a_long_story_scrolls_under_a_question_that_holds_still() -> None:
     state, _ = game({"roll": [1, 2]})
     long = [{"kind": "say", "text": f"line number {i} of a long story"} for i in range(12)]

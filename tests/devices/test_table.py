@@ -53,6 +53,12 @@ class Rig:
         screen = self.station.controller.screen()
         return " ".join(" ".join(row.text for row in screen.rows).split())
 
+    def shows_whole_notice(self) -> bool:
+        """Whether the notice (or standing warning) in view is on the OLED whole, not cut to its rows."""
+        controller = self.station.controller
+        notice = controller.notice or next(reversed(controller.warnings.values()), None)
+        return notice is not None and f"! {notice}" in self.text()
+
     def inputs(self) -> list[dict[str, Any]]:
         game = self.station.table.game
         return [json.loads(line) for line in game.export().splitlines()[1:]]  # type: ignore[union-attr]
@@ -99,7 +105,7 @@ def test_no_opens_the_auction_shown_for_the_phones(tmp_path: Path) -> None:
 def test_a_faulty_reading_is_shown_and_asked_again(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 7 2")
-        assert "die A read 7" in t.text()
+        assert "die A read 7" in t.text() and t.shows_whole_notice()
         assert t.roller.requests_seen() == 2  # asked again by itself
         assert t.inputs() == []
         t.play("DICE 3 3")  # unsteady too? no: a good one now
@@ -109,7 +115,9 @@ def test_a_faulty_reading_is_shown_and_asked_again(tmp_path: Path) -> None:
 
 def test_three_faults_wait_for_roll_again(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        t.play("ROLL", "DICE 0 0", "DICE 7 7", "DICE 0 7")
+        t.play("ROLL", "DICE 0 0")
+        assert "no dice on its lines: plugged in?" in t.text() and t.shows_whole_notice()
+        t.play("DICE 7 7", "DICE 0 7")
         assert t.roller.requests_seen() == 3  # the first and two retries
         assert t.inputs() == []
         t.play("ROLL")
@@ -119,17 +127,30 @@ def test_three_faults_wait_for_roll_again(tmp_path: Path) -> None:
 def test_a_silent_roller_is_reported(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "WAIT 3500")
-        assert "does not answer" in t.text()
+        assert "does not answer" in t.text() and "ROLL again" in t.text() and t.shows_whole_notice()
         t.play("WAIT 10000")
         assert "does not answer" in t.text()  # stays until the roll is made
         t.play("ROLL", "DICE 2 2")
         assert "does not answer" not in t.text() and t.inputs() == [{"roll": [2, 2]}]
 
 
+def test_a_long_refusal_turns_its_pages_before_it_fades(tmp_path: Path) -> None:
+    """An engine refusal longer than the notice's two rows is shown page by page, then fades."""
+    reason = "Cat has $136 and Lot 16 costs $160: borrow first, or rent it (answer no)"
+    with table(tmp_path, start()) as t:
+        t.station.controller.say(reason)
+        seen = set()
+        for _ in range(40):  # 8 s in steps of 200 ms
+            seen.update(t.text().split())
+            t.play("WAIT 200")
+        assert set(("! " + reason).split()) <= seen
+        assert "Cat" not in t.text()  # faded
+
+
 def test_dice_when_nobody_rolls_are_ignored(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 2", "DICE 5 5")
-        assert "Dice ignored" in t.text()
+        assert "Dice ignored" in t.text() and t.shows_whole_notice()
         assert t.inputs() == [{"roll": [1, 2]}]
 
 
@@ -284,13 +305,28 @@ def test_menu_short_press_shows_players(tmp_path: Path) -> None:
         assert "Ann, roll the dice" in t.text()
 
 
+@pytest.mark.parametrize(("seconds", "shows"), [(0.08, "PLAYERS"), (1.2, "PLAYERS"), (1.5, "HOST MENU"),
+                                                (2, "HOST MENU")])
+def test_menu_released_before_the_hold_time_is_a_short_press(tmp_path: Path, seconds: float, shows: str) -> None:
+    with table(tmp_path, start()) as t:
+        t.play(f"HOLD MENU {seconds}")
+        assert shows in t.text()
+
+
 def test_stuck_button_warning_on_the_oled(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.buttons.down("NEXT")
         t.buttons.wait(21)
-        assert "NEXT button stuck down" in t.text()
+        assert "NEXT button stuck down" in t.text() and t.shows_whole_notice()
         t.play("ROLL", "DICE 1 2", "YES")  # the game goes on
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+        t.play("WAIT 10000")
+        assert "NEXT button stuck down" in t.text()  # stands while the button is down
+        t.buttons.up("NEXT")
+        t.play("WAIT 100")
+        assert "NEXT button works again" in t.text()
+        t.play("WAIT 10000")
+        assert "NEXT button" not in t.text()
 
 
 def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
@@ -403,16 +439,27 @@ def test_a_full_disk_is_reported_and_the_input_not_lost(tmp_path: Path) -> None:
                     pass
             else:
                 pytest.fail("the disk never filled")
+        t.station.controller.disk_free = lambda: 1_000  # what the disk says when it is full
         t.play("ROLL", "DICE 1 2")
-        assert "disk is full" in t.text()
+        assert "DISK FULL: not saved; free some space" in t.text() and t.shows_whole_notice()
         assert t.state["prompt"]["kind"] == "roll"  # nothing applied
+        t.play("WAIT 10000")
+        assert "DISK FULL: not saved; free some space" in t.text()  # stands: not replaced by "almost full"
         db.execute("PRAGMA max_page_count = 1000000")  # space freed
+        t.station.controller.disk_free = lambda: 10**9
         t.play("ROLL", "DICE 1 2")
         assert t.inputs() == [{"roll": [1, 2]}]
+        t.play("WAIT 100")
+        assert "DISK" not in t.text()
 
 
 def test_low_disk_space_is_reported_before_inputs_fail(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.station.controller.disk_free = lambda: 5_000_000
         t.play("WAIT 20")
-        assert "DISK ALMOST FULL" in t.text()
+        assert "Disk almost full (5 MB)" in t.text() and t.shows_whole_notice()
+        t.play("ROLL", "DICE 1 2", "WAIT 10000")
+        assert "Disk almost full" in t.text()  # stands through the game while the disk is low
+        t.station.controller.disk_free = lambda: 10**9  # space freed
+        t.play("WAIT 20")
+        assert "Disk almost full" not in t.text()
