@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
-from companion.engine import find_ruleset, public_state
+from companion.engine import State, find_ruleset, public_state
 from companion.table import StaleInput
 
 from .access import AccessDenied, Permission
@@ -49,7 +49,12 @@ def running_state(seq: int | None = None) -> dict[str, Any]:
 @requires(Permission.LOOK)
 def get_state() -> Any:
     """The state object of DESIGN.md; other players' face-down cards hidden (the host sees all)."""
-    return jsonify(public_state(running_state(), hide_secrets=not is_host(), viewer=current_player()))
+    return jsonify(as_seen_here(running_state()))
+
+
+def as_seen_here(state: State) -> State:
+    """The state as this phone may see it: other players' face-down cards hidden (the host sees all)."""
+    return public_state(state, hide_secrets=not is_host(), viewer=current_player())
 
 
 @api.get("/history")
@@ -204,5 +209,5 @@ def post_roll() -> Any:
 def submitted(line: dict[str, Any], seq: int) -> Any:
     who = "host" if is_host() else f"phone:{current_player()}"
     update = context().table.submit(line, source=who, expect_seq=seq)
-    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+    return jsonify({"state": as_seen_here(update.state), "events": [e["text"] for e in update.events]})
 

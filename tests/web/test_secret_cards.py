@@ -35,3 +35,15 @@ def test_the_api_hides_other_players_travel_cards_but_not_from_the_host(table, a
     assert [p["cards"][0] for p in anyone["players"]] == ["travel-hidden", "travel-hidden"]
     host = as_host(app.test_client())
     assert [p["cards"][0] for p in host.get("/api/state").get_json()["players"]] == ["travel-forward-2", "travel-back-1"]
+
+
+def test_the_reply_to_a_phones_input_hides_the_other_players_travel_cards(table, app) -> None:
+    """What a phone gets back after acting is the state as that phone may see it, like /api/state."""
+    from .conftest import join, send
+
+    table.new_game({**SETUP, "start": {"turn": "Ann"}}, source="host")
+    ann = join(app.test_client(), "Ann")
+    reply = send(ann, {"roll": [1, 2]}, seq=0)
+    assert reply.status_code == 200, reply.get_json()
+    assert [p["cards"][0] for p in reply.get_json()["state"]["players"]] == ["travel-forward-2", "travel-hidden"]
+
