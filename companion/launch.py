@@ -92,7 +92,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             table.new_game(setup or default_setup(new_seed()), source="host")
         display = Display(open_device, clock=clock, on_frame=on_frame)
         closers.append(display.close)
-        server, join = _start_web(table, web, phone_dice)
+        server, join = _start_web(table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"))
         if server is not None:
             closers.append(server.stop)
         controller_box: list[TableController] = []
@@ -120,9 +120,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     return Station(journal, table, controller, panel, display, roller, server, resumed, closers)
 
 
-def _start_web(table: Table, web: tuple[str, int] | None,
-               phone_dice: PhoneDice) -> tuple[Any, Callable[[], JoinInfo]]:
-    """The phone page, when asked for and when the web package is installed."""
+def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
+               kept: Path) -> tuple[Any, Callable[[], JoinInfo]]:
+    """The phone page, when asked for and when the web package is installed; its PIN, join code,
+    cookie key and seats are ``kept`` in that file (beside the journal) from one run to the next."""
     if web is None:
         return None, JoinInfo
     try:
@@ -130,7 +131,7 @@ def _start_web(table: Table, web: tuple[str, int] | None,
     except ImportError as error:
         log.warning("no phone page: %s", error)
         return None, JoinInfo
-    access = Access.generate()
+    access = Access.kept(kept)
     app = create_app(table, access=access, phone_dice=phone_dice)
     host, port = web
     try:

@@ -4,15 +4,23 @@ Looking needs nothing (or the table code, if one is set). Acting needs a player'
 with the join code shown on the OLED, or the host PIN. A seat is held by one phone (a random
 session id kept in the signed, HttpOnly cookie); a second phone cannot take a held seat until
 the host frees it or the holder leaves.
+
+A table keeps its access in a file beside its journal (:meth:`Access.kept`): after a power cut the
+PIN, the join code, the key that signs the phones' cookies and the seats are the same, so the
+phones' pages reconnect on their own and every phone is still the player it was.
 """
 
 from __future__ import annotations
 
 import hmac
+import json
+import logging
+import os
 import secrets
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from urllib.parse import quote
 
 from companion.engine import CompanionError
@@ -31,6 +39,9 @@ class AccessDenied(CompanionError, PermissionError):
     """The phone may not do that (the web answers 401 or 403 with the reason)."""
 
 
+log = logging.getLogger(__name__)
+
+
 def _digits(count: int) -> str:
     return "".join(str(secrets.randbelow(10)) for _ in range(count))
 
@@ -42,6 +53,10 @@ class Access:
     host_pin: str
     join_code: str
     table_code: str | None = None
+    #: Signs the phones' session cookies (Flask's SECRET_KEY).
+    secret_key: str = field(default_factory=lambda: secrets.token_hex(32), repr=False)
+    #: Where the access is kept between runs (None: for this process only).
+    path: Path | None = field(default=None, repr=False)
     _seats: dict[str, str] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -49,6 +64,44 @@ class Access:
     def generate(cls, *, pin_digits: int = 6, code_digits: int = 6, table_code: str | None = None) -> Access:
         """Fresh random PIN and join code (from the OS's entropy)."""
         return cls(host_pin=_digits(pin_digits), join_code=_digits(code_digits), table_code=table_code)
+
+    @classmethod
+    def kept(cls, path: Path) -> Access:
+        """The access kept in ``path`` (readable by its owner only), or a fresh one kept there from now on.
+
+        A file that cannot be read as a kept access is replaced (logged): the phones join again."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            access = cls(host_pin=str(data["host_pin"]), join_code=str(data["join_code"]),
+                         secret_key=str(data["secret_key"]), path=path,
+                         _seats={str(k): str(v) for k, v in dict(data["seats"]).items()})
+        except FileNotFoundError:
+            access = cls.generate()
+            access.path = path
+            access._save()
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            log.warning("%s: %s; new PIN and join code, the phones join again", path, error)
+            access = cls.generate()
+            access.path = path
+            access._save()
+        return access
+
+    def _save(self) -> None:
+        """Write the kept access atomically (the lock held, or no other thread yet)."""
+        if self.path is None:
+            return
+        data = {"host_pin": self.host_pin, "join_code": self.join_code, "secret_key": self.secret_key,
+                "seats": self._seats}
+        scratch = self.path.with_name(self.path.name + ".new")
+        try:
+            fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(scratch, self.path)
+        except OSError as error:  # a full disk: the seats hold for this run, the phones may join again later
+            log.warning("%s: not kept: %s", self.path, error)
 
     def __repr__(self) -> str:  # never print the secrets into a log
         return f"Access(seats={sorted(self._seats)})"
@@ -67,8 +120,10 @@ class Access:
 
     def new_join_code(self, digits: int = 6) -> str:
         """Replace the join code (phones already joined keep their seats)."""
-        self.join_code = _digits(digits)
-        return self.join_code
+        with self._lock:
+            self.join_code = _digits(digits)
+            self._save()
+            return self.join_code
 
     def join_url(self, base_url: str) -> str:
         """The URL the OLED's QR code holds. The code is in the fragment: never sent to the server or
@@ -86,22 +141,27 @@ class Access:
                 if sid == session_id:
                     del self._seats[name]
             self._seats[player] = session_id
+            self._save()
 
     def leave(self, session_id: str) -> None:
         with self._lock:
             for name, sid in list(self._seats.items()):
                 if sid == session_id:
                     del self._seats[name]
+            self._save()
 
     def free_seat(self, player: str) -> bool:
         """The host frees a seat (a lost phone); True if it was held."""
         with self._lock:
-            return self._seats.pop(player, None) is not None
+            held = self._seats.pop(player, None) is not None
+            self._save()
+            return held
 
     def rename_seat(self, old: str, new: str) -> None:
         with self._lock:
             if old in self._seats:
                 self._seats[new] = self._seats.pop(old)
+                self._save()
 
     def seat_of(self, session_id: str | None) -> str | None:
         """The player the phone ``session_id`` has joined as, or None."""

@@ -60,7 +60,7 @@ def create_app(
         raise ValueError(f"phone_dice must be none, manual or software, not {phone_dice!r}")
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secret_key or secrets.token_bytes(32),
+        SECRET_KEY=secret_key or (access.secret_key if access is not None else secrets.token_bytes(32)),
         SESSION_COOKIE_NAME="companion",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
