@@ -200,7 +200,26 @@ def test_the_host_page(server: WebServer, table: Table, phone: Any) -> None:
     page.click("#host-actions button:text('Undo')")
     expect_text(cash(page, "Ann"), "$1500")
     shot(page, "host")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#join-show button:text('New join code')")
+    from playwright.sync_api import expect
+
+    expect(page.locator("#join-show .code")).not_to_have_text(CODE, timeout=TIMEOUT)
+    new_code = page.locator("#join-show .code").inner_text()
+    assert len(new_code) == 6 and new_code.isdigit() and server.app.extensions["companion"].access.join_code == new_code
     assert page.errors == []
+
+
+def test_a_phone_gives_up_its_seat_and_another_takes_it(server: WebServer, table: Table, phone: Any) -> None:
+    ann = phone(server.url + f"/join#code={CODE}")
+    join(ann, "Ann")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#leave-button")
+    expect_text(ann.locator("#who"), "")
+    assert ann.locator("#leave-button").is_hidden()
+    other = phone(server.url + f"/join#code={CODE}")
+    join(other, "Ann")  # the seat is free again
+    assert ann.errors == [] and other.errors == []
 
 
 def test_a_dropped_stream_resumes_without_reloading(server: WebServer, table: Table, phone: Any) -> None:

@@ -82,6 +82,7 @@ async function loadSession() {
   app.session = await api("/api/session");
   $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
     : app.session.player || "";
+  $("leave-button").hidden = !app.session.player;
   $("code-panel").hidden = !app.session.table_code;
   return app.session;
 }
@@ -481,11 +482,19 @@ function renderHost(state) {
   }
 }
 
-async function hostSetup() {
+async function showJoin() {
   const join = await api("/api/host/join");
-  const show = $("join-show");
   const qr = new DOMParser().parseFromString(join.svg, "image/svg+xml").documentElement;
-  show.replaceChildren(el("p", {}, "Join code: ", el("span", { class: "code" }, join.code)), document.importNode(qr, true));
+  const renew = el("button", { type: "button", class: "secondary", on: { click: async () => {
+    if (confirm("A new join code? The old one stops working; joined phones keep their seats.")
+        && await send("/api/host/join-code", {}, "new join code")) await showJoin();
+  } } }, "New join code");
+  $("join-show").replaceChildren(el("p", {}, "Join code: ", el("span", { class: "code" }, join.code)),
+    document.importNode(qr, true), el("div", { class: "actions" }, renew));
+}
+
+async function hostSetup() {
+  await showJoin();
   const rulesets = await api("/api/host/rulesets");
   app.rulesets = rulesets;
   const select = $("new-ruleset");
@@ -521,6 +530,10 @@ function wire() {
     if (result) { await refresh(); await hostSetup(); follow(); }
   });
   $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
+  $("leave-button").addEventListener("click", async () => {
+    if (confirm(`Give up ${app.session.player}'s seat on this phone? Another phone can then join as ${app.session.player}.`)
+        && await send("/api/leave", {}, "seat given up")) { await refresh(); follow(); }
+  });
   $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
