@@ -91,3 +91,30 @@ def test_answers_match_the_file(app: Flask, table: Table, openapi: OpenAPI) -> N
     text = host.get("/api/host/export").get_data(as_text=True)
     check(openapi, post(host, "/api/host/import", {"text": text}))
     check(openapi, post(host, "/api/host/logout"))
+
+
+def test_every_post_answers_an_oversized_body_as_the_file_says(app: Flask, spec: dict[str, Any],
+                                                               openapi: OpenAPI) -> None:
+    """Bodies are bounded before anything reads them: every POST can answer 413, and its description says so."""
+    host = as_host(app.test_client())
+    posts = [path for path, item in spec["paths"].items() if "post" in item]
+    for path in posts:
+        response = host.post(path, data=b'{"x": "' + b"y" * 300_000 + b'"}', content_type="application/json")
+        assert response.status_code == 413, path
+        check(openapi, response)
+
+
+def test_an_input_the_journal_cannot_record_is_answered_as_the_file_says(app: Flask, table: Table,
+                                                                        openapi: OpenAPI) -> None:
+    """A full disk: 503, nothing applied."""
+    ann = join(app.test_client(), "Ann")
+    db = table.journal._db  # type: ignore[attr-defined]  # the journal's connection: capped as a full disk is
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    seq = table.state["seq"]
+    for size in (2000, 200, 20, 1):  # fill the last pages with refused inputs, to the brim
+        while (response := send(ann, {"answer": "x" * size}, seq=seq)).status_code == 422:
+            pass
+    assert response.status_code == 503
+    check(openapi, response)
+    assert check(openapi, send(ann, {"roll": [1, 2]}, seq=seq)).status_code == 503
+    assert table.state["seq"] == seq
