@@ -104,10 +104,19 @@ def window(lines: Sequence[str], size: int, scroll: int) -> tuple[list[str], boo
     """The rows to show of a long text: pages of ``size`` rows turn with ``scroll``."""
     if len(lines) <= size:
         return list(lines) + [""] * (size - len(lines)), False
-    pages = [list(lines[i:i + size]) for i in range(0, len(lines), size - 1)]  # one row of overlap
-    pages = [p for p in pages if p]
-    page = pages[scroll % len(pages)]
+    starts = page_starts(len(lines), size)
+    start = starts[scroll % len(starts)]
+    page = list(lines[start:start + size])
     return page + [""] * (size - len(page)), True
+
+
+def page_starts(rows: int, size: int) -> list[int]:
+    """Where each page of a long text starts: one row of overlap, and no page that only repeats the end of the one
+    before it."""
+    step, starts = max(1, size - 1), [0]
+    while starts[-1] + size < rows:
+        starts.append(starts[-1] + step)
+    return starts
 
 
 def money(amount: Any) -> str:
@@ -245,8 +254,7 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
 
 def notice_pages(notice: str) -> int:
     """How many pages a notice turns through in its rows (1 when it fits)."""
-    rows = len(wrap("! " + notice))
-    return 1 if rows <= NOTICE_ROWS else len(range(0, rows, NOTICE_ROWS - 1))  # as window() turns them
+    return len(page_starts(len(wrap("! " + notice)), NOTICE_ROWS))
 
 
 def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,

@@ -106,6 +106,17 @@ def test_long_texts_scroll_in_pages() -> None:
     assert not screens.game_screen(state, events[:1], LABELS).scrolls
 
 
+@given(st.integers(1, 60), st.integers(2, 6))
+def test_pages_of_a_long_text_show_every_row_and_never_only_repeat(rows: int, size: int) -> None:
+    lines = [f"row {i}" for i in range(rows)]
+    starts = screens.page_starts(rows, size)
+    pages = [screens.window(lines, size, k)[0] for k in range(len(starts))]
+    assert {r for page in pages for r in page if r} == set(lines)  # every row is shown
+    for before, after in zip(pages, pages[1:]):
+        assert before[-1] == after[0]  # one row of overlap, to keep the thread
+        assert any(r and r not in before for r in after)  # and something new on every page
+
+
 def test_text_outside_latin1_is_drawable() -> None:
     assert latin1("Łódź 6★ — ok") == "Lódz 6* - ok"  # ó is Latin-1 already
     Painter().paint(screens.message_screen("Zoë & Łukasz", "Ελλάδα 🎲"))
