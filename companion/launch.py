@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,6 +30,7 @@ from companion.config import PhoneDice, TableConfig
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal
 from companion.table import Table
+from companion.timelimit import TimeLimit, utc_now
 
 from .devices import clock as clocks
 from .devices.buttons import ButtonPanel
@@ -62,9 +64,12 @@ class Station:
     web: Any = None
     resumed: bool = False
     _closers: list[Callable[[], None]] = field(default_factory=list)
+    time_limit: TimeLimit | None = None
 
     def tick(self) -> None:
         self.panel.poll()
+        if self.time_limit is not None:
+            self.time_limit.check()
         self.controller.tick()
 
     def close(self) -> None:
@@ -79,7 +84,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   dice: str, clock: clocks.Clock, sleep: clocks.Sleep, setup: dict[str, Any] | None,
                   new_seed: Callable[[], int], on_frame: Callable[[Any], None] | None = None,
                   web: tuple[str, int] | None = None, phone_dice: PhoneDice = "none",
-                  shutdown: Callable[[], None] | None = None, resume_game: int | None = None) -> Station:
+                  shutdown: Callable[[], None] | None = None, resume_game: int | None = None,
+                  wall_clock: Callable[[], datetime] = utc_now) -> Station:
     """Open the journal, resume game ``resume_game`` or else its last unfinished game (or start ``setup``),
     and wire the devices to it."""
     closers: list[Callable[[], None]] = []
@@ -117,7 +123,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         for close in reversed(closers):
             close()
         raise
-    return Station(journal, table, controller, panel, display, roller, server, resumed, closers)
+    def started_at(game_id: int) -> datetime | None:
+        return next((g.created for g in journal.games() if g.id == game_id), None)
+
+    time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
+    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit)
 
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,

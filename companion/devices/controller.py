@@ -428,6 +428,11 @@ class TableController:
                                                              align="center")), screen.qr, False, "ack")
         self._draw(ack)
 
+    def announce(self, text: str) -> None:
+        """A notice from outside the buttons and the roller (the game's clock), from any thread."""
+        with self._lock:
+            self.say(text)
+
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
         """Show a notice over the last story rows (a fault, a refusal); it fades after a few seconds,
         later for a long one, which turns its pages in those rows first.

@@ -297,6 +297,21 @@ def test_new_game_set_up_finished_on_the_phone(tmp_path: Path) -> None:
         assert t.station.controller.mode == "game" and "Cy, roll the dice" in t.text()
 
 
+def test_a_game_with_a_time_limit_is_ended_by_the_table(tmp_path: Path) -> None:
+    """`end_at_minutes`: five minutes before, the OLED says so; at the end the table sends end-game (worth wins)."""
+    from datetime import timedelta
+
+    with table(tmp_path, {**start(), "options": {"end_at_minutes": 30}}) as t:
+        created = t.station.journal.games()[0].created
+        t.station.time_limit.now = lambda: created + timedelta(minutes=25, seconds=30)  # type: ignore[union-attr]
+        t.play("WAIT 20")
+        assert "5 minutes left in this game" in t.text()
+        t.station.time_limit.now = lambda: created + timedelta(minutes=30)  # type: ignore[union-attr]
+        t.play("WAIT 20")
+        assert "GAME OVER" in t.text() and t.state["winner"] == "Ann"  # equal worth: the first in turn order
+        assert t.inputs()[-1] == {"act": {"player": "host", "do": "end-game"}}
+
+
 def test_menu_short_press_shows_players(tmp_path: Path) -> None:
     with table(tmp_path, start(Bob={"space": "boardwalk", "cash": 77})) as t:
         t.play("MENU")
