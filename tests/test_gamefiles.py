@@ -47,3 +47,23 @@ def test_every_file_has_expectations() -> None:
     assert FILES, "no game files found"
     for path in FILES:
         assert path.with_suffix(".expected.json").exists(), f"{path.name} has no expected state"
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
+def test_every_verb_is_used_by_an_accepted_line_of_a_game_file(ruleset: str) -> None:
+    """The README's promise: each verb (and host verb) is shown in use by a game file of its ruleset, or of the
+    ruleset it builds on (``addon`` on ``classic``), on a line the engine accepts."""
+    rules = find_ruleset(ruleset)
+    families = [r for r in ("classic", "addon", "magie-1904", "magie-1924", "chambers")
+                if isinstance(rules, type(find_ruleset(r)))]
+    used: set[str] = set()
+    for family in families:
+        for path in sorted((ROOT / family).glob("*.jsonl")):
+            if "error" in json.loads(path.with_suffix(".expected.json").read_text()):
+                continue  # a file that stops at a refused line shows that refusal, not the verb in use
+            for line in path.read_text().splitlines()[1:]:
+                act = json.loads(line).get("act")
+                if isinstance(act, dict):
+                    used.add(str(act.get("do")))
+    missing = (set(rules.verbs()) | set(rules.host_verbs())) - used
+    assert not missing, f"{ruleset}: no game file uses {sorted(missing)}"
