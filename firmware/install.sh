@@ -11,7 +11,8 @@ SRC=$(pwd)
 
 echo "== packages"
 apt-get update -qq
-# python3-lgpio: Debian's build of lgpio for this Pi (the venv sees it: --system-site-packages).
+# python3-lgpio: lgpio from Raspberry Pi OS's own archive (plain Debian has no such package); the venv sees it
+# (--system-site-packages).
 apt-get install -y -qq python3-venv python3-lgpio i2c-tools >/dev/null
 
 echo "== user 'companion' (groups gpio, i2c)"
@@ -40,9 +41,12 @@ fi
 grep -q "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
 
 echo "== the host menu may power the Pi off"
-echo "companion ALL=(root) NOPASSWD: /usr/bin/systemctl poweroff" > /etc/sudoers.d/companion
-chmod 0440 /etc/sudoers.d/companion
-visudo -cf /etc/sudoers.d/companion >/dev/null
+# Written aside and checked first: a broken file in /etc/sudoers.d would break sudo for everyone.
+RULE=$(mktemp)
+echo "companion ALL=(root) NOPASSWD: /usr/bin/systemctl poweroff" > "$RULE"
+visudo -cf "$RULE" >/dev/null
+install -m 0440 "$RULE" /etc/sudoers.d/companion
+rm -f "$RULE"
 
 echo "== service"
 install -m 0644 firmware/companion.service /etc/systemd/system/companion.service

@@ -58,9 +58,9 @@ class Roller:
         self.request = Pin(REQUEST, Pin.IN, Pin.PULL_DOWN)
         self.button = Pin(BUTTON, Pin.IN, Pin.PULL_UP)
         self.pending = False
-        self.last_press = None
+        self.last_edge = None
         self.request.irq(trigger=Pin.IRQ_RISING, handler=self._on_request)
-        self.button.irq(trigger=Pin.IRQ_FALLING, handler=self._on_button)
+        self.button.irq(trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, handler=self._on_button)
         self.values = ()
 
     # interrupt handlers: only set a flag (no allocation, no waiting)
@@ -68,10 +68,13 @@ class Roller:
         self.pending = True
 
     def _on_button(self, pin):
+        """A press is a falling edge after the switch was quiet for DEBOUNCE_MS: contact bounce (and a
+        tilt switch rattling while it is shaken) makes no second roll."""
         now = self.ticks_ms()
-        if self.last_press is None or self.ticks_diff(now, self.last_press) > DEBOUNCE_MS:
+        quiet = self.last_edge is None or self.ticks_diff(now, self.last_edge) > DEBOUNCE_MS
+        self.last_edge = now
+        if quiet and not pin.value():
             self.pending = True
-        self.last_press = now
 
     def roll(self):
         """Animate, draw the dice, present them and strobe. Returns the values."""
@@ -110,11 +113,13 @@ class Roller:
         self.pixels.write()
 
     def run_once(self):
-        """One pass of the main loop: roll if asked."""
-        if self.pending:
-            self.pending = False
-            return self.roll()
-        return None
+        """One pass of the main loop: roll if asked. A press, a shake or a REQUEST that comes while the
+        dice tumble belongs to that roll: it is answered by its strobe, never by a second roll."""
+        if not self.pending:
+            return None
+        values = self.roll()
+        self.pending = False
+        return values
 
     def run(self):
         while True:

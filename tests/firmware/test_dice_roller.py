@@ -7,6 +7,7 @@ MockFactory pins, so the firmware talks to the Pi's real reader (companion.devic
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -21,7 +22,8 @@ from companion.devices.pins import load_pins
 from companion.devices.roller import DiceRoller, RollerResult
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "dice-roller"
-PICO_TO_PI = {2: 17, 3: 27, 4: 22, 5: 23, 6: 24, 7: 25, 8: 12, 9: 16, 10: 20, 11: 4}
+PICO_TO_PI = {2: 17, 3: 27, 4: 22, 5: 23, 6: 24, 7: 25, 8: 12, 9: 16, 10: 20, 11: 4}  # dice and STROBE
+PI_TO_PICO = {18: 12}  # REQUEST
 
 
 class FakeMachine(ModuleType):
@@ -133,13 +135,83 @@ def test_button_bounce_starts_one_roll_and_request_starts_another() -> None:
     clock = SimClock()
     roller, machine = make(clock, Bytes())
     button = machine.pins[13]
-    for level in (0, 1, 0, 1, 0):
+    for level in (0, 1, 0, 1, 0):  # a press that bounces
         button.external(level)
         clock.advance(0.002)
     assert roller.run_once() is not None
-    assert roller.run_once() is None  # the chatter did not queue a second roll
+    for level in (1, 0, 1):  # released after the roll, bouncing: 2 ms between edges is chatter, not a press
+        button.external(level)
+        clock.advance(0.002)
+    assert roller.run_once() is None
+    clock.advance(0.1)
+    button.external(0)  # a real press, after a quiet moment
+    assert roller.run_once() is not None
     machine.pins[12].external(1)  # REQUEST from the Pi
     assert roller.run_once() is not None
+
+
+def test_a_press_a_shake_or_a_request_while_the_dice_tumble_makes_no_second_roll() -> None:
+    """They come during the roll's animation; the roll's one strobe answers them all."""
+    clock = SimClock()
+    machine_box: list[FakeMachine] = []
+    pokes = iter([lambda m: m.pins[13].external(1), lambda m: m.pins[13].external(0),  # pressed again
+                  lambda m: m.pins[12].external(0), lambda m: m.pins[12].external(1)])  # the Pi asks
+
+    def sleep_ms(ms: int) -> None:  # the animation's sleeps: something happens at the table meanwhile
+        clock.advance(ms / 1000)
+        poke = next(pokes, None)
+        if poke is not None and machine_box:
+            poke(machine_box[0])
+
+    machine = FakeMachine(clock)
+    machine_box.append(machine)
+    roller = load_roller(machine).Roller(machine, sleep_ms, lambda us: clock.advance(us / 1e6),
+                                         lambda: int(clock() * 1000), lambda a, b: a - b, Bytes())
+    machine.pins[13].external(0)
+    assert roller.run_once() is not None
+    assert next(pokes, None) is None  # every poke came during the roll
+    assert roller.run_once() is None
+    assert [level for _, level in machine.pins[11].history] == [0, 1, 0]  # one strobe
+
+
+def test_the_dice_are_the_entropys_bytes() -> None:
+    """The faces shown are drawn from the entropy source handed in (os.urandom on the Pico), nothing else."""
+    drawn: list[int] = []
+    source = random.Random(7)
+
+    def urandom(count: int) -> bytes:
+        data = source.randbytes(count)
+        drawn.extend(data)
+        return data
+
+    roller, _ = make(SimClock(), urandom)
+    for _ in range(30):
+        roller.pending = True
+        values = roller.run_once()
+        accepted = [b for b in drawn if b < 252]
+        assert values == tuple(b % 6 + 1 for b in accepted[-3:])
+        drawn.clear()
+
+
+def test_main_hands_the_roller_the_picos_entropy_and_pins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """main.py (what runs at power-up) gives the roller os.urandom, MicroPython's time functions and the LEDs."""
+    clock = SimClock()
+    machine = FakeMachine(clock)
+    module = load_roller(machine)
+    started: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(module.Roller, "run", lambda self: started.append((self.urandom, self.pixels)))
+    fake_time = ModuleType("time")
+    for name in ("sleep_ms", "sleep_us", "ticks_ms", "ticks_diff"):
+        setattr(fake_time, name, lambda *args, _name=name: 0)
+    neopixel = ModuleType("neopixel")
+    neopixel.NeoPixel = lambda pin, count: ("strip", pin.number, count)  # type: ignore[attr-defined]
+    for name, fake in (("machine", machine), ("time", fake_time), ("neopixel", neopixel), ("roller", module)):
+        monkeypatch.setitem(sys.modules, name, fake)
+    spec = importlib.util.spec_from_file_location("pico_main", FIRMWARE / "main.py")
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))  # type: ignore[arg-type, union-attr]
+    import os
+
+    assert started == [(os.urandom, ("strip", module.PIXELS, 21))]
 
 
 @pytest.mark.parametrize("dice", [2, 3])
@@ -151,14 +223,28 @@ def test_the_pis_reader_accepts_what_the_firmware_sends(dice: int) -> None:
     wire = {pico: factory.pin(pi) for pico, pi in PICO_TO_PI.items()}
     results: list[RollerResult] = []
     reader = DiceRoller(pins, results.append, pin_factory=factory, sleep=clock.sleep, clock=clock)
-    roller, _ = make(clock, Bytes(), wire=wire, dice=dice)
+    source = random.Random(dice)
+    roller, machine = make(clock, source.randbytes, wire=wire, dice=dice)
+    request = factory.pin(18)  # the Pi's REQUEST output, wired to the Pico's GP12
+
+    def sleep(seconds: float) -> None:  # while the Pi's REQUEST pulse lasts, the Pico's input follows it
+        machine.pins[PI_TO_PICO[18]].external(request.state)
+        clock.sleep(seconds)
+
+    reader.sleep = sleep
     try:
-        for _ in range(20):
-            roller.pending = True
+        faces: list[set[int]] = [set() for _ in range(dice)]
+        for _ in range(60):
+            reader.request()  # the Pi asks; the Pico rolls on the pulse's rising edge
+            machine.pins[PI_TO_PICO[18]].external(request.state)  # and the pulse is over
             values = roller.run_once()
+            assert values is not None, "the REQUEST pulse did not reach the roller"
             assert results[-1].ok, results[-1].fault
             assert results[-1].dice == values
-        assert len(results) == 20
+            for die, value in enumerate(values):
+                faces[die].add(value)
+        assert len(results) == 60
+        assert all(seen == {1, 2, 3, 4, 5, 6} for seen in faces)  # every line of every die went high and low
     finally:
         reader.close()
         factory.reset()
