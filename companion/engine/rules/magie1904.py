@@ -246,19 +246,23 @@ class Magie1904Rules(MagieRules):
 
     # ================================================================== movement
     def task_move(self, d: Draft, name: str, steps: int, ctx: Mapping[str, Any]) -> None:
-        """Walk a throw: stop short of a lot two others stand on; offer the pass at a railroad passed over."""
+        """Walk a throw: offer the pass at a railroad passed over; stop short of a lot two others stand on.
+
+        Whether a lot is crowded is judged where the move ends: a player with a pass who passes a railroad
+        stops there and is offered the jump with the steps left (the lot the throw would have reached
+        without the jump is never stopped on, so it cannot cost a step)."""
         ctx = dict(ctx)
         forward = steps > 0
-        path = self.stop_short(d, name, self.steps_from(d.player(name)["space"], steps))
-        stop = len(path)
+        path = self.steps_from(d.player(name)["space"], steps)
         if ctx.get("pass") and not ctx.get("jumped"):
-            stop = next((i + 1 for i, sid in enumerate(path[:-1]) if self.board.by_id[sid].kind == "railroad"), stop)
-        later = self.go(d, name, path[:stop], forward, ctx)
-        if later is None:
-            return
-        if stop < len(path):
-            d.push(*later, ["offer-pass", name, (len(path) - stop) * (1 if forward else -1), ctx])
-        else:
+            stop = next((i + 1 for i, sid in enumerate(path[:-1]) if self.board.by_id[sid].kind == "railroad"), None)
+            if stop is not None:
+                later = self.go(d, name, path[:stop], forward, ctx)
+                if later is not None:
+                    d.push(*later, ["offer-pass", name, (len(path) - stop) * (1 if forward else -1), ctx])
+                return
+        later = self.go(d, name, self.stop_short(d, name, path), forward, ctx)
+        if later is not None:
             d.push(*later, ["land", name, ctx])
 
     def go(self, d: Draft, name: str, path: list[str], forward: bool, ctx: dict[str, Any],
