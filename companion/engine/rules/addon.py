@@ -135,11 +135,13 @@ class AddonRules(ClassicRules):
                 here = pairs[here]
             here = self.track_path(here, sign)[0]
             spaces.append(here)
-        if d.state["bridge"] and d.state["options"]["bridge_moves"]:
-            passed = {start, *spaces[:-1]} & set(d.state["bridge"])
-            if passed:
-                d.state["bridge_mover"] = name
+        self.note_bridge_passed(d, name, start, spaces)
         return Route(spaces, switches)
+
+    def note_bridge_passed(self, d: Draft, name: str, start: str, spaces: list[str]) -> None:
+        """Option ``bridge_moves``: a move that passes over an end of the bridge lets its player move the bridge."""
+        if d.state["bridge"] and d.state["options"]["bridge_moves"] and {start, *spaces[:-1]} & set(d.state["bridge"]):
+            d.state["bridge_mover"] = name
 
     def route_to(self, d: Draft, name: str, start: str, target: str) -> Route:
         """Forward along the track to a space of the same board; straight across to the other board."""
@@ -190,8 +192,10 @@ class AddonRules(ClassicRules):
     def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
         here = d.player(name)["space"]
         if d.state["airplane"] == here and not ctx.get("flown"):
+            # The landing's details (the throw, a card's double rent or 10x the throw) wait in the prompt:
+            # a player who stays lands with them.
             d.ask(name, "airplane", f"{name}, fly the airplane to any space? Choose "
-                  f"{self.board.by_id[here].name} to stay", list(self.all_spaces), space=here)
+                  f"{self.board.by_id[here].name} to stay", list(self.all_spaces), space=here, landing=dict(ctx))
             return
         super().task_land(d, name, ctx)
 
@@ -203,7 +207,7 @@ class AddonRules(ClassicRules):
             d.say("say", f"{name} boards the airplane", player=name)
             d.push(*([["pay", name, "bank", fare, "airplane fare"]] if fare else []), ["fly", name, value, "airplane"])
         else:
-            d.push(["land", name, {"flown": True}])
+            d.push(["land", name, {**prompt.get("landing", {}), "flown": True}])
 
     def task_fly(self, d: Draft, name: str, target: str, how: str) -> None:
         """Subway or airplane: straight to the target (no salary), then land there."""
@@ -418,9 +422,11 @@ class AddonRules(ClassicRules):
         return ["elevator-trip", name, stop, pairs[stop]]
 
     def task_elevator_trip(self, d: Draft, name: str, stop: str, across: str) -> None:
-        route = super().route_to(d, name, d.player(name)["space"], stop)
+        start = d.player(name)["space"]
+        route = super().route_to(d, name, start, stop)
         route.spaces.append(across)
         route.switches.append((stop, across))
+        self.note_bridge_passed(d, name, start, route.spaces)  # the card's trip may cross the bridge too
         self.walk(d, name, route, True, {})
 
     # ================================================================== the bridge

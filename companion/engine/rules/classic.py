@@ -586,6 +586,8 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             s["queue"] = [t for t in s["queue"] if not for_player(t, name)]
         if prompt is not None and prompt.get("player") == name:
             s["prompt"] = None
+        if len(d.solvent()) == 1:  # the last solvent player wins at once: no auction of the deeds among nobody else
+            later = [task for task in later if task[0] != "auction"]
         later.append(["check-end"])
         if was_turn:
             s["queue"] = [*later, ["next-turn"]]
