@@ -43,6 +43,7 @@ from .choices import prompt_choices
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
+from .notices import Notices
 from .draw import Painter
 from .roller import RollerResult
 from .screens import Choice, Labels, Screen
@@ -96,7 +97,7 @@ class TableController:
         self.shutdown = shutdown
         self.new_seed = new_seed
         self.disk_free, self.disk_low = disk_free, disk_low
-        self.notice_time, self.scroll_time = notice_time, scroll_time
+        self.scroll_time = scroll_time
 
         self._lock = threading.RLock()
         self._inbox: collections.deque[Update] = collections.deque()
@@ -107,12 +108,7 @@ class TableController:
         self.menu_title = ""
         self.confirming: _Action | None = None
         self.entry: ManualEntry | None = None
-        self.notice: str | None = None
-        self.notice_until: float | None = None
-        self._notice_ends_with_prompt = False
-        self._notice_scroll = 0  # self.scroll when the notice appeared: a long one turns its pages from there
-        #: Warnings that stand while their cause lasts (a stuck button, a full disk), shown when no notice is.
-        self.warnings: dict[str, str] = {}
+        self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
         self.scroll = 0
         self._scroll_at = 0.0
@@ -133,9 +129,9 @@ class TableController:
         with self._lock:
             self._drain()
             if event.kind == "stuck":
-                self.warnings[f"button:{event.button}"] = f"{event.button} button stuck down: ignored"
+                self.notices.warn(f"button:{event.button}", f"{event.button} button stuck down: ignored")
             elif event.kind == "unstuck":
-                self.warnings.pop(f"button:{event.button}", None)
+                self.notices.settle(f"button:{event.button}")
                 self.say(f"{event.button} button works again")
             elif event.button == "MENU":
                 self._menu_button(event)
@@ -171,8 +167,7 @@ class TableController:
             now = self.clock()
             if self.roller is not None and self.roller.timed_out(now):
                 self.say("Roller does not answer: check cable, ROLL again", sticky=True)
-            if self.notice_until is not None and now >= self.notice_until:
-                self.notice, self.notice_until = None, None
+            self.notices.tick(now)
             if self.disk_free is not None:
                 self._check_disk()
             if self._screen is not None and self._screen.scrolls and now >= self._scroll_at:
@@ -396,8 +391,8 @@ class TableController:
         try:
             self.table.submit(line, source=source, expect_seq=state["seq"] if state else None)
         except JournalFull as error:
-            self.warnings["disk"] = DISK_FULL  # stands until an input is saved again
-            self.notice, self.notice_until = None, None  # "Rolling...": nothing rolled, the warning says why
+            self.notices.warn("disk", DISK_FULL)  # stands until an input is saved again
+            self.notices.clear()  # "Rolling...": nothing rolled, the warning says why
             log.error("not saved, %s from %s: %s", line, source, error)
             return False
         except CompanionError as error:
@@ -407,8 +402,7 @@ class TableController:
         finally:
             if back:
                 self._back()
-        if self.warnings.get("disk") == DISK_FULL:
-            del self.warnings["disk"]
+        self.notices.settle("disk", only=DISK_FULL)
         self._drain()
         return True
 
@@ -434,28 +428,20 @@ class TableController:
             self.say(text)
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
-        """Show a notice over the last story rows (a fault, a refusal); it fades after a few seconds,
-        later for a long one, which turns its pages in those rows first.
-
-        ``sticky``: until the next question; ``until_prompt``: fades, or ends with the question.
-        """
-        self.notice = text
-        self._notice_scroll = self.scroll
-        shown_for = max(self.notice_time, screens.notice_pages(text) * self.scroll_time + self.notice_time / 2)
-        self.notice_until = None if sticky else self.clock() + shown_for
-        self._notice_ends_with_prompt = sticky or until_prompt
+        """Show a notice over the last story rows (a fault, a refusal): :class:`.notices.Notices`."""
+        self.notices.say(text, self.scroll, sticky=sticky, until_prompt=until_prompt)
 
     def _check_disk(self) -> None:
         try:
             free = self.disk_free() if self.disk_free else None
         except OSError:
             return
-        if free is None or self.warnings.get("disk") == DISK_FULL:
+        if free is None or self.notices.warnings.get("disk") == DISK_FULL:
             return
         if free < self.disk_low:
-            self.warnings["disk"] = f"Disk almost full ({free // 1_000_000} MB): free some space"
+            self.notices.warn("disk", f"Disk almost full ({free // 1_000_000} MB): free some space")
         else:
-            self.warnings.pop("disk", None)
+            self.notices.settle("disk")
 
     # ================================================================== drawing
     def _drain(self) -> None:
@@ -478,8 +464,7 @@ class TableController:
             self._scroll_at = self.clock() + self.scroll_time
             if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
                 self.mode, self.entry = "game", None
-            if self.notice and self._notice_ends_with_prompt:
-                self.notice, self.notice_until = None, None  # "Rolling...", a roller fault: over with the roll
+            self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
         board = find_ruleset(state["ruleset"]).board
@@ -510,9 +495,8 @@ class TableController:
             cursor = self.cursor % len(choices)
             confirm = self.confirming.confirm if self.confirming is not None else None
             choice = Choice(tuple(a.label for a in choices), cursor, confirm)
-        notice = self.notice or next(reversed(self.warnings.values()), None)  # the newest warning
-        return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
-                                   notice_scroll=self.scroll - self._notice_scroll if self.notice else self.scroll,
+        notice, notice_page = self.notices.shown(self.scroll)
+        return screens.game_screen(state, self.events, labels, choice=choice, notice=notice, notice_scroll=notice_page,
                                    dice_source=self.dice_source, scroll=self.scroll)
 
     def refresh(self) -> None:

@@ -55,8 +55,7 @@ class Rig:
 
     def shows_whole_notice(self) -> bool:
         """Whether the notice (or standing warning) in view is on the OLED whole, not cut to its rows."""
-        controller = self.station.controller
-        notice = controller.notice or next(reversed(controller.warnings.values()), None)
+        notice, _ = self.station.controller.notices.shown(0)
         return notice is not None and f"! {notice}" in self.text()
 
     def inputs(self) -> list[dict[str, Any]]:
