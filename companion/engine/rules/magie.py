@@ -238,13 +238,15 @@ class MagieRules(Trades, Debts, Ruleset):
         """What else changes for a player sent to jail."""
 
     def host_send_to_jail(self, d: Draft, act: Mapping[str, Any]) -> None:
-        """A player who refuses a rule goes to jail; if it is their turn, the turn ends."""
+        """A player who refuses a rule goes to jail; if it is their turn, the turn ends (not the set-up's
+        choices before the first throw: they go on)."""
         target = act.get("target")
         if not isinstance(target, str) or not d.has_player(target) or d.player(target)["bankrupt"]:
             raise reject(f"the host cannot send {target!r} to jail: name a player in the game as target")
         s = d.state
         d.say("say", f"The host sends {target} to jail")
-        if s["turn"]["player"] == target:
+        opening = any(task[0] == "turn" for task in s["queue"])  # the set-up is not over: no turn to end yet
+        if s["turn"]["player"] == target and not opening:
             s["queue"], s["prompt"] = [], None
             if s.get("auction"):
                 s["auction"] = None
