@@ -54,6 +54,8 @@ def option_label(state: State, prompt: Mapping[str, Any], option: str, labels: L
             return f"Pay ${opts['income_tax_flat']}"
         if option == "percent" and "income_tax_percent" in opts:
             return f"Pay {opts['income_tax_percent']}% of worth"
+    if prompt["kind"] == "star" and option in ("draw", "move"):  # chambers' 6*: a card, or the steps
+        return "Draw a card" if option == "draw" else f"Move {prompt.get('steps', 6)}"
     if option == "bankrupt":
         return "Go bankrupt"
     return screens.label(option, labels)

@@ -62,3 +62,11 @@ def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> Non
             browsed += 1
         state, _ = apply(state, line)
     assert browsed > 0
+
+
+def test_chambers_star_is_a_card_or_the_steps() -> None:
+    state, _ = new_game({"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1})
+    state, _ = apply(state, {"roll": [6]})
+    labels = Labels({s.id: s.name for s in find_ruleset("chambers").board.spaces})
+    assert prompt_choices(public_state(state), labels) == [
+        ButtonChoice("Draw a card", {"answer": "draw"}), ButtonChoice("Move 6", {"answer": "move"})]
