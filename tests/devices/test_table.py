@@ -375,8 +375,10 @@ def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 6 4")
         assert t.inputs() == [{"roll": [6]}]  # one die: the roller's die A
-        assert "< Draw >" in t.text()
-        t.play("NEXT", "YES")
+        assert "< Draw a card >" in t.text()
+        t.play("NEXT")
+        assert "< Move 6 >" in t.text()
+        t.play("YES")
         assert t.inputs()[-1] == {"answer": "move"}
 
 
