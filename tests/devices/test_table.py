@@ -22,6 +22,7 @@ from luma.core.interface.serial import i2c
 from companion.devices.clock import SimClock
 from companion.devices.display import PagedSSD1306
 from companion.devices.controller import JoinInfo
+from companion.devices.dice import SoftwareDice
 from companion.devices.pins import load_pins
 from companion.devices.virtual import VirtualButtons, VirtualI2CBus, VirtualRoller
 from companion.engine import find_ruleset
@@ -196,9 +197,12 @@ def test_every_roll_is_journaled_with_its_source(tmp_path: Path, dice: str, pres
     """The journal keeps beside each line who sent it: the dice source for a roll, "button" for an answer."""
     path = tmp_path / "games.sqlite3"
     with table(tmp_path, start(), dice=dice, journal=path) as t:
+        faces = iter([0, 1])  # the software dice show 1 and 2 here too: every source rolls Ann onto Baltic Avenue
+        t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
         t.play(*presses)
-        t.play("YES")  # buy whatever the roll reached
-        assert [list(line) for line in t.inputs()] == [["roll"], ["answer"]]
+        assert t.inputs() == [{"roll": [1, 2]}]
+        t.play("YES")  # buy Baltic Avenue
+        assert t.inputs()[-1] == {"answer": "yes"}
         game_id = t.station.table.game.id  # type: ignore[union-attr]
     with closing(sqlite3.connect(path)) as db:
         sources = db.execute("SELECT source FROM records WHERE game = ? ORDER BY id", (game_id,)).fetchall()
