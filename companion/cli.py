@@ -7,7 +7,6 @@ import dataclasses
 import json
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 

@@ -35,7 +35,7 @@ from companion.timelimit import TimeLimit, utc_now
 from .devices import clock as clocks
 from .devices.buttons import ButtonPanel
 from .devices.controller import JoinInfo, TableController
-from .devices.dice import RollerDice, SoftwareDice
+from .devices.dice import RollerDice
 from .devices.display import DRIVERS, Display
 from .devices.pins import PinMap, load_pins
 from .devices.roller import DiceRoller

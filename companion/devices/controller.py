@@ -43,8 +43,8 @@ from .choices import prompt_choices
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
-from .notices import Notices
 from .draw import Painter
+from .notices import Notices
 from .roller import RollerResult
 from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen
@@ -52,6 +52,7 @@ from .setup import OptionSetting, button_options, chosen
 log = logging.getLogger(__name__)
 
 DISK_FULL = "DISK FULL: not saved; free some space"
+
 
 @dataclass(frozen=True)
 class JoinInfo:
@@ -496,8 +497,8 @@ class TableController:
             confirm = self.confirming.confirm if self.confirming is not None else None
             choice = Choice(tuple(a.label for a in choices), cursor, confirm)
         notice, notice_page = self.notices.shown(self.scroll)
-        return screens.game_screen(state, self.events, labels, choice=choice, notice=notice, notice_scroll=notice_page,
-                                   dice_source=self.dice_source, scroll=self.scroll)
+        return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
+                                   notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""

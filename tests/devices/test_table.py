@@ -274,7 +274,8 @@ def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
         assert t.state["ruleset"] == "addon" and [p["name"] for p in t.state["players"]] == ["Ann", "Bob"]
         assert t.state["options"]["transition"] == "even_step"
         assert t.state["options"]["double_trouble"] == "doubles"
-        assert json.loads(t.station.table.game.export().splitlines()[0])["setup"]["options"] == {  # type: ignore[union-attr]
+        exported = t.station.table.game.export()  # type: ignore[union-attr]
+        assert json.loads(exported.splitlines()[0])["setup"]["options"] == {
             "transition": "even_step", "double_trouble": "doubles"}
 
 

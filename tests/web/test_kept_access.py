@@ -54,7 +54,8 @@ def test_a_phone_stays_joined_across_a_restart_of_the_table(tmp_path: Path) -> N
         base = f"http://127.0.0.1:{station.web.port}"
         info = station.controller.join_info()
         token = session(base)["csrf"]
-        request = urllib.request.Request(f"{base}/api/join", data=json.dumps({"code": info.code, "player": "Ann"}).encode(),
+        body = json.dumps({"code": info.code, "player": "Ann"}).encode()
+        request = urllib.request.Request(f"{base}/api/join", data=body,
                                          headers={"Content-Type": "application/json", "X-CSRFToken": token})
         with phone.open(request) as reply:
             assert reply.status == 200
