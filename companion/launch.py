@@ -123,7 +123,9 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         for close in reversed(closers):
             close()
         raise
+
     def started_at(game_id: int) -> datetime | None:
+        """When the journal created a game: a time limit counts from there."""
         return next((g.created for g in journal.games() if g.id == game_id), None)
 
     time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
