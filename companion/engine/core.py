@@ -152,15 +152,18 @@ class Ruleset:
         if state["winner"] is not None:
             raise reject(f"the game is over: {state['winner']} won")
         d = Draft(state)
-        single = len(line) == 1  # the usual line: its one key is the one dispatched on, nothing to check
+        extra = len(line) > 1  # the usual line has one key, the one dispatched on: nothing to check
         if "roll" in line:
-            single or self._check_keys(line, self._roll_keys)
+            if extra:
+                self._check_keys(line, self._roll_keys)
             self._on_roll(d, line)
         elif "answer" in line:
-            single or self._check_keys(line, ANSWER_KEYS)
+            if extra:
+                self._check_keys(line, ANSWER_KEYS)
             self._on_answer(d, line["answer"])
         elif "act" in line:
-            single or self._check_keys(line, ACT_KEYS)
+            if extra:
+                self._check_keys(line, ACT_KEYS)
             self._on_act(d, line["act"])
         else:
             raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")

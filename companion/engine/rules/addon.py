@@ -140,7 +140,8 @@ class AddonRules(ClassicRules):
 
     def note_bridge_passed(self, d: Draft, name: str, start: str, spaces: list[str]) -> None:
         """Option ``bridge_moves``: a move that passes over an end of the bridge lets its player move the bridge."""
-        if d.state["bridge"] and d.state["options"]["bridge_moves"] and {start, *spaces[:-1]} & set(d.state["bridge"]):
+        bridge = d.state["bridge"]
+        if bridge and d.state["options"]["bridge_moves"] and {start, *spaces[:-1]} & set(bridge):
             d.state["bridge_mover"] = name
 
     def route_to(self, d: Draft, name: str, start: str, target: str) -> Route:
