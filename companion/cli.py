@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.engine import CompanionError, State, public_state
 from companion.engine.rules import load_ruleset
-from companion.gamefile import GameFileError, Replay, replay
+from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.sim import command as simulate
 
@@ -63,9 +63,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     try:
         if args.board:
-            first = json.loads(text.splitlines()[0])
+            first = json.loads(game_file_lines(text)[0])
             ruleset = load_ruleset(first["setup"]["ruleset"], args.board)
-        result = replay(text.splitlines(), ruleset)
+        result = replay(game_file_lines(text), ruleset)
     except GameFileError as error:
         print(f"companion: {args.file}: {error}", file=sys.stderr)
         return 1

@@ -20,6 +20,12 @@ class GameFileError(IllegalInput):
         self.reason = reason
 
 
+def game_file_lines(text: str) -> list[str]:
+    """The lines of a game file's text. JSON Lines ends a line at "\n" only (a JSON string may hold U+2028 or
+    U+0085 as they are, where ``str.splitlines`` would cut it); a "\r" before it and a leading BOM are dropped."""
+    return [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
+
+
 def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line; ``GameFileError`` on bad JSON."""
     for number, text in enumerate(lines, start=1):

@@ -49,6 +49,20 @@ def whole(value: Any, what: str, *, minimum: int = 0, maximum: int = MAX_AMOUNT)
     return value
 
 
+def flag(value: Any, what: str) -> bool:
+    """Check a yes/no value from an input: JSON's true or false, nothing that merely looks like one."""
+    if not isinstance(value, bool):
+        raise reject(f"{what} must be true or false, not {value!r}")
+    return value
+
+
+def known_keys(given: Mapping[str, Any], allowed: Set[str], where: str) -> None:
+    """Refuse a key nobody reads (a typo would otherwise be ignored without a word)."""
+    unknown = set(given) - allowed
+    if unknown:
+        raise reject(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(allowed))})")
+
+
 def money(amount: int) -> str:
     return f"${amount}"
 
@@ -136,7 +150,14 @@ class Ruleset:
             "bank_balance": 0,
         }
         d = Draft(state)
-        self.setup(d, setup)
+        try:
+            self.setup(d, setup)
+        except IllegalInput:
+            raise
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError) as error:
+            # A value of the wrong shape deep in setup.start or setup.deal (a list where a name goes...): a
+            # rejection with its reason, never a crash.
+            raise reject(f"setup: a value of the wrong type ({type(error).__name__}: {error})") from None
         self.run(d)
         d.barrier = True
         return self._finish(d, None), d.events
@@ -443,7 +464,7 @@ class Ruleset:
     # ================================================================== undo
     def _undo(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
         self._check_keys(line, UNDO_KEYS)
-        if line["undo"] != 1:
+        if type(line["undo"]) is not int or line["undo"] != 1:  # JSON's 1, not true or 1.0
             raise reject("undo takes back one input: {\"undo\": 1}")
         history = state.get("undo")
         if not history or not history["inputs"]:

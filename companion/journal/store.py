@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from companion.engine import Event, IllegalInput, State, apply
-from companion.gamefile import GameFileError, parse_lines
+from companion.gamefile import GameFileError, game_file_lines, parse_lines
 
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
@@ -222,7 +222,7 @@ class Journal:
         state: State | None = None
         events: list[Event] = []
         lines: list[str] = []
-        for number, line in parse_lines(text.removeprefix("\ufeff").splitlines()):
+        for number, line in parse_lines(game_file_lines(text)):
             try:
                 stored = encode(line)
             except IllegalInput as error:

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from companion.engine import IllegalInput
-from companion.gamefile import parse_lines
+from companion.gamefile import game_file_lines, parse_lines
 
 
 def _swap(value: Any, old: str, new: str) -> Any:
@@ -60,5 +60,5 @@ def rename_line(line: dict[str, Any], old: str, new: str) -> dict[str, Any]:
 
 def rename_in_game_file(text: str, old: str, new: str) -> str:
     """The game file ``text`` with player ``old`` called ``new``."""
-    lines = [rename_line(line, old, new) for _, line in parse_lines(text.splitlines())]
+    lines = [rename_line(line, old, new) for _, line in parse_lines(game_file_lines(text))]
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import random
@@ -14,7 +15,7 @@ import pytest
 
 import companion.journal.store as store
 from companion.engine import CompanionError, IllegalInput, apply, public_state
-from companion.gamefile import replay
+from companion.gamefile import game_file_lines, replay
 from companion.journal import EngineFailure, GameFileError, Journal, JournalError
 
 from .inputs import SETUP, play, replay_all
@@ -324,3 +325,22 @@ def test_a_file_that_is_not_a_database_is_refused(path: Path) -> None:
     path.write_bytes(b"this is not SQLite at all" * 100)
     with pytest.raises(JournalError, match="opening the journal"):
         Journal(path)
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085", "\x1c"])
+def test_a_game_exported_with_any_character_in_a_name_imports_and_replays(journal: Journal, tmp_path: Path,
+                                                                         separator: str) -> None:
+    """JSON Lines ends lines at "\\n" only: a name holding a character that str.splitlines would cut at still
+    round-trips through export, import, `companion replay` and the file on disk (with CRLF line ends too)."""
+    from companion.cli import main
+
+    game = journal.new_game({"ruleset": "classic", "players": [f"A{separator}n", "Bob"], "seed": 1})
+    game.submit({"roll": [1, 2]})
+    text = game.export()
+    copy = journal.import_game(text)
+    assert copy.state["players"][0]["name"] == f"A{separator}n" and copy.state["seq"] == 1
+    assert replay(game_file_lines(text)).state["seq"] == 1
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(("\ufeff" + text.replace("\n", "\r\n")).encode())
+    assert main(["replay", str(path), "--json"], out := io.StringIO()) == 0
+    assert json.loads(out.getvalue())["players"][0]["name"] == f"A{separator}n"

@@ -133,7 +133,9 @@ class ChambersRules(Ruleset):
     # ================================================================== set-up
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
         first = self.path.spaces[0]
-        return {"name": name, "space": first, "chamber": self.path.chamber[first], "bankrupt": False, "cards": []}
+        # in_jail and laps are constant here (no jail, no laps) but every ruleset's players carry DESIGN.md's keys.
+        return {"name": name, "space": first, "chamber": self.path.chamber[first], "in_jail": False, "bankrupt": False,
+                "cards": [], "laps": 0}
 
     def setup(self, d: Draft, setup: Mapping[str, Any]) -> None:
         first = d.names()[0]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..board import KindRule, Space
-from ..core import Ruleset, money, reject, whole
+from ..core import Ruleset, flag, known_keys, money, reject, whole
 from ..draft import Draft
 from ..errors import BoardError
 from .debt import Debts
@@ -145,11 +145,13 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         """Apply ``setup.start``: cash, places, cards, deeds and pools of a game in progress."""
         if not isinstance(start, Mapping):
             raise reject("setup.start must be an object")
+        known_keys(start, {"players", "spaces", "pools", "turn"}, "setup.start")
         s = d.state
         for name, given in (start.get("players") or {}).items():
             p = d.player(name)
             if not isinstance(given, Mapping):
                 raise reject(f"setup.start.players.{name} must be an object")
+            known_keys(given, {"cash", "space", "cards", "in_jail"}, f"setup.start.players.{name}")
             if "cash" in given:
                 cash = whole(given["cash"], f"{name}'s cash")
                 self.transfer(d, "bank", name, cash - p["cash"]) if cash > p["cash"] else \
@@ -161,7 +163,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             for card in given.get("cards", []):
                 self.take_from_deck(d, card)
                 d.give_card(name, card)
-            p["in_jail"] = bool(given.get("in_jail", False))
+            p["in_jail"] = flag(given.get("in_jail", False), f"setup.start.players.{name}.in_jail")
             if p["in_jail"]:
                 p["space"] = self.jail
         given_spaces = start.get("spaces") or {}
@@ -190,13 +192,15 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         rec = d.space(space_id)
         owner = given.get("owner")
         houses = whole(given.get("houses", 0), f"houses on {space_id}", maximum=4)
-        hotel = bool(given.get("hotel", False))
+        known_keys(given, {"owner", "houses", "hotel", "mortgaged"}, f"setup.start.spaces.{space_id}")
+        hotel = flag(given.get("hotel", False), f"setup.start.spaces.{space_id}.hotel")
         space = self.board.by_id[space_id]
         if (houses or hotel) and (space.kind != "street" or owner is None or not self.owns_group(d, owner, space)):
             raise reject(f"setup.start.spaces.{space_id}: buildings need the whole group in one hand")
         if hotel and houses:
             raise reject(f"setup.start.spaces.{space_id}: a hotel replaces the four houses")
-        rec.update(owner=owner, houses=houses, hotel=hotel, mortgaged=bool(given.get("mortgaged", False)))
+        mortgaged = flag(given.get("mortgaged", False), f"setup.start.spaces.{space_id}.mortgaged")
+        rec.update(owner=owner, houses=houses, hotel=hotel, mortgaged=mortgaged)
         bank = d.state["bank"]
         bank["houses"] -= houses
         bank["hotels"] -= int(hotel)
