@@ -477,8 +477,20 @@ class Ruleset:
         restored["undo"] = {"base": base, "inputs": inputs[:-1]}
         restored["seq"] = state["seq"] + 1
         text = f"Undone: {describe(inputs[-1])}"
-        restored["log"] = [*restored["log"], text][-20:]
-        return restored, [{"kind": "undo", "text": text}]
+        put_back = self.undo_instructions(state, restored)
+        restored["log"] = [*restored["log"], text, *(e["text"] for e in put_back)][-20:]
+        return restored, [{"kind": "undo", "text": text}, *put_back]
+
+    def undo_instructions(self, before: State, after: State) -> list[Event]:
+        """What the table must put back by hand when an input is undone (its tokens; rulesets add their pieces)."""
+        events = []
+        now = {p["name"]: p.get("space") for p in after["players"]}
+        for p in before["players"]:
+            back = now.get(p["name"])
+            if back is not None and back != p.get("space"):
+                events.append({"kind": "move", "text": f"Move {p['name']}'s token back to {self.board.by_id[back].name}",
+                               "player": p["name"], "to": back, "undo": True})
+        return events
 
     def _finish(self, d: Draft, line: Mapping[str, Any] | None) -> State:
         state = d.finish()

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..board import KindRule, Space
 from ..core import money, names_of, reject
-from ..draft import Draft
+from ..draft import Draft, Event, State
 from .classic import ClassicRules, Route
 
 SIDES = ("left", "top", "right", "bottom")  # clockwise: a quarter turn moves each side to the next
@@ -429,6 +429,18 @@ class AddonRules(ClassicRules):
         route.switches.append((stop, across))
         self.note_bridge_passed(d, name, start, route.spaces)  # the card's trip may cross the bridge too
         self.walk(d, name, route, True, {})
+
+    def undo_instructions(self, before: State, after: State) -> list[Event]:
+        """Classic's, and the airplane and the bridge where the undone input had moved them."""
+        events = super().undo_instructions(before, after)
+        if after.get("airplane") != before.get("airplane") and after.get("airplane"):
+            events.append({"kind": "say", "undo": True,
+                           "text": f"Put the airplane back on {self.board.by_id[after['airplane']].name}"})
+        if after.get("bridge") != before.get("bridge") and after.get("bridge"):
+            outer, inner = after["bridge"]
+            events.append({"kind": "bridge", "undo": True, "bridge": after["bridge"], "text": f"Put the bridge back "
+                           f"between {self.board.by_id[outer].name} and {self.board.by_id[inner].name}"})
+        return events
 
     # ================================================================== the bridge
     def verb_move_bridge(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:

@@ -13,8 +13,15 @@ from typing import Any
 
 from ..board import Space
 from ..core import Ruleset, money, names_of, reject
-from ..draft import Draft
+from ..draft import Draft, Event, State
 from .auction import Auctions
+
+
+def buildings_text(level: int) -> str:
+    """A street's buildings in words: "no houses", "1 house", "3 houses", "a hotel"."""
+    if level == 5:
+        return "a hotel"
+    return "no houses" if level == 0 else f"{level} house{'s' if level > 1 else ''}"
 
 
 def interest(mortgage: int) -> int:
@@ -39,6 +46,26 @@ class RealEstate(Auctions, Ruleset):
     def count_owned(self, d: Draft, name: str, space: Space) -> int:
         spaces = d.state["spaces"]
         return sum(1 for m in self.board.groups[space.group or ""] if spaces[m]["owner"] == name)
+
+    def undo_instructions(self, before: State, after: State) -> list[Event]:
+        """Tokens (the core's), then the buildings and mortgages the undone input changed."""
+        events = super().undo_instructions(before, after)
+        for sid, rec in after["spaces"].items():
+            old = before["spaces"].get(sid)
+            if old is None or old is rec:
+                continue
+            name = self.board.by_id[sid].name
+            if old.get("owner") != rec.get("owner"):
+                events.append({"kind": "deed", "space": sid, "undo": True, "player": rec.get("owner"),
+                               "text": f"Give {name}'s deed back to {rec['owner']}" if rec.get("owner")
+                               else f"Put {name}'s deed back in the bank"})
+            if "houses" in rec and self.level(old) != self.level(rec):
+                events.append({"kind": "say", "space": sid, "undo": True,
+                               "text": f"Put {name} back to {buildings_text(self.level(rec))}"})
+            if old.get("mortgaged") != rec.get("mortgaged"):
+                side = "face down (mortgaged)" if rec["mortgaged"] else "face up"
+                events.append({"kind": "say", "space": sid, "undo": True, "text": f"Turn {name}'s deed {side} again"})
+        return events
 
     @staticmethod
     def level(rec: Mapping[str, Any]) -> int:

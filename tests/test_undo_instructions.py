@@ -1,0 +1,49 @@
+"""An undo tells the table what to put back by hand: tokens, buildings, deeds, the airplane, the bridge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.gamefile import game_file_lines, replay
+
+GAMEFILES = Path(__file__).parent / "gamefiles"
+
+
+def said_by_the_undo(path: Path) -> list[str]:
+    """The texts of the events of the file's last line (an undo)."""
+    lines = game_file_lines(path.read_text())
+    played = replay(lines)
+    last = max(number for number, _ in played.events)
+    return [event["text"] for number, event in played.events if number == last]
+
+
+def test_undoing_a_flight_moves_the_token_and_the_airplane_back() -> None:
+    assert said_by_the_undo(GAMEFILES / "addon" / "undo-airplane-flight.jsonl") == [
+        "Undone: answer boardwalk", "Move Ann's token back to Free Parking", "Put the airplane back on Free Parking"]
+
+
+def test_undoing_a_building_says_how_the_street_stands_again() -> None:
+    assert said_by_the_undo(GAMEFILES / "classic" / "undo-build.jsonl") == [
+        "Undone: Ann build oriental-avenue", "Put Oriental Avenue back to no houses"]
+
+
+def test_undoing_a_mortgage_turns_the_deed_back(tmp_path: Path) -> None:
+    game = tmp_path / "undo-mortgage.jsonl"
+    game.write_text(
+        '{"setup": {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1, '
+        '"start": {"spaces": {"baltic-avenue": {"owner": "Ann"}}}}}\n'
+        '{"act": {"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}}\n'
+        '{"undo": 1}\n')
+    assert said_by_the_undo(game) == ["Undone: Ann mortgage baltic-avenue", "Turn Baltic Avenue's deed face up again"]
+
+
+def test_undoing_a_purchase_puts_the_deed_back_in_the_bank() -> None:
+    assert said_by_the_undo(GAMEFILES / "classic" / "undo-answer.jsonl") == [
+        "Undone: answer yes", "Put Baltic Avenue's deed back in the bank"]
+
+
+def test_an_undo_that_changes_nothing_on_the_board_says_only_what_it_undid(tmp_path: Path) -> None:
+    lines = (GAMEFILES / "classic" / "undo-trade-offer.jsonl").read_text().splitlines()[:3]  # an offer, undone
+    game = tmp_path / "undo-offer.jsonl"
+    game.write_text("\n".join(lines) + "\n")
+    assert said_by_the_undo(game) == ["Undone: Ann trade Bob"]
