@@ -35,6 +35,7 @@ class TimeLimit:
         """``started_at(game_id)``: when the journal created that game; ``warn``: shows a sentence on the table."""
         self.table, self.started_at, self.now, self.warn = table, started_at, now, warn
         self._game_id: int | None = None
+        self._limit: float | None = None  # seconds the current game may last (None: no limit)
         self._started: datetime | None = None
         self._warned = False
         self._refused_at: int | None = None  # the seq at which end-game was refused: not again before the next input
@@ -44,15 +45,15 @@ class TimeLimit:
         state, game = self.table.state, self.table.game
         if state is None or game is None or state.get("winner") is not None:
             return None
-        minutes = (state.get("options") or {}).get("end_at_minutes") or 0
-        if minutes <= 0 or "end-game" not in find_ruleset(state["ruleset"]).host_verbs():
-            return None
-        if game.id != self._game_id:
+        if game.id != self._game_id:  # a game's options never change: its limit is read once (this runs every tick)
             self._game_id, self._warned, self._refused_at = game.id, False, None
-            self._started = self.started_at(game.id)
-        if self._started is None:
+            minutes = (state.get("options") or {}).get("end_at_minutes") or 0
+            endable = "end-game" in find_ruleset(state["ruleset"]).host_verbs()
+            self._limit = minutes * 60 if minutes > 0 and endable else None
+            self._started = self.started_at(game.id) if self._limit is not None else None
+        if self._limit is None or self._started is None:
             return None
-        return minutes * 60 - (self.now() - self._started).total_seconds()
+        return self._limit - (self.now() - self._started).total_seconds()
 
     def check(self) -> None:
         left = self.remaining()
