@@ -33,7 +33,8 @@ from typing import Any
 
 from PIL import Image
 
-from companion.engine import CompanionError, State, find_ruleset, ruleset_ids
+from companion.engine import CompanionError, State, Throw, find_ruleset, ruleset_ids
+from companion.engine.core import Ruleset
 from companion.journal import JournalFull
 from companion.table import Table, Update
 
@@ -151,15 +152,18 @@ class TableController:
             if not rolling:
                 self.say(f"Roller: {result.fault}" if result.fault else "Dice ignored: nobody is rolling now")
             elif self.roller is not None:
-                dice, fault = self.roller.accept(result, prompt.get("dice", 2), self.software.roll)  # type: ignore[union-attr]
+                throws = self._throws(prompt)  # type: ignore[arg-type]
+                values, fault = self.roller.accept(result, throws, self.software.throw)
                 if fault is not None:
                     self.say(f"Roller: {fault}", until_prompt=True)
                     if self.dice_source == "roller" and self.roller.should_retry():
                         self.roller.request(self.clock())  # ask again by itself, a few times
-                elif dice is not None:
-                    if len(result.dice or ()) < len(dice):
-                        self.say("The roller has no third die: the Pi rolled it")
-                    self._submit({"roll": dice}, "roller")
+                elif values is not None:
+                    missing = throws[len(result.dice or ()):]
+                    if missing:
+                        what = "it" if missing[0].key == "roll" else f"the {missing[0].label.lower()}"
+                        self.say(f"The roller has no third die: the Pi threw {what}")
+                    self._submit(self._ruleset().roll_line(prompt, values), "roller")  # type: ignore[arg-type]
             self.refresh()
 
     def tick(self) -> None:
@@ -272,12 +276,18 @@ class TableController:
                 for c in prompt_choices(state, self._labels(state))]
 
     # ================================================================== dice
+    def _ruleset(self) -> Ruleset:
+        return find_ruleset(self.table.state["ruleset"])  # type: ignore[index]
+
+    def _throws(self, prompt: Mapping[str, Any]) -> tuple[Throw, ...]:
+        """What the roll needs: its dice, and magie-1924's chance cube after doubles."""
+        return self._ruleset().throws(prompt)
+
     def _roll(self, prompt: Mapping[str, Any]) -> None:
-        count = prompt.get("dice", 2)
         if self.dice_source == "software":
-            self._submit({"roll": self.software.roll(count)}, "software")
+            self._submit(self._ruleset().roll_line(prompt, self.software.throw(self._throws(prompt))), "software")
         elif self.dice_source == "manual":
-            self.entry = ManualEntry(count, find_ruleset(self.table.state["ruleset"]).die_faces)  # type: ignore[index]
+            self.entry = ManualEntry(self._throws(prompt))
             self.mode = "dice"
         elif self.roller is not None:
             self.say("Rolling...", until_prompt=True)
@@ -295,7 +305,8 @@ class TableController:
             entry.down()
         elif button in ("YES", "ROLL") and entry.confirm():
             self.mode, self.entry = "game", None
-            self._submit({"roll": list(entry.values)}, "manual")
+            prompt = self.table.state["prompt"] or {}  # type: ignore[index]
+            self._submit(self._ruleset().roll_line(prompt, entry.values), "manual")
         elif button == "NO" and entry.back():
             self.mode, self.entry = "game", None
 
@@ -489,7 +500,7 @@ class TableController:
             return screens.players_screen(state, labels, self.scroll)
         if self.mode == "dice" and self.entry is not None:
             player = (state.get("prompt") or {}).get("player") or ""
-            return screens.dice_entry_screen(player, self.entry.values, self.entry.cursor)
+            return screens.dice_entry_screen(player, self.entry.values, self.entry.cursor, self.entry.label)
         choices = self._choices(state)
         choice = None
         if choices:

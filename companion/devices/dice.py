@@ -6,15 +6,18 @@
 * :class:`ManualEntry`: players throw real dice and enter them with the buttons
   (PREV/NEXT change the die under the cursor, YES goes on, NO goes back).
 
-Each produces the list of values for a ``{"roll": [...]}`` input; the table journals it with
-the source's name.
+Each produces one value per :class:`~companion.engine.Throw` the roll prompt asks for (its dice, and
+magie-1924's chance cube after doubles); the ruleset's ``roll_line`` makes the input of them and the
+table journals it with the source's name.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from companion.engine import Throw
 
 from .roller import DiceRoller, RollerResult
 
@@ -33,29 +36,43 @@ class SoftwareDice:
     def roll(self, count: int) -> list[int]:
         return [self._randbelow(self.faces) + 1 for _ in range(count)]
 
+    def throw(self, throws: Sequence[Throw]) -> list[int]:
+        """One fair value per throw (a die's 1 to 6, the chance cube's 5 to 30)."""
+        return [t.faces[self._randbelow(len(t.faces))] for t in throws]
+
 
 @dataclass
 class ManualEntry:
-    """Entering ``count`` real dice with the buttons; ``values`` start at 1."""
+    """Entering real dice (and a cube) with the buttons; each value starts at its throw's first face."""
 
-    count: int
-    faces: int = 6
+    throws: Sequence[Throw]
     values: list[int] = field(default_factory=list)
     cursor: int = 0
 
     def __post_init__(self) -> None:
         if not self.values:
-            self.values = [1] * self.count
+            self.values = [t.faces[0] for t in self.throws]
+
+    @property
+    def label(self) -> str:
+        """What is being entered: "die 1 of 2", "Cube"."""
+        throw = self.throws[self.cursor]
+        dice = sum(1 for t in self.throws if t.key == "roll")
+        return f"die {self.cursor + 1} of {dice}" if throw.key == "roll" else throw.label
+
+    def _step(self, by: int) -> None:
+        faces = self.throws[self.cursor].faces
+        self.values[self.cursor] = faces[(faces.index(self.values[self.cursor]) + by) % len(faces)]
 
     def up(self) -> None:
-        self.values[self.cursor] = self.values[self.cursor] % self.faces + 1
+        self._step(1)
 
     def down(self) -> None:
-        self.values[self.cursor] = (self.values[self.cursor] - 2) % self.faces + 1
+        self._step(-1)
 
     def confirm(self) -> bool:
         """YES: on to the next die; True when every die is entered."""
-        if self.cursor + 1 < self.count:
+        if self.cursor + 1 < len(self.throws):
             self.cursor += 1
             return False
         return True
@@ -97,21 +114,24 @@ class RollerDice:
             return True
         return False
 
-    def accept(self, result: RollerResult, count: int, extra: Callable[[int], list[int]]) -> tuple[list[int] | None, str | None]:
-        """Turn a strobe into the dice for a roll of ``count`` dice, or a fault.
+    def accept(self, result: RollerResult, throws: Sequence[Throw],
+               extra: Callable[[Sequence[Throw]], list[int]]) -> tuple[list[int] | None, str | None]:
+        """Turn a strobe into one value per throw of the roll, or a fault.
 
-        A roller without a third die can still serve a three-dice roll: ``extra`` (the software
-        dice) rolls the missing one, and the table says so.
+        The roller's dice serve the throws in order; a throw whose faces are not 1 to 6 reads its
+        n-th face (magie-1924's chance cube on die C: 3 reads 15). A roller without a third die can
+        still serve a third throw: ``extra`` (the software dice) throws the missing ones, and the
+        table says so.
         """
         self.deadline = None
         if result.fault or result.dice is None:
             self.faults += 1
             return None, result.fault or "bad reading"
         self.faults = 0
-        dice = list(result.dice[:count])
-        if len(dice) < count:
-            dice += extra(count - len(dice))
-        return dice, None
+        values = [throw.faces[die - 1] for throw, die in zip(throws, result.dice)]
+        if len(values) < len(throws):
+            values += extra(throws[len(values):])
+        return values, None
 
     def should_retry(self) -> bool:
         """After a fault: ask the roller again by itself, or wait for ROLL?"""

@@ -294,15 +294,15 @@ def confirm_screen(question: str, *, yes: str = "YES: do it", no: str = "NO: bac
     return Screen(tuple(rows), name="confirm")
 
 
-def dice_entry_screen(player: str, values: Sequence[int], cursor: int) -> Screen:
-    """Entering real dice: the die under the cursor between arrows, in large digits."""
+def dice_entry_screen(player: str, values: Sequence[int], cursor: int, label: str = "") -> Screen:
+    """Entering real dice (and a chance cube): the value under the cursor between arrows, in large digits."""
     dice = "  ".join(f">{v}<" if i == cursor else f" {v} " for i, v in enumerate(values))
     rows = (
         Row(fit(f"{player}: your dice", COLS["small"]), invert=True, align="center"),
         Row(""),
         Row(dice, "large", align="center"),
         Row(""),
-        Row(f"die {cursor + 1} of {len(values)}", align="center"),
+        Row(label or f"die {cursor + 1} of {len(values)}", align="center"),
         Row("PREV/NEXT: value", align="center"),
         Row("YES: next  NO: back", align="center"),
     )

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .core import Throw
 from .draft import Event, State
 from .errors import BoardError, CompanionError, IllegalInput
 from .rules import find_ruleset, ruleset_ids
 
 __all__ = [
-    "BoardError", "CompanionError", "Event", "IllegalInput", "State",
+    "BoardError", "CompanionError", "Event", "IllegalInput", "State", "Throw",
     "apply", "find_ruleset", "new_game", "public_state", "ruleset_ids",
 ]
 

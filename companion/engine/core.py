@@ -12,7 +12,8 @@ Everything in the state is JSON data, so the queue survives a power cut with the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -65,6 +66,19 @@ def known_keys(given: Mapping[str, Any], allowed: Set[str], where: str) -> None:
 
 def money(amount: int) -> str:
     return f"${amount}"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """One thing thrown for a roll prompt: a die, or magie-1924's chance cube.
+
+    Adapters (buttons, roller, phones) ask :meth:`Ruleset.throws` what a roll needs and hand the values
+    to :meth:`Ruleset.roll_line`, so none of them needs to know a ruleset's extras.
+    """
+
+    label: str  # what a screen calls it: "Die 1", "Cube"
+    faces: tuple[int, ...]  # the values it can show, in the order of a six-sided die's 1 to 6
+    key: str = "roll"  # where its value goes in the input: appended to "roll", or its own key ("cube")
 
 
 class Ruleset:
@@ -226,6 +240,22 @@ class Ruleset:
     def roll_extras(self) -> set[str]:
         """Keys allowed beside ``roll`` in a roll input (the 1924 chance cube)."""
         return set()
+
+    def throws(self, prompt: Mapping[str, Any]) -> tuple[Throw, ...]:
+        """What a roll prompt needs thrown: its dice (rulesets add their extras, such as a cube)."""
+        faces = tuple(range(1, self.die_faces + 1))
+        count = prompt.get("dice", self.dice_count)
+        return tuple(Throw(f"Die {i}", faces) for i in range(1, count + 1))
+
+    def roll_line(self, prompt: Mapping[str, Any], values: Sequence[int]) -> dict[str, Any]:
+        """The roll input for ``values``, one per :meth:`throws` of ``prompt``, in that order."""
+        line: dict[str, Any] = {"roll": []}
+        for throw, value in zip(self.throws(prompt), values, strict=True):
+            if throw.key == "roll":
+                line["roll"].append(value)
+            else:
+                line[throw.key] = value
+        return line
 
     # ================================================================== inputs
     @staticmethod

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.config import PhoneDice
+from companion.engine.core import Ruleset
 
 from .access import AccessDenied
 from .errors import BadRequest
@@ -60,7 +61,8 @@ def check_own_roll(prompt: Mapping[str, Any], player: str) -> None:
         raise AccessDenied(f"it is {prompt.get('player')}'s roll, not {player}'s")
 
 
-def software_roll(prompt: Mapping[str, Any], faces: int) -> list[int]:
-    """Dice for the roll the game waits for, from the OS's entropy (phone_dice = "software")."""
-    count = int(prompt.get("dice", 2))
-    return [1 + secrets.randbelow(faces) for _ in range(count)]
+def software_roll(prompt: Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    """The roll input the game waits for, every throw (dice, a chance cube) from the OS's entropy
+    (phone_dice = "software")."""
+    values = [t.faces[secrets.randbelow(len(t.faces))] for t in ruleset.throws(prompt)]
+    return ruleset.roll_line(prompt, values)

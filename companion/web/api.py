@@ -202,7 +202,7 @@ def post_roll() -> Any:
     elif prompt.get("kind") != "roll":
         raise AccessDenied("nobody is rolling now")
     ruleset = find_ruleset(state["ruleset"])
-    line = {"roll": software_roll({"dice": ruleset.dice_count, **prompt}, ruleset.die_faces)}
+    line = software_roll(prompt, ruleset)
     return submitted(line, seq)
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from companion.devices.clock import SimClock
 from companion.devices.dice import RollerDice, SoftwareDice
+from companion.engine import Throw, find_ruleset
 from companion.devices.pins import load_pins, parse_pins
 from companion.devices.roller import DiceRoller, RollerResult, judge
 from companion.devices.virtual import VirtualRoller
@@ -129,6 +130,9 @@ def test_request_is_a_10_ms_pulse(rig) -> None:
     assert [s.state for s in pin.states] == [False, True, False]
 
 
+TWO_DICE = (Throw("Die 1", (1, 2, 3, 4, 5, 6)), Throw("Die 2", (1, 2, 3, 4, 5, 6)))
+
+
 def test_roller_source_times_out_and_counts_faults(rig) -> None:
     roller, virtual, results, clock, _ = rig
     source = RollerDice(roller, timeout=3.0, retries=2)
@@ -138,23 +142,37 @@ def test_roller_source_times_out_and_counts_faults(rig) -> None:
     clock.advance(0.2)
     assert source.timed_out(clock()) and not source.timed_out(clock())  # reported once
     virtual.present(7, 1)
-    assert source.accept(results[-1], 2, SoftwareDice().roll) == (None, "die A read 7, not a face: roll again")
+    assert source.accept(results[-1], TWO_DICE, SoftwareDice().throw) == (None, "die A read 7, not a face: roll again")
     assert source.should_retry()
     virtual.present(7, 7)
-    source.accept(results[-1], 2, SoftwareDice().roll)
+    source.accept(results[-1], TWO_DICE, SoftwareDice().throw)
     virtual.present(0, 0)
-    source.accept(results[-1], 2, SoftwareDice().roll)
+    source.accept(results[-1], TWO_DICE, SoftwareDice().throw)
     assert not source.should_retry()  # three faults in a row: wait for ROLL
     virtual.present(4, 2)
-    assert source.accept(results[-1], 2, SoftwareDice().roll) == ([4, 2], None)
+    assert source.accept(results[-1], TWO_DICE, SoftwareDice().throw) == ([4, 2], None)
     assert source.faults == 0
 
 
 def test_a_two_dice_roller_serves_three_dice_with_software_for_the_third(rig) -> None:
     roller, virtual, results, _, _ = rig
     virtual.present(6, 3)
-    dice, fault = RollerDice(roller).accept(results[-1], 3, SoftwareDice(randbelow=lambda n: 4).roll)
+    three = find_ruleset("addon").throws({"dice": 3})
+    dice, fault = RollerDice(roller).accept(results[-1], three, SoftwareDice(randbelow=lambda n: 4).throw)
     assert (dice, fault) == ([6, 3, 5], None)
+
+
+def test_die_c_is_the_chance_cube_of_the_throw_after_doubles(rig) -> None:
+    """magie-1924: the roller's third die serves the chance cube, face n reading 5n; a two-dice
+    roller leaves the cube to the Pi."""
+    roller, virtual, results, _, _ = rig
+    throws = find_ruleset("magie-1924").throws({"dice": 2, "with_cube": True})
+    assert [t.label for t in throws] == ["Die 1", "Die 2", "Cube"]
+    virtual.present(2, 5, 3)
+    assert RollerDice(roller).accept(results[-1], throws, SoftwareDice().throw) == ([2, 5, 15], None)
+    virtual.present(4, 4)
+    values, _ = RollerDice(roller).accept(results[-1], throws, SoftwareDice(randbelow=lambda n: n - 1).throw)
+    assert values == [4, 4, 30]
 
 
 @given(st.tuples(st.integers(0, 7), st.integers(0, 7), st.integers(0, 7)),

@@ -209,6 +209,27 @@ def test_every_roll_is_journaled_with_its_source(tmp_path: Path, dice: str, pres
     assert sources[-2:] == [(dice,), ("button",)]
 
 
+MAGIE_1924 = {"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
+              "start": {"players": {"Ann": {"cards": ["wayback", "slambang-trolley"]}}}}
+
+
+@pytest.mark.parametrize(("dice", "presses", "software_faces", "cube"), [
+    ("roller", ("ROLL", "DICE 1 1", "ROLL", "DICE 2 1 3"), [], 15),  # die C is the cube: 3 reads 15
+    ("roller", ("ROLL", "DICE 1 1", "ROLL", "DICE 2 1"), [3], 20),  # a two-dice roller: the Pi throws the cube
+    ("software", ("ROLL", "ROLL"), [0, 0, 1, 0, 3], 20),  # 1 and 1, then 2, 1 and the cube's fourth face
+    ("manual", ("ROLL", "YES", "YES", "ROLL", "YES", "YES", "NEXT", "NEXT", "YES"), [], 15),
+])
+def test_the_throw_after_doubles_brings_the_chance_cube_from_every_source(
+        tmp_path: Path, dice: str, presses: tuple[str, ...], software_faces: list[int], cube: int) -> None:
+    """magie-1924: after doubles the roll needs the chance cube too; every dice source supplies it."""
+    with table(tmp_path, MAGIE_1924, dice=dice) as t:
+        faces = iter(software_faces)
+        t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
+        t.play(*presses)
+        assert t.inputs()[-1]["cube"] == cube, t.text()
+        assert f"the cube shows {cube}" in " ".join(t.station.table.state["log"])  # type: ignore[index]
+
+
 def test_a_press_is_answered_at_once_by_a_cue_that_never_shows_the_dice(tmp_path: Path) -> None:
     """The cue goes to the OLED before the input is journaled; the dice appear only after the sync."""
     with table(tmp_path, start(), dice="software") as t:

@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.engine import public_state
+from companion.journal import Journal
 from companion.table import Table
 from companion.web import Access, create_app
 from companion.web.access import Permission
@@ -398,3 +399,19 @@ def test_page_weight_is_under_150_kb(client: FlaskClient, table: Table, ruleset:
                                                  "/api/history", "/api/session"))
     print(f"page weight ({ruleset}): {total / 1024:.1f} KB")
     assert total < 150 * 1024
+
+
+def test_phone_rolls_bring_the_chance_cube_after_doubles(journal: Journal, access: Access) -> None:
+    """magie-1924: the throw after doubles needs the chance cube; the Pi's software roll throws it too,
+    and a phone entering real dice sends it beside them."""
+    table = Table(journal)
+    table.new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
+                    "start": {"players": {"Ann": {"cards": ["wayback", "slambang-trolley"]}}}})
+    table.submit({"roll": [1, 1]}, source="test")
+    assert table.state["prompt"]["with_cube"]  # type: ignore[index]
+    software = create_app(table, access=access, phone_dice="software")
+    ann = join(software.test_client(), "Ann")
+    response = post(ann, "/api/roll", {"seq": table.state["seq"]})  # type: ignore[index]
+    assert response.status_code == 200, response.get_json()
+    assert any("the cube shows" in text for text in response.get_json()["events"])
+    assert table.game.export().splitlines()[-1].count('"cube"') == 1  # type: ignore[union-attr]

@@ -290,3 +290,26 @@ def test_addon_both_boards_and_a_subway_ride_picked_on_the_map(browser: Any, pho
             expect(page.locator('.player[data-player="Ann"] .where')).to_contain_text("on Boardwalk", timeout=TIMEOUT)
             assert table.state["players"][0]["space"] == "boardwalk"
             assert page.errors == []
+
+
+def test_magie_1924_chance_cube_entered_beside_the_dice(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """After doubles the 1924 game needs the chance cube: the phone's dice entry offers it (5 to 30)."""
+    with Journal(tmp_path / "magie.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
+                        "start": {"players": {"Ann": {"cards": ["wayback", "slambang-trolley"]}}}})
+        table.submit({"roll": [1, 1]}, source="test")
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            expect_text(page.locator("#prompt"), "Doubles: Ann, throw the dice and the chance cube")
+            page.select_option('[aria-label="die 1"]', "2")
+            page.select_option('[aria-label="die 2"]', "1")
+            page.select_option('[aria-label="chance cube"]', "25")
+            page.click("#act-prompt button:text('Enter dice')")
+            from playwright.sync_api import expect
+
+            expect(page.locator("#story")).to_contain_text("the cube shows 25", timeout=TIMEOUT)
+            assert table.game.export().splitlines()[-1] == '{"roll": [2, 1], "cube": 25}'  # type: ignore[union-attr]
+            assert page.errors == []

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..board import Board, KindRule, Space
-from ..core import money, names_of, reject, whole
+from ..core import Throw, money, names_of, reject, whole
 from ..draft import Draft, Task
 from ..errors import BoardError
 from .auction import Auctions
@@ -139,6 +139,11 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def roll_extras(self) -> set[str]:
         return {"cube"}
+
+    def throws(self, prompt: Mapping[str, Any]) -> tuple[Throw, ...]:
+        """The throw after doubles adds the chance cube (a roller's third die, face n, reads 5n)."""
+        dice = super().throws(prompt)
+        return (*dice, Throw("Cube", CUBE_FACES, key="cube")) if prompt.get("with_cube") else dice
 
     def fund(self, d: Draft) -> None:
         """All the money is the board's; the players' start money comes out of it."""

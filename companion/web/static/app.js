@@ -151,10 +151,18 @@ function renderTurn(state) {
   const prompt = state.prompt;
   $("prompt").textContent = state.winner ? `${state.winner} wins!` : prompt ? prompt.text : "";
   const box = $("act-prompt");
-  box.replaceChildren();
   const me = actor();
+  const mine = Boolean(prompt && me) && (prompt.player === me || (prompt.player === null && app.session.host));
+  // Rebuilt only when what it offers changes: another player's act must not reset dice or a list half chosen.
+  const jailCards = prompt && prompt.purpose === "jail" && prompt.player === me ? player(me).cards : null;
+  const key = JSON.stringify([prompt, me, state.winner, app.session.host, app.session.phone_dice, jailCards, Boolean(app.board)]);
+  if (box.dataset.key === key) {
+    highlightChoices(mine ? prompt.options || [] : []);
+    return;
+  }
+  box.dataset.key = key;
+  box.replaceChildren();
   if (!prompt || !me || state.winner) return;
-  const mine = prompt.player === me || (prompt.player === null && app.session.host);
   const label = (option) => (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
   if (mine && prompt.options && prompt.options.length > 8) {  // a destination: a list, or a tap on the map
     const select = el("select", { id: "answer-list", "aria-label": "choose" }, ...prompt.options.map((o) => el("option", { value: o }, label(o))));
@@ -187,7 +195,18 @@ function rollControls(box, prompt) {
       selects.push(select);
       box.append(select);
     }
-    box.append(el("button", { type: "button", on: { click: () => input({ roll: selects.map((s) => Number(s.value)) }) } }, "Enter dice"));
+    let cube = null;
+    if (prompt.with_cube) {  // magie-1924: the throw after doubles adds the chance cube (5 to 30)
+      cube = el("select", { "aria-label": "chance cube" });
+      for (let face = 5; face <= 30; face += 5) cube.append(el("option", { value: face }, String(face)));
+      box.append(cube);
+    }
+    const line = () => {
+      const roll = { roll: selects.map((s) => Number(s.value)) };
+      if (cube) roll.cube = Number(cube.value);
+      return roll;
+    };
+    box.append(el("button", { type: "button", on: { click: () => input(line()) } }, "Enter dice"));
   }
 }
 
