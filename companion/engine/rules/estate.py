@@ -159,12 +159,22 @@ class RealEstate(Auctions, Ruleset):
         if name == lot["requester"] and lot["for"] in self.legal_build_spaces(d, name, kind):
             self.place_building(d, self.board.by_id[lot["for"]], kind)
             return
-        options = [sid for sid in self.owned(d, name)
-                   if self.board.by_id[sid].kind == "street" and self._may_place(d, name, sid, kind)]
+        options = self.placements(d, name, kind)
         if not options:
-            d.say("say", f"{name} has nowhere to put the {kind}: it stays with the bank")
+            self.nowhere_to_place(d, name, kind, lot["bid"])
             return
-        d.ask(name, "place-building", f"{name}, where does the {kind} go?", options, building=kind)
+        d.ask(name, "place-building", f"{name}, where does the {kind} go?", options, building=kind, paid=lot["bid"])
+
+    def placements(self, d: Draft, name: str, kind: str) -> list[str]:
+        """The streets where ``name`` may put a ``kind`` bought at the short-stock auction, now."""
+        return [sid for sid in self.owned(d, name)
+                if self.board.by_id[sid].kind == "street" and self._may_place(d, name, sid, kind)]
+
+    def nowhere_to_place(self, d: Draft, name: str, kind: str, paid: int) -> None:
+        """The building goes back to the bank, and so does the money paid for it."""
+        d.say("say", f"{name} has nowhere to put the {kind}: it stays with the bank")
+        if not d.player(name)["bankrupt"]:
+            self.transfer(d, "bank", name, paid, f"back for the {kind}")
 
     def _may_place(self, d: Draft, name: str, sid: str, kind: str) -> bool:
         try:
@@ -173,7 +183,23 @@ class RealEstate(Auctions, Ruleset):
             return False
 
     def answer_place_building(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
-        self.place_building(d, self.board.by_id[value], prompt["building"])
+        kind, name = prompt["building"], prompt["player"]
+        if self.build_check(d, name, value)[1] != kind:  # the options are kept current by ``resume``
+            raise reject(f"{name} cannot put a {kind} on {self.board.by_id[value].name} now")
+        self.place_building(d, self.board.by_id[value], kind)
+
+    def resume(self, d: Draft) -> None:
+        """After a voluntary act: a building waiting to be placed is offered only where it may go now."""
+        super().resume(d)
+        prompt = d.state["prompt"]
+        if not prompt or prompt["kind"] != "place-building":
+            return
+        options = self.placements(d, prompt["player"], prompt["building"])
+        if not options:
+            d.state["prompt"] = None
+            self.nowhere_to_place(d, prompt["player"], prompt["building"], prompt.get("paid", 0))
+        elif options != prompt["options"]:
+            d.state["prompt"] = {**prompt, "options": options}
 
     def place_building(self, d: Draft, space: Space, kind: str) -> None:
         rec, bank = d.space(space.id), d.state["bank"]
