@@ -362,6 +362,7 @@ class Ruleset:
 
     def task_ask_again(self, d: Draft, prompt: dict[str, Any] | None) -> None:
         d.state["prompt"] = prompt
+        self.resume(d)  # what ran in between may have settled or changed the question (a creditor left the game)
 
     # ================================================================== ledger
     def balance(self, d: Draft, account: str) -> int:

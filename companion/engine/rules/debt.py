@@ -55,8 +55,13 @@ class Debts(Ruleset):
         prompt = d.state["prompt"]
         if not prompt or prompt["kind"] != "debt":
             return
-        debtor = prompt["player"]
+        debtor, creditor = prompt["player"], prompt["creditor"]
         if d.player(debtor)["cash"] >= prompt["amount"]:
             d.state["prompt"] = None
+        elif creditor not in ("bank", *d.state["pools"]) and d.player(creditor)["bankrupt"]:
+            # The creditor left the game meanwhile: the debt is owed where the payment would now go.
+            _, _, _, amount, reason = d.state["queue"].pop(0)
+            d.state["prompt"] = None
+            self.short_of_cash(d, debtor, self.fallback_account, amount, reason)
         else:
             d.state["prompt"] = {**prompt, "options": self.debt_options(d, debtor)}
