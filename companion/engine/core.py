@@ -315,6 +315,9 @@ class Ruleset:
     def resume(self, d: Draft) -> None:
         """After a voluntary act: let a waiting debt be paid once the debtor can pay it."""
 
+    def check_spending(self, d: Draft, name: str, doing: str) -> None:
+        """Refuse an act that spends or gives away ``name``'s money when it may not (a debt waits)."""
+
     def waiting_for(self, state: State) -> str:
         """What the game waits for, as the end of a sentence ("the game waits for Ann to roll")."""
         prompt = state["prompt"]

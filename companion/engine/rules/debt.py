@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..core import Ruleset, money
+from ..core import Ruleset, money, reject
 from ..draft import Draft
 
 
@@ -65,3 +65,11 @@ class Debts(Ruleset):
             self.short_of_cash(d, debtor, self.fallback_account, amount, reason)
         else:
             d.state["prompt"] = {**prompt, "options": self.debt_options(d, debtor)}
+
+    def check_spending(self, d: Draft, name: str, doing: str) -> None:
+        """A player who owes more than they hold raises money; they do not spend it or give it away."""
+        prompt = d.state["prompt"]
+        if prompt and prompt["kind"] == "debt" and prompt["player"] == name:
+            short = prompt["amount"] - d.player(name)["cash"]
+            raise reject(f"{name} cannot {doing} while owing {self.account_name(prompt['creditor'])} "
+                         f"{money(prompt['amount'])}: {self.debt_advice(d, name, short)}")

@@ -110,6 +110,7 @@ class RealEstate(Auctions, Ruleset):
         return space
 
     def verb_build(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        self.check_spending(d, name, "build")
         space, kind = self.build_check(d, name, act.get("space"))
         stock = d.state["bank"][kind + "s"]
         if stock < 1:
@@ -266,6 +267,7 @@ class RealEstate(Auctions, Ruleset):
         d.say("deed", f"Turn the deed of {space.name} face down", space=space.id)
 
     def verb_unmortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        self.check_spending(d, name, "lift a mortgage")
         why = f"{name} cannot lift the mortgage on {act.get('space')}"
         space = self.deed(d, name, act.get("space"), why)
         if not d.read_space(space.id)["mortgaged"]:

@@ -461,6 +461,7 @@ class Magie1904Rules(MagieRules):
     def verb_loan(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """Offer a loan to another player: {to, amount, interest (at each of their wages), spaces, terms}."""
         borrower = self.check_offer(d, name, act.get("to"), "lend")
+        self.check_spending(d, name, "lend money")
         loan = self.loan_terms(d, name, borrower, act)
         d.state["trade"] = {"from": name, "with": borrower, "loan": loan}
         d.say("trade", f"{name} offers {borrower} a loan of {money(loan['amount'])} at {money(loan['interest'])} "
@@ -500,6 +501,7 @@ class Magie1904Rules(MagieRules):
         return loan
 
     def verb_repay(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
+        self.check_spending(d, name, "repay a loan")
         lid = act.get("loan")
         loan = next((x for x in self.loans_of(d, name) if x["id"] == lid), None)
         if loan is None:

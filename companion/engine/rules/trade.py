@@ -33,6 +33,8 @@ class Trades(Ruleset):
         get = self.bundle(d, other, act.get("get", {}), "get")
         if not any(give.values()) and not any(get.values()):
             raise reject("an empty trade")
+        if give["cash"]:
+            self.check_spending(d, name, "give cash in a trade")
         d.state["trade"] = {"from": name, "with": other, "give": give, "get": get}
         d.say("trade", f"{name} offers {other}: {self.describe_bundle(give)} for {self.describe_bundle(get)}. "
               f"{other}, accept or reject", player=name, other=other)
@@ -71,6 +73,8 @@ class Trades(Ruleset):
         t = d.state.get("trade")
         if not t or t["with"] != name:
             raise reject(f"there is no trade offer for {name}")
+        if (t.get("get") or {}).get("cash"):
+            self.check_spending(d, name, "pay cash in a trade")
         d.state["trade"] = None
         later = self.settle(d, t)
         if later:
