@@ -18,6 +18,7 @@ from ..draft import Draft, Task
 from ..errors import BoardError
 from .auction import Auctions
 from .magie import MagieRules
+from .trade import TRADE_PAYMENT
 
 BOARD = "board"
 CUBE_FACES = (5, 10, 15, 20, 25, 30)
@@ -259,8 +260,25 @@ class Magie1924Rules(Auctions, MagieRules):
     def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: str = "") -> None:
         """Every payment may make a player reach the goal: the first to hold it wins at once."""
         super().transfer(d, src, dst, amount, reason)
-        if d.state["winner"] is None and d.has_player(dst) and d.player(dst)["cash"] >= d.state["options"]["goal"]:
-            self.win(d, dst, f"the first to hold {money(d.state['options']['goal'])}")
+        if reason != TRADE_PAYMENT:  # a trade is judged once both sides are handed over (``settle``)
+            self.check_goal(d, dst, src)
+
+    def settle(self, d: Draft, offer: Mapping[str, Any]) -> list[Task]:
+        later = super().settle(d, offer)
+        self.check_goal(d, offer["from"], offer["with"])
+        return later
+
+    def check_goal(self, d: Draft, *names: str) -> None:
+        """The first to hold the goal wins, once what they owe is paid (a waiting debt comes first)."""
+        s = d.state
+        if s["winner"] is not None:
+            return
+        goal, prompt = s["options"]["goal"], s["prompt"]
+        for name in names:
+            owing = prompt is not None and prompt["kind"] == "debt" and prompt["player"] == name
+            if d.has_player(name) and d.player(name)["cash"] >= goal and not owing:
+                self.win(d, name, f"the first to hold {money(goal)}")
+                return
 
     def win(self, d: Draft, name: str, why: str) -> None:
         super().win(d, name, why)

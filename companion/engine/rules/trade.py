@@ -15,6 +15,10 @@ from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft, Task
 
 
+#: The reason of a trade's cash payment (a ruleset may judge the trade after both sides, not after each).
+TRADE_PAYMENT = "in the trade"
+
+
 class Trades(Ruleset):
     """Mixin: the ``trade``, ``accept`` and ``reject`` verbs, with hooks for what a deed or card carries."""
 
@@ -91,7 +95,7 @@ class Trades(Ruleset):
 
     def hand_over(self, d: Draft, giver: str, taker: str, bundle: Mapping[str, Any]) -> list[Task]:
         """Move one side of a trade; returns payments that fall due (a ruleset's hook decides)."""
-        self.transfer(d, giver, taker, bundle["cash"], "in the trade")
+        self.transfer(d, giver, taker, bundle["cash"], TRADE_PAYMENT)
         due: list[Task] = []
         for sid in bundle["spaces"]:
             due += self.pass_space(d, giver, taker, sid)
