@@ -529,14 +529,33 @@ class Magie1924Rules(Auctions, MagieRules):
     # ================================================================== improvements and signs
     def task_place_improvement(self, d: Draft, name: str) -> None:
         """A tag from the box on one of the player's unimproved land spaces (none: it stays in the box)."""
-        spaces = [sid for sid in self.owned(d, name, "land") if not d.read_space(sid)["improvement"]]
+        spaces = self.improvable(d, name)
         if d.state["bank"]["improvements"] < 1 or not spaces:
             d.say("say", f"{name} has no land to improve" if not spaces else "The box has no improvement tag left")
             return
         d.ask(name, "place-improvement", f"{name}, which land gets the improvement?", spaces)
 
+    def improvable(self, d: Draft, name: str) -> list[str]:
+        return [sid for sid in self.owned(d, name, "land") if not d.read_space(sid)["improvement"]]
+
     def answer_place_improvement(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
-        self.improve(d, prompt["player"], value)
+        name = prompt["player"]
+        if value not in self.improvable(d, name):  # the options are kept current by ``resume``
+            raise reject(f"{name} cannot put the improvement tag on {self.board.by_id[value].name} now")
+        self.improve(d, name, value)
+
+    def resume(self, d: Draft) -> None:
+        """After a voluntary act (a trade of cards): the tag waiting to be placed is offered on the land held now."""
+        super().resume(d)
+        prompt = d.state["prompt"]
+        if not prompt or prompt["kind"] != "place-improvement":
+            return
+        spaces = self.improvable(d, prompt["player"])
+        if not spaces:
+            d.state["prompt"] = None
+            d.say("say", f"{prompt['player']} has no land to improve now: the tag stays in the box")
+        elif spaces != prompt["options"]:
+            d.state["prompt"] = {**prompt, "options": spaces}
 
     def improve(self, d: Draft, name: str, space_id: str) -> None:
         self.take_tag(d)
