@@ -341,19 +341,28 @@ class Magie1904Rules(MagieRules):
         others = self.others_on(d, name, space.id)
         if owner == name:
             d.say("say", f"{name} owns {space.name}: no rent")
+        elif owner is None:  # buying stays open to a second stopper; renting pays the one standing there
+            renting = f"rent it for {money(rent)}" if not others else \
+                f"rent it, paying {others[0]} (who stands there) half the rent, {money(-(-rent // 2))}"
+            d.ask(name, "buy-or-rent", f"{space.name}: buy it for {money(space.price or 0)} or {renting}?",
+                  ["buy", "rent"], space=space.id, price=space.price, rent=rent)
         elif others:
-            half = -(-rent // 2)
-            d.push(["pay", name, others[0], half, f"(half the rent of {space.name}: {others[0]} stands there)"])
-        elif owner is None:
-            d.ask(name, "buy-or-rent", f"{space.name}: buy it for {money(space.price or 0)} or rent it for "
-                  f"{money(rent)}?", ["buy", "rent"], space=space.id, price=space.price, rent=rent)
+            self.pay_half_rent(d, name, space, others[0])
         else:
             d.push(["pay", name, owner, rent, f"rent for {space.name}"])
 
+    def pay_half_rent(self, d: Draft, name: str, space: Space, first: str) -> None:
+        """The second stopper on a lot pays the player already standing there half the rent, rounded up."""
+        half = -(-space.rent[0] // 2)
+        d.push(["pay", name, first, half, f"(half the rent of {space.name}: {first} stands there)"])
+
     def answer_buy_or_rent(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, space = prompt["player"], self.board.by_id[prompt["space"]]
+        others = self.others_on(d, name, space.id)
         if value == "buy":
             self.buy_lot(d, name, space, "rent it")
+        elif others:
+            self.pay_half_rent(d, name, space, others[0])
         else:
             d.push(["pay", name, TREASURY, space.rent[0], f"rent for {space.name}"])
 
