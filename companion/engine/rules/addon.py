@@ -75,12 +75,16 @@ class AddonRules(ClassicRules):
         if name == "airplane" and value and value not in by_id:
             raise reject(f"option airplane: no space {value!r}")
         if name == "bridge" and value:
+            outer = self.board.spaces[0].track
             if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value)
                     or value[0] not in by_id or value[1] not in by_id
-                    or by_id[value[0]].track == by_id[value[1]].track):
-                raise reject("option bridge must be [OUTER_SPACE_ID, INNER_SPACE_ID]")
+                    or by_id[value[0]].track != outer or by_id[value[1]].track == outer):
+                raise reject("option bridge must be [OUTER_SPACE_ID, INNER_SPACE_ID]: a space of the outer board, "
+                             "then one of the inner board")
             if set(value) & (set(self.elevator_sides) | set(self.railroad_by_side.values())):
                 raise reject("option bridge: an elevator or its railroad is already a transition")
+        if name == "refund_percent" and not 0 <= value <= 100:
+            raise reject(f"option refund_percent is a share of the tax pool: 0 to 100, not {value}")
         return value
 
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -181,7 +185,19 @@ class AddonRules(ClassicRules):
             p["backwards"] = False
             d.say("say", f"{name} moves backwards this throw")
             steps = -steps
+        if steps == 0:  # travel cards cancelled the dice (option travel_with_dice): no move, no landing
+            return ["stay-put", name]
         return ["move", name, steps, {"dice": total, "total": abs(steps)}]
+
+    def task_stay_put(self, d: Draft, name: str) -> None:
+        d.say("say", f"{name} does not move: the token stays on {self.board.by_id[d.player(name)['space']].name}",
+              player=name)
+
+    def roll_turn(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
+        super().roll_turn(d, dice, prompt)
+        p = d.player(prompt["player"])
+        if p["backwards"] and d.state["doubles"] == 3:
+            p["backwards"] = False  # the throw that was to go backwards sent the player to jail: it is used up
 
     # ================================================================== the tax pool
     def tax_account(self, d: Draft, reason: str) -> str:
@@ -204,7 +220,6 @@ class AddonRules(ClassicRules):
         name = prompt["player"]
         if value != prompt["space"]:
             fare = d.state["options"]["airplane_fare"]
-            d.state["airplane"] = value
             d.say("say", f"{name} boards the airplane", player=name)
             d.push(*([["pay", name, "bank", fare, "airplane fare"]] if fare else []), ["fly", name, value, "airplane"])
         else:
@@ -213,6 +228,8 @@ class AddonRules(ClassicRules):
     def task_fly(self, d: Draft, name: str, target: str, how: str) -> None:
         """Subway or airplane: straight to the target (no salary), then land there."""
         d.player(name)["space"] = target
+        if how == "airplane":
+            d.state["airplane"] = target  # only a flight that happens (its fare paid) moves the airplane
         marker = " and put the airplane there" if how == "airplane" else ""
         d.say("move", f"Take the {how}: move {name}'s token to {self.board.by_id[target].name}{marker}",
               player=name, to=target, steps=0, switches=[])
@@ -248,7 +265,8 @@ class AddonRules(ClassicRules):
         amount = d.state["pools"]["tax-pool"] * percent // 100
         self.transfer(d, "tax-pool", name, amount, f"as a {percent}% tax refund")
         if not amount:
-            d.say("say", "The tax pool is empty")
+            pool = d.state["pools"]["tax-pool"]
+            d.say("say", f"{percent}% of the tax pool's {money(pool)} is $0" if pool else "The tax pool is empty")
 
     def land_subway(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         fare = d.state["options"]["subway_fare"]
