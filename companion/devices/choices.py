@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import State, find_ruleset
+from companion.engine import IllegalInput, State, find_ruleset
+from companion.engine.core import Ruleset
 
 from . import screens
 from .screens import Labels
@@ -30,7 +31,10 @@ class ButtonChoice:
 
 
 def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
-    """The prompt's options, or the acts offered before a roll; empty when YES/NO or the phones answer."""
+    """The prompt's options, or the acts offered before a roll; empty when YES/NO or the phones answer.
+
+    ``state`` is the engine's whole state (as the table holds it), not the public one: the cards a player may
+    play are found by trying them."""
     prompt = state.get("prompt") or {}
     options = prompt.get("options") or []
     if options and options != ["yes", "no"]:
@@ -75,7 +79,18 @@ def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
     if "use-card" in verbs:
         for card in player.get("cards", []):
             info = ruleset.board.cards.get(card)
-            if info is not None and info.params.get("use"):
-                choices.append(ButtonChoice(f"Play {screens.label(card, Labels())}",
-                                            {"act": {"player": name, "do": "use-card", "card": card}}))
+            line = {"act": {"player": name, "do": "use-card", "card": card}}
+            # Offered only when the engine would take it now: a jail card in jail, a travel card before a
+            # throw it may replace; never a triple play or tax refund card, which are played when they apply.
+            if info is not None and info.params.get("use") and accepted(ruleset, state, line):
+                choices.append(ButtonChoice(f"Play {screens.label(card, Labels())}", line))
     return choices
+
+
+def accepted(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> bool:
+    """Whether the engine takes ``line`` now (the engine is pure: trying it changes nothing)."""
+    try:
+        ruleset.apply(state, line)
+    except IllegalInput:
+        return False
+    return True

@@ -18,7 +18,7 @@ def classic(*lines: dict, **players: dict) -> dict:
     state, _ = new_game(setup)
     for line in lines:
         state, _ = apply(state, line)
-    return public_state(state)
+    return state
 
 
 def test_income_tax_is_browsed_as_amounts() -> None:
@@ -48,7 +48,7 @@ def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> Non
     labels = Labels({s.id: s.name for s in find_ruleset(ruleset).board.spaces})
     browsed = 0
     for line in lines[1:]:
-        answers = [c for c in prompt_choices(public_state(state), labels) if "answer" in c.line]
+        answers = [c for c in prompt_choices(state, labels) if "answer" in c.line]
         if answers:
             taken = 0
             for choice in answers:
@@ -70,3 +70,14 @@ def test_chambers_star_is_a_card_or_the_steps() -> None:
     labels = Labels({s.id: s.name for s in find_ruleset("chambers").board.spaces})
     assert prompt_choices(public_state(state), labels) == [
         ButtonChoice("Draw a card", {"answer": "draw"}), ButtonChoice("Move 6", {"answer": "move"})]
+
+
+def test_only_cards_the_engine_takes_now_are_offered_before_a_roll() -> None:
+    """A jail card outside jail, a triple play or a tax refund card are never offered (they used to be, and
+    YES said "not played that way"); a travel card before a throw is."""
+    cards = ["chance-get-out-of-jail-free"]
+    assert prompt_choices(classic(Ann={"space": "go", "cards": cards}), LABELS) == []
+    addon, _ = new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3, "start": {"players": {
+        "Ann": {"cards": ["triple-play-112", "chance-tax-refund-100", "chest-half-triple-play", "travel-back-1"]}, "Bob": {"cards": []}}}})
+    offered = [c.line["act"]["card"] for c in prompt_choices(addon, LABELS)]
+    assert offered == ["travel-back-1"]
