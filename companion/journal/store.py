@@ -136,6 +136,7 @@ class Journal:
         self._damaged: dict[int, str] = {}
         self._engine = engine_fingerprint()
         self._db = self._connect()
+        self._sync_full = True  # _connect sets synchronous = FULL; False while that must be restored
         try:
             self._prepare()
             self._check()
@@ -191,6 +192,7 @@ class Journal:
             raise self._refusal(result, text)
         with self._lock:
             now = self._timestamp()
+            self._synced_commits()
             with self._transaction("the new game") as db:
                 game_id = self._insert_game(db, line["setup"], result.state, now)
                 record = self._insert_record(db, game_id, text, now, "ok")
@@ -237,6 +239,7 @@ class Journal:
         setup = decode(lines[0])["setup"]
         with self._lock:
             now = self._timestamp()
+            self._synced_commits()
             with self._transaction("the imported game") as db:
                 game_id = self._insert_game(db, setup, state, now)
                 for stored in lines:
@@ -250,6 +253,7 @@ class Journal:
         """Append and commit ``text``, then apply it to ``game.state`` and record the outcome."""
         line = decode(text)
         now = self._timestamp()
+        self._synced_commits()
         with self._transaction("the input") as db:
             (last,) = db.execute("SELECT max(id) FROM records WHERE game = ?", (game.id,)).fetchone()
             if last != game._last_record:
@@ -512,10 +516,23 @@ class Journal:
         except (JournalError, sqlite3.Error) as error:
             log.warning("%s: game %s: %s (the input itself is safe)", self.path, game_id, error)
         finally:
-            try:
-                self._db.execute("PRAGMA synchronous = FULL")
-            except sqlite3.Error as error:
+            # The input is committed and applied: a failure here must not undo that in the caller's eyes.
+            # The next write restores synced commits before it records anything (``_synced_commits``).
+            self._sync_full = False
+            self._synced_commits(raising=False)
+
+    def _synced_commits(self, *, raising: bool = True) -> None:
+        """Make sure commits wait for the disk again (after the outcome's quick commit); raises
+        :class:`JournalError` before a write if that cannot be done (then nothing is recorded)."""
+        if self._sync_full:
+            return
+        try:
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._sync_full = True
+        except sqlite3.Error as error:
+            if raising:
                 raise self._error(error, "restoring synced commits") from error
+            log.error("%s: restoring synced commits: %s (retried before the next input)", self.path, error)
 
     def _insert_game(self, db: sqlite3.Connection, setup: Mapping[str, Any], state: State, now: str) -> int:
         players = setup.get("players")

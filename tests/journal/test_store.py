@@ -344,3 +344,47 @@ def test_a_game_exported_with_any_character_in_a_name_imports_and_replays(journa
     path.write_bytes(("\ufeff" + text.replace("\n", "\r\n")).encode())
     assert main(["replay", str(path), "--json"], out := io.StringIO()) == 0
     assert json.loads(out.getvalue())["players"][0]["name"] == f"A{separator}n"
+
+
+class FailingPragma:
+    """The journal's SQLite connection, but ``PRAGMA synchronous = FULL`` fails ``times`` times (a disk error)."""
+
+    def __init__(self, db: sqlite3.Connection, times: int) -> None:
+        self._db, self.times = db, times
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if sql == "PRAGMA synchronous = FULL" and self.times:
+            self.times -= 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._db, name)
+
+
+def test_a_failure_after_the_input_is_committed_keeps_it_applied(path: Path) -> None:
+    """Restoring synced commits after an input's outcome failed: the input is on disk, so it stays applied (the
+    table said "nothing was changed" while the journal held it, and live play and the journal parted ways)."""
+    with Journal(path) as journal:
+        game = journal.new_game(TWO)
+        journal._db = FailingPragma(journal._db, times=1)  # type: ignore[assignment]
+        state, _ = game.submit({"roll": [2, 3]})
+        assert game.state is state and state["seq"] == 1
+        game.submit({"answer": "no"})  # synced commits are restored first, then it is recorded
+        live = game.state
+    with Journal(path) as journal:
+        assert journal.problems == []
+        assert journal.open_game(game.id).state == live
+
+
+def test_synced_commits_that_cannot_be_restored_refuse_the_next_input_before_recording_it(path: Path) -> None:
+    with Journal(path) as journal:
+        game = journal.new_game(TWO)
+        journal._db = FailingPragma(journal._db, times=2)  # type: ignore[assignment]
+        game.submit({"roll": [2, 3]})
+        with pytest.raises(JournalError, match="restoring synced commits"):
+            game.submit({"answer": "no"})
+        assert game.state["seq"] == 1
+        game.submit({"answer": "no"})  # the disk is back
+    assert [json.loads(line) for line, _ in records(path, game.id)] == [
+        {"setup": TWO}, {"roll": [2, 3]}, {"answer": "no"}]  # the refused attempt left no record
