@@ -91,15 +91,19 @@ class Table:
             return game.state
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, line: dict[str, Any], *, source: str, expect_seq: int | None = None) -> Update:
+    def submit(self, line: dict[str, Any], *, source: str, expect_seq: int | None = None,
+               expect_game: int | None = None) -> Update:
         """Journal and apply one input line; raises ``IllegalInput`` (nothing changes) if refused.
 
-        ``expect_seq``: refuse the input if the game has moved on since the sender looked at it
-        (a phone acting on an older state).
+        ``expect_seq`` (and ``expect_game``): refuse the input if the game has moved on, or another game
+        has started, since the sender looked at it (a phone acting on an older state; a new game's first
+        state has the same ``seq`` 0 as the last one's).
         """
         with self._lock:
             if self._game is None:
                 raise IllegalInput("no game is running: start one first")
+            if expect_game is not None and expect_game != self._game.id:
+                raise StaleInput(f"another game has started (game {self._game.id}, not {expect_game})")
             if expect_seq is not None and expect_seq != self._game.state["seq"]:
                 raise StaleInput(f"the game has moved on (input {self._game.state['seq']}, not {expect_seq})")
             state, events = self._game.submit(dict(line), source=source)

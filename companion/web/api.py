@@ -34,11 +34,14 @@ def limit(rate: str) -> Callable[[F], F]:
     return mark
 
 
-def running_state(seq: int | None = None) -> dict[str, Any]:
-    """The current state; :class:`StaleInput` if the phone acted on an older one than ``seq``."""
-    state = context().table.state
+def running_state(seq: int | None = None, game: int | None = None) -> dict[str, Any]:
+    """The current state; :class:`StaleInput` if the phone acted on an older one than ``seq`` (of game ``game``)."""
+    table = context().table
+    state = table.state
     if state is None:
         raise Conflict("no game is running: the host starts one")
+    if game is not None and table.game is not None and game != table.game.id:
+        raise StaleInput(f"another game has started (game {table.game.id}, not {game})")
     if seq is not None and seq != state["seq"]:
         raise StaleInput(f"the game has moved on (input {state['seq']}, not {seq})")
     return state
@@ -92,6 +95,7 @@ def get_session() -> Any:
         "phone_dice": ctx.phone_dice,
         "table_code": ctx.access.table_code is not None and not session.get("looker") and not is_host(),
         "game": state is not None,
+        "game_id": ctx.table.game.id if ctx.table.game is not None else None,
     })
 
 
@@ -180,10 +184,10 @@ def post_input() -> Any:
     ctx = context()
     body = json_body()
     line = check_shape(body.get("input"))
-    seq = field(body, "seq", int)
-    state = running_state(seq)
+    seq, game = field(body, "seq", int), field(body, "game", int, required=False)
+    state = running_state(seq, game)
     check_allowed(state, line, current_player(), host=is_host(), phone_dice=ctx.phone_dice)
-    return submitted(line, seq)
+    return submitted(line, seq, game)
 
 
 @api.post("/roll")
@@ -192,10 +196,10 @@ def post_roll() -> Any:
     """The Pi rolls the dice for this phone's roll (only with ``phone_dice = software``)."""
     ctx = context()
     body = json_body()
-    seq = field(body, "seq", int)
+    seq, game = field(body, "seq", int), field(body, "game", int, required=False)
     if ctx.phone_dice != "software":
         raise AccessDenied("the dice come from the table, not from a phone")
-    state = running_state(seq)
+    state = running_state(seq, game)
     prompt = state.get("prompt") or {}
     if not is_host():
         check_own_roll(prompt, current_player() or "")
@@ -203,11 +207,13 @@ def post_roll() -> Any:
         raise AccessDenied("nobody is rolling now")
     ruleset = find_ruleset(state["ruleset"])
     line = software_roll(prompt, ruleset)
-    return submitted(line, seq)
+    return submitted(line, seq, game)
 
 
-def submitted(line: dict[str, Any], seq: int) -> Any:
+def submitted(line: dict[str, Any], seq: int, game: int | None = None) -> Any:
+    """Send the line to the table; the game and seq it was made on are checked again under the table's lock,
+    so the permission checked on that state holds for the state it is applied to."""
     who = "host" if is_host() else f"phone:{current_player()}"
-    update = context().table.submit(line, source=who, expect_seq=seq)
+    update = context().table.submit(line, source=who, expect_seq=seq, expect_game=game)
     return jsonify({"state": as_seen_here(update.state), "events": [e["text"] for e in update.events]})
 

@@ -124,8 +124,9 @@ def get_export() -> Any:
 @requires(Permission.HOST)
 def post_undo() -> Any:
     """Take back the last input: ``{"seq": n}``."""
-    seq = field(json_body(), "seq", int)
-    update = context().table.submit({"undo": 1}, source="host", expect_seq=seq)
+    body = json_body()
+    seq, game = field(body, "seq", int), field(body, "game", int, required=False)
+    update = context().table.submit({"undo": 1}, source="host", expect_seq=seq, expect_game=game)
     return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
 
 
@@ -135,13 +136,15 @@ def post_remove_player() -> Any:
     """A player leaves the table: they resign (everything returns to the bank) and their seat is freed."""
     body = json_body()
     player, seq = field(body, "player", str), field(body, "seq", int)
+    game = field(body, "game", int, required=False)
     ctx = context()
-    state = running_state()
+    state = running_state(seq, game)
     if all(p["name"] != player for p in state["players"]):
         raise NotFound(f"there is no player called {player!r}")
     if "bankrupt" not in find_ruleset(state["ruleset"]).verbs():
         raise Conflict(f"{state['ruleset']} has no way to leave a game in progress")
-    update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq)
+    update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq,
+                              expect_game=game)
     ctx.access.free_seat(player)
     return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
 

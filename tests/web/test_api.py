@@ -415,3 +415,21 @@ def test_phone_rolls_bring_the_chance_cube_after_doubles(journal: Journal, acces
     assert response.status_code == 200, response.get_json()
     assert any("the cube shows" in text for text in response.get_json()["events"])
     assert table.game.export().splitlines()[-1].count('"cube"') == 1  # type: ignore[union-attr]
+
+
+def test_an_input_made_on_one_game_is_not_applied_to_the_next(app: Flask, table: Table) -> None:
+    """A new game starts at seq 0 like the last one: the game id sent beside seq tells them apart (409 stale)."""
+    ann = join(app.test_client(), "Ann")
+    old = ann.get("/api/session").get_json()["game_id"]
+    host = as_host(app.test_client())
+    assert post(host, "/api/host/new-game", {"setup": SETUP_AGAIN}).status_code == 200
+    new = ann.get("/api/session").get_json()["game_id"]
+    assert new != old and table.state["seq"] == 0  # type: ignore[index]
+    refused(post(ann, "/api/input", {"input": {"roll": [3, 4]}, "seq": 0, "game": old}), 409, "stale")
+    refused(post(host, "/api/host/undo", {"seq": 0, "game": old}), 409, "stale")
+    assert table.state["seq"] == 0  # type: ignore[index]
+    assert post(ann, "/api/input", {"input": {"roll": [3, 4]}, "seq": 0, "game": new}).status_code == 200
+    assert table.state["seq"] == 1  # type: ignore[index]
+
+
+SETUP_AGAIN = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 6}

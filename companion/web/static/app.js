@@ -75,11 +75,14 @@ async function send(path, body, okText) {
 }
 
 const actor = () => (app.session && app.session.player) || (app.session && app.session.host ? app.actAs : null);
-const input = (line) => send("/api/input", { input: line, seq: app.state.seq });
+// Every change names the game and the state it was made on: a new game's first state has seq 0 too.
+const made = (body) => ({ ...body, seq: app.state.seq, ...(app.game != null ? { game: app.game } : {}) });
+const input = (line) => send("/api/input", made({ input: line }));
 const act = (verb, extra = {}) => input({ act: { player: actor(), do: verb, ...extra } });
 
 async function loadSession() {
   app.session = await api("/api/session");
+  app.game = app.session.game_id;
   $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
     : app.session.player || "";
   $("leave-button").hidden = !app.session.player;
@@ -116,6 +119,7 @@ function follow() {
   stream.addEventListener("error", () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; });
   stream.addEventListener("state", async (event) => {
     const state = JSON.parse(event.data);
+    app.game = Number(event.lastEventId.split(":")[0]);  // the event id is GAME:SEQ
     const newTurn = app.state && app.state.turn.number !== state.turn.number;
     if (!app.board || app.ruleset !== state.ruleset || (app.board.dynamic_links && newTurn)) await loadBoard(state.ruleset);
     if (app.state && app.state.ruleset === state.ruleset && state.seq >= app.state.seq) {
@@ -186,7 +190,7 @@ function renderTurn(state) {
 function rollControls(box, prompt) {
   const dice = prompt.dice || 2;
   if (app.session.phone_dice === "software") {
-    box.append(el("button", { type: "button", id: "roll-button", on: { click: () => send("/api/roll", { seq: app.state.seq }) } }, "Roll"));
+    box.append(el("button", { type: "button", id: "roll-button", on: { click: () => send("/api/roll", made({})) } }, "Roll"));
   } else if (app.session.phone_dice === "manual" || app.session.host) {
     const selects = [];
     for (let i = 0; i < dice; i++) {
@@ -485,7 +489,7 @@ function renderHost(state) {
   }
   app.actAs = names.includes(select.value) ? select.value : names[0];
   const actions = $("host-actions");
-  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", { seq: app.state.seq }) } }, "Undo"));
+  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
   for (const verb of (app.board && app.board.host_verbs) || []) {
     actions.append(el("button", { type: "button", class: "secondary", on: { click: () => input({ act: { player: "host", do: verb } }) } }, verb));
   }
@@ -496,7 +500,7 @@ function renderHost(state) {
     const to = el("input", { "aria-label": `new name for ${name}`, placeholder: "new name" });
     row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, "Rename"),
       el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, "Free seat"),
-      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", { player: name, seq: app.state.seq }) } }, "Remove"));
+      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", made({ player: name })) } }, "Remove"));
     list.append(row);
   }
 }
