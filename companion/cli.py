@@ -61,6 +61,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as error:
         print(f"companion: {args.file}: {error.strerror}", file=sys.stderr)
         return 1
+    except UnicodeDecodeError:
+        print(f"companion: {args.file}: not a game file (not UTF-8 text)", file=sys.stderr)
+        return 1
     try:
         if args.board:
             first = json.loads(game_file_lines(text)[0])

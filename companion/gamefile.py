@@ -35,6 +35,10 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
             value = json.loads(text)
         except json.JSONDecodeError as error:
             raise GameFileError(number, f"not valid JSON ({error.msg} at column {error.colno})") from None
+        except RecursionError:
+            raise GameFileError(number, "nested too deeply to be a game's line") from None
+        except ValueError as error:  # a number beyond Python's digit limit
+            raise GameFileError(number, f"not a game's line ({error})") from None
         if not isinstance(value, dict):
             raise GameFileError(number, "each line must be a JSON object")
         yield number, value

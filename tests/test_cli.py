@@ -149,6 +149,8 @@ def test_a_bad_line_stops_with_its_number_on_stderr(tmp_path: Path) -> None:
      "line 2: Ann cannot mortgage park-lane: there is no property 'park-lane'"),
     ('{"answer": "yes"}', "line 2: there is no question to answer: the game waits for Ann to roll"),
     ('{"act": {"player": "Bob", "do": "pay-fine"}}', "line 2: it is Ann's roll, not Bob's"),
+    ('{"answer": ' + "[" * 100_000 + "]" * 100_000 + "}", "line 2: nested too deeply to be a game's line"),
+    ('{"roll": [' + "9" * 5000 + ", 1]}", "line 2: not a game's line (Exceeds the limit (4300 digits)"),
 ])
 def test_bad_input_messages(tmp_path: Path, line: str, message: str) -> None:
     setup = SETUP if "Bob" not in line else (
@@ -156,6 +158,20 @@ def test_bad_input_messages(tmp_path: Path, line: str, message: str) -> None:
     run = companion("replay", str(game_file(tmp_path, setup, line)))
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.startswith(f"companion: {tmp_path / 'game.jsonl'}: {message}")
+
+
+def test_hostile_game_files_are_refused_with_a_reason_not_a_traceback(tmp_path: Path) -> None:
+    """A file that is not UTF-8, or whose names would drive the terminal (escapes, a bidi override), is refused
+    by replay and by games import alike, with nothing imported."""
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00{")
+    escape = game_file(tmp_path, '{"setup": {"ruleset": "classic", "players": ["Ann", "\\u001b[2Jx"]}}')
+    journal = tmp_path / "games.sqlite3"
+    for path, message in ((binary, "not a game file (not UTF-8 text)"), (escape, "cannot be a player's name")):
+        for args in (("replay", str(path)), ("games", "--journal", str(journal), "import", str(path))):
+            run = companion(*args)
+            assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+            assert message in run.stderr and "\x1b" not in run.stderr
 
 
 def test_a_missing_file_and_an_empty_file(tmp_path: Path) -> None:

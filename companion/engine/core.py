@@ -12,6 +12,7 @@ Everything in the state is JSON data, so the queue survives a power cut with the
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -62,6 +63,16 @@ def known_keys(given: Mapping[str, Any], allowed: Set[str], where: str) -> None:
     unknown = set(given) - allowed
     if unknown:
         raise reject(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(allowed))})")
+
+
+#: Characters that reorder or hide text (bidi overrides and marks): a name holding one can pose as another.
+HIDDEN_MARKS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable_name(name: str) -> bool:
+    """A name screens and terminals show as it is: no control characters (a terminal's escapes), no lone
+    surrogates (not Unicode text), no marks that reorder the text."""
+    return not any(unicodedata.category(c) in ("Cc", "Cs") or c in HIDDEN_MARKS for c in name)
 
 
 def money(amount: int) -> str:
@@ -140,7 +151,7 @@ class Ruleset:
         if len(set(names)) != len(names):
             raise reject("player names must differ")
         for n in names:
-            if n.strip() != n or n.lower() in RESERVED_NAMES or len(n) > 24:
+            if n.strip() != n or n.lower() in RESERVED_NAMES or len(n) > 24 or not printable_name(n):
                 raise reject(f"{n!r} cannot be a player's name")
         seed = setup.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):

@@ -52,6 +52,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     except (CompanionError, OSError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
+    except UnicodeDecodeError:
+        print(f"companion: {args.file}: not a game file (not UTF-8 text)", file=sys.stderr)
+        return 1
 
 
 def list_games(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:

@@ -21,9 +21,16 @@ def encode(line: Mapping[str, Any]) -> str:
     if not isinstance(line, Mapping) or not all(isinstance(key, str) for key in line):
         raise IllegalInput("an input must be a JSON object")
     try:
-        return json.dumps(dict(line), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(dict(line), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as error:
         raise IllegalInput(f"an input must be plain JSON data ({error})") from None
+    except RecursionError:
+        raise IllegalInput("an input nested this deeply is not a game's input") from None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"): JSON can spell it, UTF-8 and the journal cannot
+        raise IllegalInput("an input's text must be valid Unicode (it holds a lone surrogate)") from None
+    return text
 
 
 def decode(text: str) -> Line:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import secrets
 from collections.abc import Callable
 from functools import wraps
@@ -74,6 +76,10 @@ def current_player() -> str | None:
     return name
 
 
+def _not_json(word: str) -> Any:
+    raise ValueError(f"{word} is not a JSON number")
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object.
 
@@ -81,7 +87,14 @@ def json_body() -> dict[str, Any]:
     """
     if not request.is_json:
         raise UnsupportedMediaType("send JSON (Content-Type: application/json)")
-    body = request.get_json(silent=True)
+    try:
+        body = json.loads(request.get_data(cache=True), parse_constant=_not_json)
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
+    except UnicodeDecodeError:
+        raise BadRequest("the body must be UTF-8 text") from None
+    except ValueError as error:  # malformed JSON, or a number beyond Python's digit limit
+        raise BadRequest(f"the body is not valid JSON ({error})") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
     return body

@@ -5,6 +5,7 @@ A refused request must answer a 4xx JSON error and leave the game exactly as it 
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -433,3 +434,41 @@ def test_an_input_made_on_one_game_is_not_applied_to_the_next(app: Flask, table:
 
 
 SETUP_AGAIN = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 6}
+
+
+@pytest.mark.parametrize(("body", "status"), [
+    ('{"input": {"answer": "\\ud800"}, "seq": 0}', 422),  # a lone surrogate: JSON spells it, UTF-8 cannot
+    ('{"input": {"act": {"player": "Ann", "do": "bid", "\\ud800": 1}}, "seq": 0}', 422),
+    ('{"input": {"answer": ' + "[" * 4000 + "]" * 4000 + '}, "seq": 0}', 400),  # nested too deeply
+    ('{"input": {"roll": [' + "9" * 5000 + ', 1]}, "seq": 0}', 400),  # beyond Python's digits limit
+    ('{"input": {"roll": [NaN, 3]}, "seq": 0}', 400),  # not JSON
+    (b'{"input": {"answer": "\xff"}, "seq": 0}', 400),  # not UTF-8
+])
+def test_hostile_bodies_get_a_clear_refusal_and_change_nothing(app: Flask, table: Table, body: Any,
+                                                               status: int) -> None:
+    """Each of these used to answer 500 with a traceback in the log (found by an input audit)."""
+    ann = join(app.test_client(), "Ann")
+    response = ann.post("/api/input", data=body, content_type="application/json",
+                        headers={"X-CSRFToken": csrf(ann)}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.get_json()["message"]
+    assert table.state["seq"] == 0  # type: ignore[index]
+    assert table.game.export().count("\n") == 1  # type: ignore[union-attr]  # only the setup line
+
+
+@pytest.mark.parametrize("setup_text", [
+    '{"ruleset": "classic", "players": ["Ann", "\\ud800"]}',
+    '{"ruleset": "classic", "players": ["Ann", "\\u202eBob\\u0007"]}',  # a bidi override and a bell
+    '{"ruleset": "classic", "players": ["Ann", "Bob"], "start": ' + "[" * 3000 + "]" * 3000 + "}",
+])
+def test_hostile_new_games_and_imports_are_refused_with_a_reason(app: Flask, table: Table, setup_text: str) -> None:
+    host = as_host(app.test_client())
+    headers = {"X-CSRFToken": csrf(host)}
+    new = host.post("/api/host/new-game", data='{"setup": ' + setup_text + "}", content_type="application/json",
+                    headers=headers)
+    assert new.status_code in (400, 422) and new.get_json()["message"], new.get_data(as_text=True)
+    text = json.dumps('{"setup": ' + setup_text + "}\n")
+    imported = host.post("/api/host/import", data='{"text": ' + text + "}", content_type="application/json",
+                         headers=headers)
+    assert imported.status_code in (400, 422) and imported.get_json()["message"], imported.get_data(as_text=True)
+    assert table.state["seq"] == 0 and len(table.journal.games()) == 1  # type: ignore[index,attr-defined]
