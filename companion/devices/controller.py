@@ -48,7 +48,7 @@ from .draw import Painter
 from .notices import Notices
 from .roller import RollerResult
 from .screens import Choice, Labels, Screen
-from .setup import OptionSetting, button_options, chosen
+from .setup import OptionSetting, button_options, chosen, ruleset_title
 
 log = logging.getLogger(__name__)
 
@@ -350,7 +350,7 @@ class TableController:
     def _open_setup(self) -> None:
         """New game: pick a ruleset, then the players (names and options: on the phone page)."""
         self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
-        self.items = [_Action(find_ruleset(r).board.name if r else r, partial(self._setup_players, r))
+        self.items = [_Action(ruleset_title(find_ruleset(r)), partial(self._setup_players, r))
                       for r in ruleset_ids()]
         current = self.table.state
         if current is not None and current["ruleset"] in ruleset_ids():

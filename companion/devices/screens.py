@@ -138,10 +138,16 @@ def header(state: Mapping[str, Any], labels: Labels) -> Row:
     if player is None:
         return Row(fit(name, COLS["small"]), invert=True)
     place = labels.spaces.get(player.get("space", ""), player.get("space", ""))
-    left = f"{name} {money(player['cash'])}" if "cash" in player else name
     if player.get("in_jail"):
         place = "in jail"
-    return Row(spread(left, short_place(place)), invert=True)
+    cols = COLS["small"]
+    cash = f" {money(player['cash'])}" if "cash" in player else ""
+    left = fit(name, cols - len(cash)) + cash  # the money is never cut: a long name is, then the place
+    room = cols - len(left) - 1
+    if room < 3:
+        return Row(left, invert=True)
+    right = fit(short_place(place), room)
+    return Row(left.ljust(cols - len(right)) + right, invert=True)
 
 
 def short_place(name: str) -> str:

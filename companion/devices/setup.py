@@ -40,6 +40,13 @@ class OptionSetting:
         return f"{words(self.name)}: {words(self.value)}"
 
 
+def ruleset_title(ruleset: Ruleset) -> str:
+    """The ruleset as a menu row names it: its board's name without the patent or trade mark in brackets
+    ("Landlord's game, 1904"; the whole name cut to a row left the two landlord's games alike)."""
+    title = ruleset.board.name.split(" (")[0].removeprefix("The ")
+    return title[:1].upper() + title[1:]
+
+
 def words(value: Any) -> str:
     """An option's name or value as the OLED says it (``even_step`` reads "even step"; booleans on/off)."""
     if isinstance(value, bool):

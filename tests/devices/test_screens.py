@@ -165,3 +165,13 @@ def test_every_row_of_every_key_screen_sits_on_whole_controller_pages() -> None:
     for name, screen in key_screens().items():
         if screen.qr is None:
             assert sum(screens.CELL[r.font][1] for r in screen.rows) == screens.HEIGHT, name  # fills the panel
+
+
+@given(st.text(st.characters(min_codepoint=65, max_codepoint=122), min_size=1, max_size=24),
+       st.integers(0, 99_999), st.sampled_from([s.id for s in find_ruleset("magie-1924").board.spaces]))
+def test_the_header_never_cuts_the_cash(name: str, cash: int, space: str) -> None:
+    """A long name or place is shortened; the money never is ("Player 1 $1~ Oriental Ave" read as $1)."""
+    labels = Labels({s.id: s.name for s in find_ruleset("magie-1924").board.spaces})
+    state = {"turn": {"player": name}, "players": [{"name": name, "cash": cash, "space": space}]}
+    row = screens.header(state, labels)
+    assert f" ${cash}" in row.text and len(row.text) <= screens.COLS["small"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.devices.setup import OptionSetting, button_options, chosen, words
+from companion.devices.screens import COLS
+from companion.devices.setup import OptionSetting, button_options, chosen, ruleset_title, words
 from companion.engine import find_ruleset, new_game, ruleset_ids
 
 
@@ -46,3 +47,10 @@ def test_words() -> None:
     assert words("double_trouble") == "double trouble"
     assert words("even-step") == "even step"
     assert words(False) == "off" and words(True) == "on"
+
+
+def test_every_ruleset_has_its_own_title_that_fits_a_menu_row() -> None:
+    """The whole board names cut to a row made both landlord's games read "The landlord's game, 19~"."""
+    titles = [ruleset_title(find_ruleset(r)) for r in ruleset_ids()]
+    assert len(set(titles)) == len(titles)
+    assert all(len(t) < COLS["small"] - 1 for t in titles)  # beside the cursor mark, never cut
