@@ -222,7 +222,7 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     changed.
     """
     if state.get("winner") is not None:
-        return game_over_screen(state, events, labels, scroll=scroll)
+        return game_over_screen(state, events, labels, scroll=scroll, notice=notice)
     questions = prompt_lines(state, labels)
     asked = [r for text in questions for r in wrap(text)]
     told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
@@ -264,15 +264,19 @@ def notice_pages(notice: str) -> int:
 
 
 def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
-                     scroll: int = 0) -> Screen:
-    """The winner in large letters, then the standings."""
+                     scroll: int = 0, notice: str | None = None) -> Screen:
+    """The winner in large letters; then, turning their pages, a notice, what the last input did (the last
+    instructions, why the game was won: "Total worth: ..."), and everyone's cash."""
     winner = str(state["winner"])
     rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
+    body = [r for text in ([f"! {notice}"] if notice else []) + story(events) for r in wrap(text)]
     standings = []
     for p in state["players"]:
         mark = " (out)" if p.get("bankrupt") else ""
         standings.append(spread(p["name"] + mark, money(p["cash"]) if "cash" in p else ""))
-    shown, scrolls = window(standings, 4, scroll)  # the hint on the last row, as on every screen
+    if body:
+        body += ["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]
+    shown, scrolls = window(body + standings, 4, scroll)  # the hint on the last row, as on every screen
     rows += [Row(r) for r in shown]
     rows.append(Row("MENU held: new game", align="center"))
     return Screen(tuple(rows), scrolls=scrolls, name="game-over")

@@ -175,3 +175,14 @@ def test_the_header_never_cuts_the_cash(name: str, cash: int, space: str) -> Non
     state = {"turn": {"player": name}, "players": [{"name": name, "cash": cash, "space": space}]}
     row = screens.header(state, labels)
     assert f" ${cash}" in row.text and len(row.text) <= screens.COLS["small"]
+
+
+def test_game_over_says_why_and_the_last_instructions_page_by_page() -> None:
+    """The winner alone above everyone's cash hid why ("Total worth: ...") and the last things to do."""
+    state, events = game({"act": {"player": "host", "do": "end-game"}}, Bob={"cash": 200},
+                         Ann={"space": "go", "cash": 1000})
+    pages = [" ".join(r.text for r in screens.game_screen(state, events, LABELS, scroll=k, notice="Shutting down").rows)
+             for k in range(6)]
+    text = " ".join(pages)
+    assert "Total worth: Ann $1000, Bob $200" in " ".join(text.split())
+    assert "wins: the highest total worth" in text and "Cash in hand:" in text and "! Shutting down" in text
