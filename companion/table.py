@@ -77,7 +77,9 @@ class Table:
     def new_game(self, setup: dict[str, Any], *, source: str = "host") -> State:
         with self._lock:
             self._game = self.journal.new_game(setup)
-            self._publish(Update(self._game.state, [{"kind": "new-game", "text": "A new game begins"}], source))
+            # The set-up's own events follow: what to deal and where to put the pieces (lot tickets, hands...).
+            events = [{"kind": "new-game", "text": "A new game begins"}, *self._game.events]
+            self._publish(Update(self._game.state, events, source))
             return self._game.state
 
     def resume(self, game_id: int | None = None, *, source: str = "host") -> State | None:

@@ -19,11 +19,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from luma.core.interface.serial import i2c
 
+from companion.devices import screens
 from companion.devices.clock import SimClock
 from companion.devices.display import PagedSSD1306
 from companion.devices.controller import JoinInfo
 from companion.devices.dice import SoftwareDice
 from companion.devices.pins import load_pins
+from companion.devices.screens import Labels
 from companion.devices.virtual import VirtualButtons, VirtualI2CBus, VirtualRoller
 from companion.engine import find_ruleset
 from companion.launch import Station, build_station, mock_station
@@ -505,3 +507,15 @@ def test_low_disk_space_is_reported_before_inputs_fail(tmp_path: Path) -> None:
         t.station.controller.disk_free = lambda: 10**9  # space freed
         t.play("WAIT 20")
         assert "Disk almost full" not in t.text()
+
+
+def test_a_new_game_shows_its_set_up_instructions(tmp_path: Path) -> None:
+    """What to deal and where to put the pieces reached the OLED only as "A new game begins"."""
+    with table(tmp_path, start()) as t:
+        t.station.table.new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 2})
+        t.play("WAIT 20")
+        told = " ".join(e["text"] for e in t.station.controller.events)
+        assert "A new game begins" in told and "Ann is dealt" in told and "Bob is dealt" in told
+        pages = [" ".join(r.text for r in screens.game_screen(t.state, t.station.controller.events, Labels({}),
+                                                                 scroll=k).rows) for k in range(8)]
+        assert any("Ann is dealt" in page for page in pages)  # the story turns its pages to it
