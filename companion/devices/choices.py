@@ -18,7 +18,8 @@ from companion.engine.core import Ruleset
 from . import screens
 from .screens import Labels
 
-DESTRUCTIVE = frozenset({"bankrupt"})  # options that need a second YES
+#: Options that end a player's game (or send them to the poorhouse): a second YES, and their words on the OLED.
+DESTRUCTIVE = {"bankrupt": "Go bankrupt", "out": "Leave the game", "poorhouse": "Go to the poorhouse"}
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,8 @@ def option_label(state: State, prompt: Mapping[str, Any], option: str, labels: L
             return f"Pay {opts['income_tax_percent']}% of worth"
     if prompt["kind"] == "star" and option in ("draw", "move"):  # chambers' 6*: a card, or the steps
         return "Draw a card" if option == "draw" else f"Move {prompt.get('steps', 6)}"
-    if option == "bankrupt":
-        return "Go bankrupt"
+    if option in DESTRUCTIVE:
+        return DESTRUCTIVE[option]
     return screens.label(option, labels)
 
 

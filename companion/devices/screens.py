@@ -186,7 +186,7 @@ def prompt_lines(state: Mapping[str, Any], labels: Labels) -> list[str]:
         waiting = prompt.get("waiting") or []
         lines.append("Bid or pass on your phones" + (f" ({', '.join(waiting)})" if waiting else ""))
     elif prompt["kind"] == "debt":
-        lines.append("Sell or mortgage on your phone")
+        lines.append("Raise the money on your phone")
     return lines
 
 
@@ -202,7 +202,9 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> s
         verb = {"roller": "ROLL: roller", "manual": "ROLL: enter dice"}.get(dice_source, "ROLL: roll dice")
         return verb + ("  YES: do" if choice is not None and choice.labels else "")
     if options == ["yes", "no"]:
-        return {"buy": "YES: buy  NO: auction", "use-card": "YES: play  NO: keep"}.get(kind, "YES  or  NO")
+        if kind == "buy":
+            return "YES: buy  NO: pass" if prompt.get("ticket") else "YES: buy  NO: auction"
+        return "YES: play  NO: keep" if kind == "use-card" else "YES  or  NO"
     if choice is not None and len(choice.labels) > 1:
         return f"<PREV NEXT>  YES {choice.cursor + 1}/{len(choice.labels)}"
     if choice is not None and choice.labels:

@@ -41,7 +41,8 @@ def test_in_jail_the_fine_and_a_kept_card_come_before_the_roll() -> None:
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
 def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> None:
     """At every prompt of a bot game with options to browse, the engine takes at least one of them (a choice may
-    be refused with its reason, such as a lot the player cannot pay for); only going bankrupt asks twice."""
+    be refused with its reason, such as a lot the player cannot pay for); only leaving the game (bankrupt, out, the
+    poorhouse) asks twice."""
     lines: list[dict] = []
     play_game(GameSpec(ruleset, 3, seed=4), 0, lines)
     state, _ = new_game(lines[0]["setup"])
@@ -52,7 +53,7 @@ def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> Non
         if answers:
             taken = 0
             for choice in answers:
-                assert (choice.confirm is not None) == (choice.line["answer"] == "bankrupt")
+                assert (choice.confirm is not None) == (choice.line["answer"] in ("bankrupt", "out", "poorhouse"))
                 try:
                     apply(state, choice.line)
                     taken += 1
@@ -81,3 +82,13 @@ def test_only_cards_the_engine_takes_now_are_offered_before_a_roll() -> None:
         "Ann": {"cards": ["triple-play-112", "chance-tax-refund-100", "chest-half-triple-play", "travel-back-1"]}, "Bob": {"cards": []}}}})
     offered = [c.line["act"]["card"] for c in prompt_choices(addon, LABELS)]
     assert offered == ["travel-back-1"]
+
+
+def test_leaving_a_landlords_game_asks_twice_and_says_so() -> None:
+    """magie-1924's "out" took one YES and read "Out"."""
+    state, _ = new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9, "start": {"players": {
+        "Ann": {"cash": 10, "cards": ["wayback"]}, "Bob": {"cards": ["rubeville"]}},
+        "spaces": {"rubeville": {"improvement": True}}}})
+    state, _ = apply(state, {"roll": [2, 4]})
+    (out,) = prompt_choices(state, LABELS)
+    assert out == ButtonChoice("Leave the game", {"answer": "out"}, "Leave the game? YES again")

@@ -186,3 +186,13 @@ def test_game_over_says_why_and_the_last_instructions_page_by_page() -> None:
     text = " ".join(pages)
     assert "Total worth: Ann $1000, Bob $200" in " ".join(text.split())
     assert "wins: the highest total worth" in text and "Cash in hand:" in text and "! Shutting down" in text
+
+
+def test_a_lot_ticket_is_passed_not_auctioned() -> None:
+    """magie-1904's lot tickets go back when not bought: the hint said "NO: auction"."""
+    state, events = new_game({"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4})
+    assert state["prompt"]["kind"] == "buy" and state["prompt"]["ticket"]
+    labels = Labels({s.id: s.name for s in find_ruleset("magie-1904").board.spaces})
+    assert screens.game_screen(public_state(state), events, labels).rows[-1].text == "YES: buy  NO: pass"
+    buy, buy_events = game({"roll": [1, 2]})
+    assert screens.game_screen(buy, buy_events, LABELS).rows[-1].text == "YES: buy  NO: auction"

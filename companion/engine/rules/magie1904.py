@@ -143,7 +143,7 @@ class Magie1904Rules(MagieRules):
     def task_offer_lot(self, d: Draft, name: str, lot: str) -> None:
         space = self.board.by_id[lot]
         d.ask(name, "buy", f"{name} holds the lot ticket of {space.name}: buy it for {money(space.price or 0)}?",
-              ["yes", "no"], space=lot, price=space.price)
+              ["yes", "no"], space=lot, price=space.price, ticket=True)  # no: the ticket goes back (no auction)
 
     def answer_buy(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, space = prompt["player"], self.board.by_id[prompt["space"]]
