@@ -95,3 +95,38 @@ def accepted(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> bool:
     except IllegalInput:
         return False
     return True
+
+
+def space_labels(ruleset: Ruleset) -> Labels:
+    """Space ids to the names the OLED shows; names that repeat are told apart, since a list of destinations
+    (the subway, the airplane) holds them all: "Chance 2" (the second along its board), "Chance (inner)"."""
+    spaces = ruleset.board.spaces
+    main = spaces[0].track if spaces else ""
+    seen: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for s in spaces:
+        counts[(s.name, s.track)] = counts.get((s.name, s.track), 0) + 1
+    names = {s.name for s in spaces if s.track != main} & {s.name for s in spaces if s.track == main}
+    labels = {}
+    for s in spaces:
+        key = (s.name, s.track)
+        seen[key] = seen.get(key, 0) + 1
+        label = s.name + (f" {seen[key]}" if counts[key] > 1 else "")
+        labels[s.id] = label + (" (inner)" if s.track != main and s.name in names else "")
+    return Labels(labels)
+
+
+def first_choice(state: State, ruleset: Ruleset) -> int:
+    """Where the cursor starts in a prompt's options: on staying put (the airplane's own space), else on the
+    first destination ahead of the player's token, so that nearby spaces are a press or two away."""
+    prompt = state.get("prompt") or {}
+    options = prompt.get("options") or []
+    if prompt.get("space") in options:
+        return options.index(prompt["space"])
+    order = {s.id: i for i, s in enumerate(ruleset.board.spaces)}
+    player = next((p for p in state["players"] if p["name"] == prompt.get("player")), None)
+    if player is None or player.get("space") not in order or not options or not all(o in order for o in options):
+        return 0
+    here = order[player["space"]]
+    ahead = [i for i, o in enumerate(options) if order[o] > here]
+    return ahead[0] if ahead else 0

@@ -40,7 +40,7 @@ from companion.table import Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import prompt_choices
+from .choices import first_choice, prompt_choices, space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
@@ -470,7 +470,7 @@ class TableController:
         prompt = state.get("prompt")
         if prompt != self._prompt:
             self._prompt = prompt
-            self.cursor = 0 if self.mode == "game" else self.cursor
+            self.cursor = first_choice(state, find_ruleset(state["ruleset"])) if self.mode == "game" else self.cursor
             self.confirming = None if self.mode == "game" else self.confirming
             self.scroll = 0
             self._scroll_at = self.clock() + self.scroll_time
@@ -479,8 +479,7 @@ class TableController:
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
-        board = find_ruleset(state["ruleset"]).board
-        return Labels({s.id: s.name for s in board.spaces})
+        return space_labels(find_ruleset(state["ruleset"]))
 
     def screen(self) -> Screen:
         """The layout for what the table shows now."""

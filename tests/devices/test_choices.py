@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.devices.choices import ButtonChoice, prompt_choices
+from companion.devices.choices import ButtonChoice, first_choice, prompt_choices, space_labels
 from companion.devices.screens import Labels
 from companion.engine import IllegalInput, apply, find_ruleset, new_game, public_state
 from companion.sim import GameSpec, play_game
@@ -92,3 +92,28 @@ def test_leaving_a_landlords_game_asks_twice_and_says_so() -> None:
     state, _ = apply(state, {"roll": [2, 4]})
     (out,) = prompt_choices(state, LABELS)
     assert out == ButtonChoice("Leave the game", {"answer": "out"}, "Leave the game? YES again")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
+def test_every_space_has_a_label_of_its_own(ruleset: str) -> None:
+    """A list of destinations read "Community Chest" four times and "Chance" four times."""
+    labels = space_labels(find_ruleset(ruleset)).spaces
+    assert len(set(labels.values())) == len(labels)
+
+
+def test_the_cursor_starts_on_staying_put_or_just_ahead_of_the_token() -> None:
+    addon = find_ruleset("addon")
+    plane, _ = new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3, "options": {"airplane": "free-parking"},
+                         "start": {"players": {"Ann": {"space": "st-james-place", "cards": []}, "Bob": {"cards": []}}}})
+    plane, _ = apply(plane, {"roll": [3, 1]})
+    assert plane["prompt"]["kind"] == "airplane"
+    assert plane["prompt"]["options"][first_choice(plane, addon)] == "free-parking"  # stay: no press at all
+    subway, _ = new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
+                          "start": {"players": {"Ann": {"space": "inner-community-chest", "cards": []}, "Bob": {"cards": []}}}})
+    subway, events = apply(subway, {"roll": [1, 1]})
+    assert subway["prompt"]["kind"] == "subway"
+    options = subway["prompt"]["options"]
+    order = [s.id for s in addon.board.spaces]
+    assert order.index(options[first_choice(subway, addon)]) == order.index("subway") + 1
+    after, events = apply(subway, {"answer": "chance"})
+    assert any(e["text"].endswith("to Chance on the outer board") for e in events)  # the names repeat

@@ -227,11 +227,15 @@ class AddonRules(ClassicRules):
 
     def task_fly(self, d: Draft, name: str, target: str, how: str) -> None:
         """Subway or airplane: straight to the target (no salary), then land there."""
+        start = d.player(name)["space"]
         d.player(name)["space"] = target
         if how == "airplane":
             d.state["airplane"] = target  # only a flight that happens (its fare paid) moves the airplane
         marker = " and put the airplane there" if how == "airplane" else ""
-        d.say("move", f"Take the {how}: move {name}'s token to {self.board.by_id[target].name}{marker}",
+        track = self.board.by_id[target].track
+        board = "" if track == self.board.by_id[start].track else \
+            f" on the {'inner' if track == 'inner' else 'outer'} board"  # the names repeat on both boards
+        d.say("move", f"Take the {how}: move {name}'s token to {self.board.by_id[target].name}{board}{marker}",
               player=name, to=target, steps=0, switches=[])
         d.push(["land", name, {"flown": True}])
 
