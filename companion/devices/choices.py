@@ -42,7 +42,26 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
         return [option_choice(state, prompt, option, labels) for option in options]
     if prompt.get("kind") == "roll" and prompt.get("player"):
         return roll_extras(state, prompt)
+    if prompt.get("kind") == "auction":
+        return auction_choices(state, prompt)
     return []
+
+
+#: What one press raises the highest bid by (the phones bid any amount).
+BID_STEP = 10
+
+
+def auction_choices(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
+    """Each bidder still in, but the highest: raise by ``BID_STEP`` (at least the opening bid), or pass. A table
+    without phones can hold the whole auction on the buttons."""
+    minimum = (state.get("auction") or {}).get("minimum", 1)
+    amount = max(minimum, prompt.get("bid", 0) + BID_STEP)
+    choices = []
+    for name in prompt.get("waiting") or []:
+        if name != prompt.get("bidder"):
+            choices.append(ButtonChoice(f"{name}: bid ${amount}", {"act": {"player": name, "do": "bid", "amount": amount}}))
+            choices.append(ButtonChoice(f"{name}: pass", {"act": {"player": name, "do": "pass"}}))
+    return choices
 
 
 def option_choice(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> ButtonChoice:

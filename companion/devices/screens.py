@@ -173,7 +173,7 @@ def story(events: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def prompt_lines(state: Mapping[str, Any], labels: Labels) -> list[str]:
-    """What the game waits for, in words (auctions and trades are acted on the phones)."""
+    """What the game waits for, in words (trades are acted on the phones)."""
     prompt = state.get("prompt")
     lines: list[str] = []
     if state.get("trade"):
@@ -184,7 +184,8 @@ def prompt_lines(state: Mapping[str, Any], labels: Labels) -> list[str]:
     lines.append(prompt["text"])
     if prompt["kind"] == "auction":
         waiting = prompt.get("waiting") or []
-        lines.append("Bid or pass on your phones" + (f" ({', '.join(waiting)})" if waiting else ""))
+        if waiting:  # the buttons browse each one's bid and pass (the phones bid any amount)
+            lines.append(f"Still bidding: {', '.join(waiting)}")
     elif prompt["kind"] == "debt":
         lines.append("Raise the money on your phone")
     return lines

@@ -16,6 +16,7 @@ from luma.core.device import dummy
 from PIL import Image, ImageChops
 
 from companion.devices import screens
+from companion.devices.choices import prompt_choices
 from companion.devices.controller import qr_matrix
 from companion.devices.draw import Painter, latin1
 from companion.devices.screens import Choice, Labels
@@ -47,7 +48,8 @@ def key_screens() -> dict[str, screens.Screen]:
         "buy": screens.game_screen(buy, buy_events, LABELS),
         "income-tax-options": screens.game_screen(tax, tax_events, LABELS, choice=Choice(
             ("Pay $200", "Pay 10% of worth"), 1)),
-        "auction": screens.game_screen(auction, auction_events, LABELS),
+        "auction": screens.game_screen(auction, auction_events, LABELS, choice=Choice(
+            tuple(c.label for c in prompt_choices(auction, LABELS)), 0)),
         "jail": screens.game_screen(jail, [], LABELS, choice=Choice(("Pay $50 fine", "Play Chance get out of jail"))),
         "roller-fault": screens.game_screen(roll, [], LABELS, notice="Roller: die A read 7, not a face: roll again",
                                             dice_source="roller"),

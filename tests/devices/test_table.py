@@ -95,13 +95,19 @@ def test_roll_and_buy_with_the_roller_and_yes(tmp_path: Path) -> None:
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]
 
 
-def test_no_opens_the_auction_shown_for_the_phones(tmp_path: Path) -> None:
+def test_no_opens_the_auction_held_on_the_buttons_or_the_phones(tmp_path: Path) -> None:
+    """A table without phones used to be stuck in every auction (YES: "This is for the phones")."""
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 2", "NO")
         assert t.state["prompt"]["kind"] == "auction"
-        assert "Bid or pass on your phones" in t.text()
-        t.play("YES", "ROLL")  # nothing a button can do in an auction
-        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}]
+        assert "Still bidding: Ann, Bob" in t.text() and "Ann: bid $10" in t.text()
+        t.play("ROLL")  # nobody rolls in an auction
+        t.play("YES")  # Ann bids $10
+        assert "Bob: bid $20" in t.text()
+        t.play("NEXT", "YES")  # Bob passes
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 10}},
+                              {"act": {"player": "Bob", "do": "pass"}}]
+        assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann" and t.state["players"][0]["cash"] == 1490
 
 
 def test_a_faulty_reading_is_shown_and_asked_again(tmp_path: Path) -> None:
