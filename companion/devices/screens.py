@@ -330,11 +330,24 @@ def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin
                 Row("NO: back", align="center"))
         return Screen(tuple(rows), name="join")
     right = 12  # characters beside a 64-pixel QR code
-    text = ["Join code", code or "-", ""] + wrap(url.removeprefix("http://"), right)
+    text = ["Join code", code or "-", ""] + address_rows(url.removeprefix("http://"), right)
     if pin:
         text += ["", f"PIN {pin}"]
     rows = tuple(Row(" " * 13 + fit(t, right)) for t in text[:8])
     return Screen(rows, qr=tuple(qr) if qr else None, name="join")
+
+
+def address_rows(address: str, cols: int) -> list[str]:
+    """An address in rows of ``cols``, broken after a dot or before the port, never inside a number
+    ("127.0.0.1:46 / 217" read as another port)."""
+    rows: list[str] = []
+    rest = address
+    while len(rest) > cols:
+        cut = max(rest.rfind(".", 0, cols) + 1, rest.rfind(":", 0, cols + 1), rest.rfind("/", 0, cols + 1))
+        cut = cut if cut > 0 else cols
+        rows.append(rest[:cut])
+        rest = rest[cut:]
+    return rows + [rest]
 
 
 def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:

@@ -198,3 +198,12 @@ def test_a_lot_ticket_is_passed_not_auctioned() -> None:
     assert screens.game_screen(public_state(state), events, labels).rows[-1].text == "YES: buy  NO: pass"
     buy, buy_events = game({"roll": [1, 2]})
     assert screens.game_screen(buy, buy_events, LABELS).rows[-1].text == "YES: buy  NO: auction"
+
+
+@given(st.tuples(*[st.integers(0, 255)] * 4), st.integers(1, 65535))
+def test_the_address_is_never_broken_inside_a_number(ip: tuple[int, ...], port: int) -> None:
+    """ "127.0.0.1:46 / 217" on two rows read as port 46."""
+    address = ".".join(map(str, ip)) + f":{port}"
+    rows = screens.address_rows(address, 12)
+    assert "".join(rows) == address and all(len(r) <= 12 for r in rows)
+    assert not any(a[-1].isdigit() and b[0].isdigit() for a, b in zip(rows, rows[1:]))
