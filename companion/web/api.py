@@ -24,11 +24,15 @@ api = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def limit(rate: str) -> Callable[[F], F]:
-    """Declare a rate limit on a route (PIN and join attempts), per phone address; the app applies it."""
+def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
+    """Declare a rate limit on a route (PIN and join attempts), per phone address; the app applies it.
+
+    ``refusals_only``: only refused requests (422) count, and the host is not limited: a phone sending input
+    after input the engine refuses would fill the disk (refusals are journaled too) while play goes on."""
 
     def mark(view: F) -> F:
         view.rate_limit = rate  # type: ignore[attr-defined]
+        view.rate_refusals_only = refusals_only  # type: ignore[attr-defined]
         return view
 
     return mark
@@ -178,6 +182,7 @@ def post_look() -> Any:
 
 # ---------------------------------------------------------------------- acting
 @api.post("/input")
+@limit("30 per minute", refusals_only=True)
 @requires(Permission.PLAY)
 def post_input() -> Any:
     """One input line (DESIGN.md) made on the state ``seq``: ``{"input": {...}, "seq": 41}``."""

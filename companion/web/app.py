@@ -87,6 +87,7 @@ def create_app(
     app.extensions["companion"] = context
 
     from .api import api
+    from .guard import is_host
     from .host import host
     from .pages import pages
 
@@ -96,8 +97,12 @@ def create_app(
     for endpoint, view in list(app.view_functions.items()):
         rate = getattr(view, "rate_limit", None)
         if rate is not None:
+            extra: dict[str, Any] = {}
+            if getattr(view, "rate_refusals_only", False):
+                extra = {"deduct_when": lambda response: response.status_code == 422,
+                         "exempt_when": is_host}
             # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
-            app.view_functions[endpoint] = limiter.limit(rate)(view)  # type: ignore[assignment]
+            app.view_functions[endpoint] = limiter.limit(rate, **extra)(view)  # type: ignore[assignment]
     _register_errors(app)
     _register_headers(app)
     return app

@@ -472,3 +472,16 @@ def test_hostile_new_games_and_imports_are_refused_with_a_reason(app: Flask, tab
                          headers=headers)
     assert imported.status_code in (400, 422) and imported.get_json()["message"], imported.get_data(as_text=True)
     assert table.state["seq"] == 0 and len(table.journal.games()) == 1  # type: ignore[index,attr-defined]
+
+
+def test_a_phone_sending_refused_input_after_refused_input_is_slowed_down(app: Flask, table: Table) -> None:
+    """Refusals are journaled too: one phone could fill the disk with them (3113 in 5 s) while play went on.
+    After 30 in a minute the phone gets 429 before anything is stored; accepted inputs and the host are not limited."""
+    ann = join(app.test_client(), "Ann")
+    for _ in range(30):
+        refused(send(ann, {"act": {"player": "Ann", "do": "fly"}}), 422, "refused")
+    records = len(table.journal._db.execute("SELECT id FROM records").fetchall())  # type: ignore[attr-defined]
+    refused(send(ann, {"act": {"player": "Ann", "do": "fly"}}), 429, "too-many")
+    assert len(table.journal._db.execute("SELECT id FROM records").fetchall()) == records  # type: ignore[attr-defined]
+    host = as_host(app.test_client())
+    refused(send(host, {"act": {"player": "Ann", "do": "fly"}}), 422, "refused")  # the host is not limited

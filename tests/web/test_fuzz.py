@@ -3,6 +3,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -52,6 +53,9 @@ def phones(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str,
         yield {"Ann": join(app.test_client(), "Ann"), "host": as_host(app.test_client())}, table
 
 
+ADDRESSES = (f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}" for n in itertools.count(1))
+
+
 @settings(max_examples=300, deadline=None)
 @given(line=LINES, seq_delta=st.sampled_from([0, 0, 0, 0, -1, 1]), raw=st.booleans(),
        who=st.sampled_from(["Ann", "host"]))
@@ -61,10 +65,11 @@ def test_any_input_is_answered_and_a_refusal_changes_nothing(phones: tuple[dict[
     client = clients[who]
     before = public_state(table.state)
     body = {"input": line, "seq": before["seq"] + seq_delta}
+    address = {"environ_base": {"REMOTE_ADDR": next(ADDRESSES)}}  # each example its own phone: refusals are limited
     if raw:
-        response = post(client, "/api/input", data=json.dumps(body), content_type="application/json")
+        response = post(client, "/api/input", data=json.dumps(body), content_type="application/json", **address)
     else:
-        response = post(client, "/api/input", body)
+        response = post(client, "/api/input", body, **address)
     assert response.status_code in (200, 400, 403, 409, 422), response.get_data(as_text=True)
     answer = response.get_json()
     event(f"status {response.status_code}")
