@@ -17,7 +17,7 @@ from .access import AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
 from .app import context
 from .board import layout, links
-from .errors import Conflict, NotFound
+from .errors import Conflict, NotFound, TooMany
 from .guard import current_player, field, is_host, json_body, requires, session_id
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -118,6 +118,9 @@ def get_stream() -> Any:
     ctx = context()
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
     hide, viewer = not is_host(), current_player()
+    address = request.remote_addr or ""
+    if not ctx.streams.take(address):
+        raise TooMany("too many live views open from this address: close a tab and reload")
 
     def events() -> Iterator[str]:
         seen = last
@@ -137,7 +140,9 @@ def get_stream() -> Any:
             version = new
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    return Response(events(), mimetype="text/event-stream", headers=headers)
+    response = Response(events(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(lambda: ctx.streams.give_back(address))
+    return response
 
 
 # ---------------------------------------------------------------------- joining

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app, jsonify, request
@@ -24,8 +24,8 @@ from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied
-from .errors import BadRequest, Conflict, NotFound, error_body
-from .feed import Feed
+from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
+from .feed import Feed, StreamSlots
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ class WebContext:
     phone_dice: PhoneDice
     limiter: Limiter
     stream_keepalive: float = 15.0
+    streams: StreamSlots = field(default_factory=StreamSlots)
 
 
 def create_app(
@@ -140,7 +141,8 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(BadRequest)
     @app.errorhandler(NotFound)
     @app.errorhandler(Conflict)
-    def known(error: BadRequest | NotFound | Conflict) -> Any:
+    @app.errorhandler(TooMany)
+    def known(error: BadRequest | NotFound | Conflict | TooMany) -> Any:
         return _json_error(error.status, error.code, str(error))
 
     @app.errorhandler(StaleInput)

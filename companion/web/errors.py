@@ -26,5 +26,12 @@ class Conflict(CompanionError, RuntimeError):
     code = "conflict"
 
 
+class TooMany(CompanionError, RuntimeError):
+    """More at once than the table serves (live streams from one address): 429."""
+
+    status = 429
+    code = "too-many"
+
+
 def error_body(code: str, message: str) -> dict[str, str]:
     return {"error": code, "message": message}

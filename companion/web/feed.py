@@ -68,3 +68,37 @@ class Feed:
                 self._game = game
             if not self._history or self._history[-1] != point:
                 self._history.append(point)
+
+
+LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+class StreamSlots:
+    """The live streams held open: each holds one of the server's threads until the phone goes away.
+
+    One address may hold ``per_address`` (a phone reconnecting holds two for a moment; a few tabs), all of them
+    ``total`` (the server's 48 threads leave 16 for requests): beyond that a stream is refused, so a device on the
+    network holding streams open cannot starve every phone's requests.
+    """
+
+    def __init__(self, *, per_address: int = 4, total: int = 32) -> None:
+        self.per_address, self.total = per_address, total
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, address: str) -> bool:
+        """Hold a slot for a stream from ``address`` (the Pi itself, loopback, has only the total limit)."""
+        with self._lock:
+            own_limit = address not in LOOPBACK and self._held.get(address, 0) >= self.per_address
+            if own_limit or sum(self._held.values()) >= self.total:
+                return False
+            self._held[address] = self._held.get(address, 0) + 1
+            return True
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            left = self._held.get(address, 0) - 1
+            if left > 0:
+                self._held[address] = left
+            else:
+                self._held.pop(address, None)

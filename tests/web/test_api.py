@@ -18,6 +18,7 @@ from companion.journal import Journal
 from companion.table import Table
 from companion.web import Access, create_app
 from companion.web.access import Permission
+from companion.web.feed import StreamSlots
 
 from .conftest import CODE, PIN, as_host, csrf, join, post, send
 
@@ -485,3 +486,25 @@ def test_a_phone_sending_refused_input_after_refused_input_is_slowed_down(app: F
     assert len(table.journal._db.execute("SELECT id FROM records").fetchall()) == records  # type: ignore[attr-defined]
     host = as_host(app.test_client())
     refused(send(host, {"act": {"player": "Ann", "do": "fly"}}), 422, "refused")  # the host is not limited
+
+
+def test_live_streams_are_limited_per_address_so_the_page_stays_up(app: Flask) -> None:
+    """60 streams held open from one device took every server thread: the page was dead for every phone."""
+    looker = app.test_client()
+    lan = {"REMOTE_ADDR": "10.0.0.7"}
+    streams = [looker.get("/api/stream", buffered=False, environ_base=lan) for _ in range(4)]
+    assert all(s.status_code == 200 for s in streams)
+    refused(looker.get("/api/stream", buffered=False, environ_base=lan), 429, "too-many")
+    assert looker.get("/api/stream", buffered=False, environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 200
+    streams[0].close()  # a phone goes away: its slot is free again
+    assert looker.get("/api/stream", buffered=False, environ_base=lan).status_code == 200
+    assert looker.get("/api/state", environ_base=lan).status_code == 200  # looking is never limited
+
+
+def test_stream_slots_hold_a_total_and_leave_the_pi_itself_its_own() -> None:
+    slots = StreamSlots(per_address=2, total=5)
+    assert [slots.take("10.0.0.1") for _ in range(3)] == [True, True, False]
+    assert all(slots.take("127.0.0.1") for _ in range(3))  # loopback: only the total counts
+    assert not slots.take("10.0.0.2")  # 5 held
+    slots.give_back("127.0.0.1")
+    assert slots.take("10.0.0.2")
