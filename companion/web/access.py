@@ -58,6 +58,9 @@ class Access:
     #: Where the access is kept between runs (None: for this process only).
     path: Path | None = field(default=None, repr=False)
     _seats: dict[str, str] = field(default_factory=dict, repr=False)
+    #: Sessions that entered the PIN. A signed cookie alone cannot be taken back: logging out removes the
+    #: session here, so a copy of the cookie made before stops working too.
+    _hosts: set[str] = field(default_factory=set, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -74,7 +77,8 @@ class Access:
             data = json.loads(path.read_text(encoding="utf-8"))
             access = cls(host_pin=str(data["host_pin"]), join_code=str(data["join_code"]),
                          secret_key=str(data["secret_key"]), path=path,
-                         _seats={str(k): str(v) for k, v in dict(data["seats"]).items()})
+                         _seats={str(k): str(v) for k, v in dict(data["seats"]).items()},
+                         _hosts={str(sid) for sid in data.get("hosts", [])})
         except FileNotFoundError:
             access = cls.generate()
             access.path = path
@@ -91,7 +95,7 @@ class Access:
         if self.path is None:
             return
         data = {"host_pin": self.host_pin, "join_code": self.join_code, "secret_key": self.secret_key,
-                "seats": self._seats}
+                "seats": self._seats, "hosts": sorted(self._hosts)}
         scratch = self.path.with_name(self.path.name + ".new")
         try:
             fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -117,6 +121,20 @@ class Access:
         if self.table_code is None:
             return True
         return isinstance(code, str) and hmac.compare_digest(code.encode(), self.table_code.encode())
+
+    def grant_host(self, session_id: str) -> None:
+        with self._lock:
+            self._hosts.add(session_id)
+            self._save()
+
+    def revoke_host(self, session_id: str) -> None:
+        with self._lock:
+            self._hosts.discard(session_id)
+            self._save()
+
+    def is_host_session(self, session_id: object) -> bool:
+        with self._lock:
+            return isinstance(session_id, str) and session_id in self._hosts
 
     def new_join_code(self, digits: int = 6) -> str:
         """Replace the join code (phones already joined keep their seats)."""

@@ -55,7 +55,8 @@ def check(permission: Permission) -> None:
 
 
 def is_host() -> bool:
-    return bool(session.get("host"))
+    """This session entered the PIN and has not logged out (checked on the table: a copied cookie stops too)."""
+    return bool(session.get("host")) and context().access.is_host_session(session.get("sid"))
 
 
 def session_id() -> str:

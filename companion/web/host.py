@@ -30,7 +30,7 @@ def post_login() -> Any:
     body = json_body()
     if not context().access.check_pin(field(body, "pin", str).strip()):
         raise AccessDenied("wrong PIN")
-    session_id()
+    context().access.grant_host(session_id())
     session["host"] = True
     session["looker"] = True
     return jsonify({"host": True, "csrf": generate_csrf()})
@@ -39,6 +39,8 @@ def post_login() -> Any:
 @host.post("/logout")
 @requires(Permission.OPEN)
 def post_logout() -> Any:
+    if "sid" in session:
+        context().access.revoke_host(session["sid"])
     session.pop("host", None)
     return jsonify({"host": False})
 

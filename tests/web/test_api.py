@@ -508,3 +508,16 @@ def test_stream_slots_hold_a_total_and_leave_the_pi_itself_its_own() -> None:
     assert not slots.take("10.0.0.2")  # 5 held
     slots.give_back("127.0.0.1")
     assert slots.take("10.0.0.2")
+
+
+def test_logging_out_ends_every_copy_of_the_host_cookie(app: Flask) -> None:
+    """A signed cookie cannot be taken back: the table keeps which sessions entered the PIN."""
+    host = as_host(app.test_client())
+    copy = app.test_client()
+    cookie = host.get_cookie("companion")
+    assert cookie is not None
+    copy.set_cookie("companion", cookie.value)
+    assert copy.get("/api/host/games").status_code == 200
+    assert post(host, "/api/host/logout", {}).status_code == 200
+    assert copy.get("/api/host/games").status_code == 401
+    assert as_host(app.test_client()).get("/api/host/games").status_code == 200  # the PIN still works
