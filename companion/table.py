@@ -23,6 +23,7 @@ class GameStore(Protocol):
 
     id: int
     state: State
+    events: list[Event]  # those of the last input (of the set-up, for a game just started)
 
     def submit(self, line: dict[str, Any], *, source: str = "") -> tuple[State, list[Event]]: ...
 

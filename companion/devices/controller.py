@@ -500,7 +500,8 @@ class TableController:
         if self.mode == "dice" and self.entry is not None:
             player = (state.get("prompt") or {}).get("player") or ""
             return screens.dice_entry_screen(player, self.entry.values, self.entry.cursor, self.entry.label)
-        choices = self._choices(self.table.state)  # the whole state: a card is offered if the engine takes it
+        whole = self.table.state  # the whole state: a card is offered if the engine takes it
+        choices = self._choices(whole) if whole is not None else []
         choice = None
         if choices:
             cursor = self.cursor % len(choices)
