@@ -154,7 +154,9 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
     base = page_url(host, server.port)
 
     def join() -> JoinInfo:
-        return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin)
+        names = [p["name"] for p in table.state["players"]] if table.state else []
+        players = tuple((n, access.player_code(n), access.player_join_url(base, n)) for n in names)
+        return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin, players)
 
     return server, join
 

@@ -63,6 +63,8 @@ class JoinInfo:
     join_url: str | None = None  # what the QR code holds
     code: str | None = None  # the join digits
     pin: str | None = None  # the host PIN
+    #: Each player's own page: (name, their digits, what their QR code holds), in turn order.
+    players: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass
@@ -103,6 +105,7 @@ class TableController:
 
         self._lock = threading.RLock()
         self._inbox: collections.deque[Update] = collections.deque()
+        self.join_page = 0  # join codes: 0 the table's, then each player's
         self.mode = "game"  # game | players | join | menu | confirm | dice | setup
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
@@ -210,6 +213,8 @@ class TableController:
                 action.run()
         elif self.mode == "dice":
             self._dice_entry(button)
+        elif self.mode == "join" and button in ("PREV", "NEXT"):
+            self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self.mode in ("players", "join"):
             if button in ("NO", "YES"):
                 self.mode = "game"
@@ -332,7 +337,7 @@ class TableController:
         self.items = items
 
     def _show(self, mode: str) -> None:
-        self.mode, self.scroll = mode, 0
+        self.mode, self.scroll, self.join_page = mode, 0, 0
 
     def _next_dice_source(self) -> None:
         sources = [s for s in SOURCES if s != "roller" or self.roller is not None]
@@ -490,6 +495,10 @@ class TableController:
             return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
         if self.mode == "join":
             info = self.join_info()
+            page = self.join_page % (len(info.players) + 1)
+            if page:
+                name, code, url = info.players[page - 1]
+                return screens.player_join_screen(qr_matrix(url), name, code, page, len(info.players))
             return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None,
                                        info.url, info.code, info.pin)
         if state is None:

@@ -333,8 +333,16 @@ def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin
     text = ["Join code", code or "-", ""] + address_rows(url.removeprefix("http://"), right)
     if pin:
         text += ["", f"PIN {pin}"]
-    rows = tuple(Row(" " * 13 + fit(t, right)) for t in text[:8])
+    text = text[:7] + [""] * (7 - len(text)) + ["NEXT: each"]  # each player's own code follows
+    rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)
     return Screen(rows, qr=tuple(qr) if qr else None, name="join")
+
+
+def player_join_screen(qr: Sequence[str], name: str, code: str, page: int, pages: int) -> Screen:
+    """One player's own QR code and digits: scanned, that phone joins as them at once."""
+    right = 12
+    text = [fit(name, right), "joins with", code, "", "", "", f"{page}/{pages}", "<PREV NEXT>"]
+    return Screen(tuple(Row(" " * 13 + t) for t in text), qr=tuple(qr), name="join-player")
 
 
 def address_rows(address: str, cols: int) -> list[str]:

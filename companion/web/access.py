@@ -143,6 +143,19 @@ class Access:
             self._save()
             return self.join_code
 
+    def player_code(self, player: str, digits: int = 6) -> str:
+        """The digits that join as ``player`` alone (the OLED shows each player theirs): derived from the join
+        code, so a new join code renews them all."""
+        mac = hmac.new(self.secret_key.encode(), f"{self.join_code}\0{player}".encode(), "sha256").digest()
+        return str(int.from_bytes(mac[:8], "big") % 10**digits).zfill(digits)
+
+    def check_player_code(self, code: object, player: str) -> bool:
+        return isinstance(code, str) and hmac.compare_digest(code.encode(), self.player_code(player).encode())
+
+    def player_join_url(self, base_url: str, player: str) -> str:
+        """What a player's own QR code holds: their code and name, in the fragment (never sent or logged)."""
+        return f"{base_url.rstrip('/')}/join#code={quote(self.player_code(player))}&player={quote(player)}"
+
     def join_url(self, base_url: str) -> str:
         """The URL the OLED's QR code holds. The code is in the fragment: never sent to the server or
         logged, and the page removes it from the browser's history as soon as it has read it."""

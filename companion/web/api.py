@@ -150,13 +150,13 @@ def get_stream() -> Any:
 @limit("10 per minute")
 @requires(Permission.OPEN)
 def post_join() -> Any:
-    """Join as a player with the code on the table's screen."""
+    """Join as a player with the table's join code (any seat) or the player's own code (that seat)."""
     ctx = context()
     body = json_body()
-    code = field(body, "code", str)
+    code = field(body, "code", str).strip()
     player = field(body, "player", str)
-    if not ctx.access.check_join_code(code.strip()):
-        raise AccessDenied("that is not the table's join code")
+    if not ctx.access.check_join_code(code) and not ctx.access.check_player_code(code, player):
+        raise AccessDenied(f"that is neither the table's join code nor {player}'s")
     state = running_state()
     if all(p["name"] != player for p in state["players"]):
         raise NotFound(f"there is no player called {player!r} in this game")

@@ -61,6 +61,8 @@ def key_screens() -> dict[str, screens.Screen]:
             "pool: all", "one card each: off", "travel with dice: off", "bridge moves: off", "More on your phone"], 1),
         "join": screens.join_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
                                     "http://192.168.1.20:8080", "482913", "1234"),
+        "join-player": screens.player_join_screen(
+            qr_matrix("http://192.168.1.20:8080/join#code=093114&player=Ann"), "Ann", "093114", 1, 2),
         "players": screens.players_screen(buy, LABELS),
         "game-over": screens.game_screen(over, over_events, LABELS),
     }

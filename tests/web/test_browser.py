@@ -313,3 +313,15 @@ def test_magie_1924_chance_cube_entered_beside_the_dice(browser: Any, phone: Any
             expect(page.locator("#story")).to_contain_text("the cube shows 25", timeout=TIMEOUT)
             assert table.game.export().splitlines()[-1] == '{"roll": [2, 1], "cube": 25}'  # type: ignore[union-attr]
             assert page.errors == []
+
+
+def test_a_players_own_qr_code_joins_their_seat_at_once(browser: Any, phone: Any, table: Table) -> None:
+    """The URL in a player's QR code (the OLED's join pages) holds their code and name: no form to fill."""
+    access = Access(host_pin=PIN, join_code=CODE)
+    app = create_app(table, access=access, phone_dice="manual")
+    with make_server(app, "127.0.0.1", 0) as server:
+        page = phone(access.player_join_url(server.url, "Bob"))
+        expect_text(page.locator("#who"), "Bob")
+        assert "code=" not in page.url  # the code leaves the browser's history at once
+        assert access.seats() == ["Bob"]
+        assert page.errors == []

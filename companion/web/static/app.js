@@ -597,13 +597,18 @@ function wire() {
 
 async function start() {
   // A join code from the QR code's URL fragment: read it, then remove it from the history at once.
-  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  // A player's own QR code holds their name too: that phone joins as them at once.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const code = fragment.get("code");
   if (code) {
     $("join-code").value = code;
     history.replaceState(null, "", location.pathname);
   }
   wire();
   await refresh();
+  const player = fragment.get("player");
+  if (code && player && app.session.player !== player
+      && await send("/api/join", { code, player }, `You are ${player}`)) await refresh();
   if (app.session.host) await hostSetup();
   if (!app.session.table_code) follow();
 }
