@@ -202,6 +202,16 @@ class GameMachine(RuleBasedStateMachine):
             assert 0 <= rec.get("houses", 0) <= 4 and not (rec.get("hotel") and rec.get("houses")), sid
 
     @invariant()
+    def every_street_group_is_built_evenly(self) -> None:
+        """RULES.md: build and sell evenly — no street more than one building above another of its group
+        (selling a hotel short of houses left 0/0/hotel before the group came down evenly)."""
+        spaces = self.state["spaces"]
+        for group, members in self.ruleset.board.groups.items():
+            levels = [5 if spaces[m].get("hotel") else spaces[m].get("houses", 0) for m in members if m in spaces]
+            if levels and "houses" in spaces[members[0]]:
+                assert max(levels) - min(levels) <= 1, f"{group}: {levels}"
+
+    @invariant()
     def each_property_has_one_owner_in_the_game(self) -> None:
         players = {p["name"]: p for p in self.state["players"]}
         for sid, rec in self.state["spaces"].items():

@@ -8,7 +8,7 @@ auction of the bank's last houses or hotels, and the ``mortgage`` and ``unmortga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..board import Space
@@ -229,22 +229,56 @@ class RealEstate(Auctions, Ruleset):
             raise reject(f"{why}: sell evenly, the other streets of the {space.group} group come first")
         half = (space.house or 0) // 2
         bank = d.state["bank"]
+        if rec["hotel"] and bank["houses"] < 4:
+            self.sell_group_down(d, name, space, group)
+            return
         rec = d.space(space.id)
         if rec["hotel"]:
-            houses = min(4, bank["houses"])
-            rec["hotel"], rec["houses"] = False, houses
+            rec["hotel"], rec["houses"] = False, 4
             bank["hotels"] += 1
-            bank["houses"] -= houses
-            text = f"Take the hotel off {space.name}" + (f" and put {houses} houses there" if houses else "")
-            if houses < 4:
-                text += f" (the bank has only {houses} houses: the rest are sold too)"
-            self.transfer(d, "bank", name, half * (5 - houses), f"for the hotel on {space.name}")
+            bank["houses"] -= 4
+            text = f"Take the hotel off {space.name} and put 4 houses there"
+            self.transfer(d, "bank", name, half, f"for the hotel on {space.name}")
         else:
             rec["houses"] -= 1
             bank["houses"] += 1
             text = f"Take a house off {space.name}"
             self.transfer(d, "bank", name, half, f"for a house on {space.name}")
         d.say("build", text, space=space.id)
+
+    def sell_group_down(self, d: Draft, name: str, space: Space, group: Sequence[str]) -> None:
+        """A hotel sold while the bank has fewer than four houses cannot become four houses, and a street
+        beside a hotel must hold four: every hotel of the group comes off, and the houses there are (the bank's
+        and those on the group) are spread evenly, as many as can be. The player is paid half price for every
+        building that goes back. Evenness holds after every sale (RULES.md)."""
+        bank = d.state["bank"]
+        before = {m: self.level(d.read_space(m)) for m in group}
+        caps = {m: min(level, 4) for m, level in before.items()}  # never more houses than a street had
+        available = bank["houses"] + sum(level for level in before.values() if level < 5)
+        low = next(n for n in range(4, -1, -1) if all(c >= n for c in caps.values()) and n * len(group) <= available)
+        # The extra houses above the even level stay where houses already stand (fewer to move), the sold
+        # street last.
+        order = sorted(group, key=lambda m: (before[m] == 5, m == space.id))
+        extra = available - low * len(group)
+        after = {}
+        for m in order:
+            after[m] = low + (1 if extra > 0 and caps[m] > low else 0)
+            extra -= after[m] - low
+        d.say("say", f"The bank has only {bank['houses']} houses: the {space.group} group comes down evenly")
+        for m in group:
+            rec, street = d.space(m), self.board.by_id[m]
+            if before[m] == 5:
+                d.say("build", f"Take the hotel off {street.name}" + (f" and put {after[m]} "
+                      f"{'house' if after[m] == 1 else 'houses'} there" if after[m] else ""), space=m)
+                bank["hotels"] += 1
+                bank["houses"] -= after[m]
+            elif after[m] < before[m]:
+                d.say("build", f"Take {before[m] - after[m]} {'house' if before[m] - after[m] == 1 else 'houses'} "
+                      f"off {street.name}", space=m)
+                bank["houses"] += before[m] - after[m]
+            rec["hotel"], rec["houses"] = False, after[m]
+        sold = sum(before.values()) - sum(after.values())
+        self.transfer(d, "bank", name, sold * ((space.house or 0) // 2), f"for {sold} buildings of the {space.group} group")
 
     # ================================================================== mortgages
     def deed(self, d: Draft, name: str, space_id: Any, why: str) -> Space:
