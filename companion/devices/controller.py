@@ -105,6 +105,7 @@ class TableController:
 
         self._lock = threading.RLock()
         self._inbox: collections.deque[Update] = collections.deque()
+        self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
         self.mode = "game"  # game | players | join | menu | confirm | dice | setup
         self.events: list[dict[str, Any]] = []
@@ -217,7 +218,7 @@ class TableController:
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self.mode in ("players", "join"):
             if button in ("NO", "YES"):
-                self.mode = "game"
+                self.mode = self._shown_from  # back to the new game's options when they led here
         else:
             self._game_press(button)
 
@@ -337,6 +338,7 @@ class TableController:
         self.items = items
 
     def _show(self, mode: str) -> None:
+        self._shown_from = "setup" if self.mode == "setup" else "game"
         self.mode, self.scroll, self.join_page = mode, 0, 0
 
     def _next_dice_source(self) -> None:

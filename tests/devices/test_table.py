@@ -324,6 +324,10 @@ def test_new_game_set_up_finished_on_the_phone(tmp_path: Path) -> None:
         assert t.station.controller.items[-1].label == "More on your phone"
         t.play("PREV", "YES")
         assert t.station.controller.mode == "join" and "PIN 7315" in t.text() and "table.local" in t.text()
+        t.play("NO")  # back to the new game's options, the choices made still there (it went back to the old game)
+        assert t.station.controller.mode == "setup" and t.station.controller.items[-1].label == "More on your phone"
+        t.play("YES")
+        assert t.station.controller.mode == "join"
         t.station.table.new_game({"ruleset": "classic", "players": ["Cy", "Di"], "seed": 3,
                                   "options": {"start_cash": 2000}}, source="host")  # the phone's host set-up
         t.station.controller.tick()
