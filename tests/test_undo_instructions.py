@@ -47,3 +47,23 @@ def test_an_undo_that_changes_nothing_on_the_board_says_only_what_it_undid(tmp_p
     game = tmp_path / "undo-offer.jsonl"
     game.write_text("\n".join(lines) + "\n")
     assert said_by_the_undo(game) == ["Undone: Ann trade Bob"]
+
+
+def test_undoing_an_exchange_gives_the_safe_cards_back_by_hand() -> None:
+    """chambers: the exchange returned both players' safe cards to the decks; the undo only moved the tokens back
+    while the state gave the cards back to the hands."""
+    assert said_by_the_undo(GAMEFILES / "chambers" / "undo-exchange-gives-the-safe-cards-back.jsonl") == [
+        "Undone: answer Bob", "Move Ann's token back to Flying keys 2", "Move Bob's token back to Chess 4",
+        "Give Bob back Upright white chess piece from the chess deck",
+        "Give Ann back Non-broken broom from the keys deck"]
+
+
+def test_undoing_a_trade_of_cards_hands_them_back(tmp_path: Path) -> None:
+    game = tmp_path / "undo-card-trade.jsonl"
+    game.write_text(
+        '{"setup": {"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9, '
+        '"deal": {"Ann": ["wayback", "rubeville"], "Bob": ["boomtown"]}}}\n'
+        '{"act": {"player": "Ann", "do": "trade", "with": "Bob", "give": {"cards": ["wayback"]}, "get": {"cash": 10}}}\n'
+        '{"act": {"player": "Bob", "do": "accept"}}\n'
+        '{"undo": 1}\n')
+    assert "Take Wayback from Bob and give it back to Ann" in said_by_the_undo(game)

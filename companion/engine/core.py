@@ -535,7 +535,30 @@ class Ruleset:
             if back is not None and back != p.get("space"):
                 events.append({"kind": "move", "text": f"Move {p['name']}'s token back to {self.board.by_id[back].name}",
                                "player": p["name"], "to": back, "undo": True})
+        return events + self.undo_card_instructions(before, after)
+
+    def undo_card_instructions(self, before: State, after: State) -> list[Event]:
+        """The cards the undone input moved between a hand and its deck, or between two hands."""
+        held_now = {c: p["name"] for p in before["players"] for c in p.get("cards", [])}
+        held_then = {c: p["name"] for p in after["players"] for c in p.get("cards", [])}
+        events = []
+        for card in sorted(set(held_now) | set(held_then)):
+            now, then = held_now.get(card), held_then.get(card)
+            if now == then:
+                continue
+            what, deck = self.card_name(card), self.board.cards[card].deck.replace("-", " ")
+            if now is not None and then is not None:
+                text = f"Take {what} from {now} and give it back to {then}"
+            elif then is not None:
+                text = f"Give {then} back {what} from the {deck} deck"
+            else:
+                text = f"Take {what} back from {now}: it goes back in the {deck} deck"
+            events.append({"kind": "card", "text": text, "card": card, "player": then or now, "undo": True})
         return events
+
+    def card_name(self, card_id: str) -> str:
+        """A card as the table's instructions name it (rulesets with named cards say more)."""
+        return card_id
 
     def _finish(self, d: Draft, line: Mapping[str, Any] | None) -> State:
         state = d.finish()

@@ -1,8 +1,8 @@
 """Renaming a player in a game file: the name is replaced where the format puts player names.
 
 Only those places are touched (``setup.players``, the keys of ``deal`` and ``start.players``,
-``start.spaces.*.owner``, ``start.turn``, and ``act.player`` / ``act.with``), so a player called
-``pass`` does not rename the verb.
+``start.spaces.*.owner``, ``start.turn``, ``act.player`` / ``act.with``, and an answer to a prompt whose
+options are players, such as ``chambers``' exchange), so a player called ``pass`` does not rename the verb.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.engine import IllegalInput
+from companion.engine import IllegalInput, State, apply
 from companion.gamefile import game_file_lines, parse_lines
 
 
@@ -59,6 +59,22 @@ def rename_line(line: dict[str, Any], old: str, new: str) -> dict[str, Any]:
 
 
 def rename_in_game_file(text: str, old: str, new: str) -> str:
-    """The game file ``text`` with player ``old`` called ``new``."""
-    lines = [rename_line(line, old, new) for _, line in parse_lines(game_file_lines(text))]
+    """The game file ``text`` with player ``old`` called ``new`` (played through, to know which answers are names)."""
+    state: State | None = None
+    lines = []
+    for _, line in parse_lines(game_file_lines(text)):
+        renamed = rename_line(line, old, new)
+        if line.get("answer") == old and state is not None and answers_with_players(state):
+            renamed = {**renamed, "answer": new}
+        lines.append(renamed)
+        try:
+            state, _ = apply(state, line)
+        except IllegalInput:  # an exported game holds accepted lines only; another file is refused on import
+            pass
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def answers_with_players(state: State) -> bool:
+    """Whether the prompt's options are players' names (chambers' exchange: change places with whom?)."""
+    options = (state.get("prompt") or {}).get("options") or []
+    return bool(options) and set(options) <= {p["name"] for p in state["players"]}

@@ -36,3 +36,19 @@ def test_a_player_called_pass_is_renamed_and_the_verb_is_not() -> None:
 def test_bad_renames(old: str, new: str) -> None:
     with pytest.raises(IllegalInput):
         rename_in_game_file(GAME, old, new)
+
+
+def test_an_answer_naming_the_player_is_renamed_and_other_answers_are_not() -> None:
+    """chambers' exchange is answered with a player's name: left as it was, the renamed game could not be replayed
+    (and the host's rename was refused for the rest of the game). A player called "yes" keeps the answer "yes"."""
+    game = "\n".join(json.dumps(line) for line in [
+        {"setup": {"ruleset": "chambers", "players": ["Ann", "Bob", "Cy"], "seed": 1, "stack": {"keys": ["keys-exchange"]},
+                   "start": {"players": {"Bob": {"space": "keys-5"}}}}},
+        {"roll": [1]},
+        {"answer": "Bob"},
+    ])
+    text = rename_in_game_file(game, "Bob", "Rob")
+    assert '"answer": "Rob"' in text
+    assert replay(text.splitlines()).state["players"][0]["space"] == "keys-5"
+    classic = rename_in_game_file(GAME.replace('"pass"', '"no"').replace('"do": "no"', '"do": "pass"'), "no", "Nat")
+    assert '"answer": "no"' in classic  # a buy question's answer, not the player
