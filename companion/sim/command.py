@@ -130,15 +130,19 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     except (CompanionError, ValueError) as error:
         print(f"companion simulate: {error}", file=sys.stderr)
         return 1
-    if args.plot:
-        title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
-        Path(args.plot).write_text(heat_map_svg(summary.board, summary.results()["landings"], title), "utf-8")
     if args.json:
         json.dump(summary.as_json(), out, indent=1)
         out.write("\n")
     else:
         out.write(summary.as_text() + "\n")
-        if args.plot:
+    if args.plot:  # after the report: a plot that cannot be written never loses the run
+        title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
+        try:
+            Path(args.plot).write_text(heat_map_svg(summary.board, summary.results()["landings"], title), "utf-8")
+        except OSError as error:
+            print(f"companion simulate: {args.plot}: {error.strerror}", file=sys.stderr)
+            return 1
+        if not args.json:
             out.write(f"  heat map written to {args.plot}\n")
     return 0
 
@@ -150,4 +154,12 @@ def _check(spec: GameSpec, args: argparse.Namespace) -> None:
         raise ValueError("--workers must be at least 1")
     if spec.turn_cap < 1:
         raise ValueError("--turn-cap must be at least 1")
+    if spec.options.get("end_at_minutes"):
+        raise ValueError("option end_at_minutes is the table's clock: the bots play without one (use --turn-cap)")
+    if args.plot:
+        plot = Path(args.plot)
+        if plot.suffix.lower() != ".svg":
+            raise ValueError(f"--plot writes an SVG heat map: name the file .svg, not {plot.name!r}")
+        if not plot.resolve().parent.is_dir():
+            raise ValueError(f"--plot: there is no folder {str(plot.parent)!r}")
     new_game({"ruleset": spec.ruleset, "players": spec.seats(), "options": dict(spec.options)})  # names the bad one

@@ -72,7 +72,8 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
     if lines is not None:
         lines.append({"setup": setup})
     strategy = strategy_for(spec.ruleset)(find_ruleset(spec.ruleset), random.Random(seed))
-    tally = Tally()
+    board = find_ruleset(spec.ruleset).board
+    tally = Tally(tracks={s.id: s.track for s in board.spaces} if len(board.tracks) > 1 else {})
     tally.observe(state, None, events)  # the set-up: start money paid from a pool counts as paid out
     inputs = rejected = 0
     first_rejection = None

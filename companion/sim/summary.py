@@ -64,13 +64,14 @@ class Summary:
         pools: Counter[str] = Counter()
         prizes: Counter[int] = Counter()
         causes: Counter[str] = Counter()
-        switches = 0
+        switches = track_changes = 0
         for r in records:
             landings.update(r.tally.landings)
             pools.update(r.tally.pool_payouts)
             prizes.update(r.tally.prizes)
             causes.update(r.tally.bankruptcies)
             switches += r.tally.switches
+            track_changes += r.tally.track_changes
         total_landings = sum(landings.values())
         games = len(records)
         return {
@@ -83,20 +84,23 @@ class Summary:
             "finished": len(finished),
             "cut": len(records) - len(finished),
             "cut_games": [r.index for r in records if r.cut],
+            # No finished game, no length: null (the text says n/a), never a 0 that reads like a figure.
             "turns": {
-                "mean": round(statistics.fmean(turns), 2) if turns else 0,
+                "mean": round(statistics.fmean(turns), 2),
                 "mean_ci95": ci95(turns),
-                "median": float(statistics.median(turns)) if turns else 0.0,
+                "median": float(statistics.median(turns)),
                 "p90": percentile(turns, 0.9),
-                "min": min(turns, default=0),
-                "max": max(turns, default=0),
-            },
+                "min": min(turns),
+                "max": max(turns),
+            } if turns else {"mean": None, "mean_ci95": None, "median": None, "p90": None, "min": None, "max": None},
             "inputs": sum(r.inputs for r in records),
             "wins_by_seat": {seat: sum(1 for r in finished if r.winner_seat == i) for i, seat in enumerate(seats)},
             "landings": {s.id: landings.get(s.id, 0) for s in self.board.spaces},
             "landings_total": total_landings,
             "board_switches": switches,
             "board_switches_per_game": round(switches / games, 3) if games else 0,
+            "track_changes": track_changes,
+            "track_changes_per_game": round(track_changes / games, 3) if games else 0,
             "pool_payouts": dict(sorted(pools.items())),
             "pool_payouts_per_game": {pool: mean_and_ci([r.tally.pool_payouts.get(pool, 0) for r in records])
                                       for pool in sorted(pools)},
@@ -132,16 +136,18 @@ class Summary:
             f"  speed        {tim['games_per_second']} games/s ({tim['inputs_per_second']} inputs/s, "
             f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
             f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
-            f"  turns        mean {res['turns']['mean']} ± {res['turns']['mean_ci95']} (95% CI), "
-            f"median {res['turns']['median']}, p90 {res['turns']['p90']} "
-            f"(finished games; min {res['turns']['min']}, max {res['turns']['max']})",
+            (f"  turns        mean {res['turns']['mean']} ± {res['turns']['mean_ci95']} (95% CI), "
+             f"median {res['turns']['median']}, p90 {res['turns']['p90']} "
+             f"(finished games; min {res['turns']['min']}, max {res['turns']['max']})") if res["finished"] else
+            "  turns        n/a (no game finished)",
             "  wins by seat " + ", ".join(f"{i + 1}. {seat} {n} ({100 * n / max(res['finished'], 1):.1f}%)"
                                           for i, (seat, n) in enumerate(res["wins_by_seat"].items())),
         ]
         if res["bankruptcies"]:
             out.append("  bankruptcies " + ", ".join(f"{cause} {n}" for cause, n in res["bankruptcies"].items()))
         if res["board_switches"]:
-            out.append(f"  board switches {res['board_switches_per_game']} per game")
+            out.append(f"  board switches {res['board_switches_per_game']} per game (elevators, bridge); "
+                       f"{res['track_changes_per_game']} changes of board in all (cards, subway, airplane, jail too)")
         for pool, paid in res["pool_payouts"].items():
             per_game = res["pool_payouts_per_game"][pool]
             out.append(f"  {pool} paid out {paid} in all, {per_game['mean']:.1f} ± {per_game['ci95']:.1f} per game")

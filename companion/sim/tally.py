@@ -19,6 +19,7 @@ CAUSES = (
     ("rent", "rent"),
     ("interest", "mortgage interest"),
     ("income tax", "income tax"),
+    ("property tax", "card"),  # chance-property-tax: a card, not a tax space
     ("tax", "tax"),
     ("repairs", "card"),
     ("card", "card"),
@@ -34,12 +35,18 @@ class Tally:
 
     landings: Counter[str] = field(default_factory=Counter)
     switches: int = 0
+    #: Every time a token changed track (addon: board) by any way: elevators and the bridge, and also cards,
+    #: the subway, the airplane and jail, which take a token straight across. Needs ``tracks``.
+    track_changes: int = 0
+    #: Each space's track (the board it is on), from the ruleset's board.
+    tracks: Mapping[str, str] = field(default_factory=dict, repr=False)
     pool_payouts: Counter[str] = field(default_factory=Counter)
     prizes: Counter[int] = field(default_factory=Counter)  # triple play prizes paid by the bank, by amount
     bankruptcies: list[str] = field(default_factory=list)
 
     def observe(self, before: State | None, line: Mapping[str, Any] | None, events: Iterable[Event]) -> None:
         """Count what one input did (for the set-up: ``line`` is None, ``before`` the first state)."""
+        where: dict[str, Any] | None = None  # each token's space as the input's moves go on
         for event in events:
             kind = event["kind"]
             if kind == "move":
@@ -48,6 +55,15 @@ class Tally:
                     self.landings[to] += 1
                 if event.get("switches"):
                     self.switches += len(event["switches"])
+                    self.track_changes += len(event["switches"])
+                if self.tracks and to is not None and before is not None:
+                    if where is None:
+                        where = {p["name"]: p.get("space") for p in before["players"]}
+                    came_from = where.get(event.get("player"))
+                    if not event.get("switches") and came_from is not None and \
+                            self.tracks.get(came_from) != self.tracks.get(to):
+                        self.track_changes += 1  # straight across: a card, the subway, the airplane, jail
+                    where[event.get("player")] = to
             elif kind == "pay" and before is not None:
                 payer = event["payer"]
                 if payer in before["pools"]:
