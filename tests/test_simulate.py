@@ -334,3 +334,13 @@ def test_a_property_tax_card_is_a_card_cause() -> None:
     assert cause_of_bankruptcy({"prompt": {"kind": "debt", "player": "Ann", "creditor": "tax-pool"},
                                 "queue": [["pay", "Ann", "tax-pool", 300, "in property tax"]], "pools": {"tax-pool": 0}},
                                None, {"player": "Ann"}) == "card"
+
+
+def test_a_player_taken_out_without_a_prompt_has_the_cause_of_the_payment() -> None:
+    """magie-1924 takes out a player with no card to sell at once: 11% of its bankruptcies read "could not pay"."""
+    state, _ = new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9, "start": {"players": {
+        "Ann": {"cash": 10}, "Bob": {"cards": ["rubeville"]}}, "spaces": {"rubeville": {"improvement": True}}}})
+    line = {"roll": [2, 4]}
+    _, events = apply(state, line)
+    (out,) = [e for e in events if e["kind"] == "bankrupt"]
+    assert cause_of_bankruptcy(state, line, out) == "rent"

@@ -88,7 +88,8 @@ def cause_of_bankruptcy(before: State | None, line: Mapping[str, Any] | None, ev
         if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
             return "resigned"
     if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
-        return "could not pay at once"
+        said = str(event.get("reason", "")).lower()  # magie-1924 takes out a player with no card without asking
+        return next((cause for word, cause in CAUSES if word in said), "could not pay at once")
     reason = ""
     for task in (before or {}).get("queue", [])[:1]:
         if task and task[0] == "pay" and len(task) >= 5:

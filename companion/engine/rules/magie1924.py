@@ -653,7 +653,7 @@ class Magie1924Rules(Auctions, MagieRules):
             return
         d.say("say", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason}, has "
               f"{money(d.player(debtor)['cash'])} and no card to sell")
-        self.go_out(d, debtor, creditor)
+        self.go_out(d, debtor, creditor, reason)
 
     def debt_options(self, d: Draft, debtor: str) -> list[str]:
         return ["out"]
@@ -665,7 +665,7 @@ class Magie1924Rules(Auctions, MagieRules):
         self.drop_debt(d)
         self.go_out(d, prompt["player"], prompt["creditor"])
 
-    def go_out(self, d: Draft, name: str, creditor: str) -> None:
+    def go_out(self, d: Draft, name: str, creditor: str, reason: str = "") -> None:
         """Out of the game: cash to the creditor, cards back to the board for sale."""
         s = d.state
         p = d.player(name)
@@ -673,7 +673,8 @@ class Magie1924Rules(Auctions, MagieRules):
         for card in list(p["cards"]):
             self.to_board(d, name, card)
         p.update(bankrupt=True, in_jail=False)
-        d.say("bankrupt", f"{name} is out of the game: the cards go back to the board", player=name)
+        d.say("bankrupt", f"{name} is out of the game: the cards go back to the board", player=name,
+              **({"reason": reason} if reason else {}))  # the payment that could not be made, when no prompt asked
         self.cancel_offers(d, name)
         self.withdraw_bidder(d, name)
         if s["turn"]["player"] == name:
