@@ -59,11 +59,12 @@ class Tally:
                 if self.tracks and to is not None and before is not None:
                     if where is None:
                         where = {p["name"]: p.get("space") for p in before["players"]}
-                    came_from = where.get(event.get("player"))
+                    who = str(event.get("player"))
+                    came_from = where.get(who)
                     if not event.get("switches") and came_from is not None and \
                             self.tracks.get(came_from) != self.tracks.get(to):
                         self.track_changes += 1  # straight across: a card, the subway, the airplane, jail
-                    where[event.get("player")] = to
+                    where[who] = to
             elif kind == "pay" and before is not None:
                 payer = event["payer"]
                 if payer in before["pools"]:
