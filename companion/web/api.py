@@ -27,8 +27,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
     """Declare a rate limit on a route (PIN and join attempts), per phone address; the app applies it.
 
-    ``refusals_only``: only refused requests (422) count, and the host is not limited: a phone sending input
-    after input the engine refuses would fill the disk (refusals are journaled too) while play goes on."""
+    ``refusals_only``: only refused requests (422) count, and only refusals are held back: a phone sending input
+    after input the engine refuses would fill the disk (refusals are journaled too), while an input the engine
+    takes now (tried on the pure engine first) and the host are never limited."""
 
     def mark(view: F) -> F:
         view.rate_limit = rate  # type: ignore[attr-defined]
@@ -36,6 +37,20 @@ def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
         return view
 
     return mark
+
+
+def input_is_taken_now() -> bool:
+    """Whether the engine would take this request's input line now: a dry run on the pure engine, which changes
+    nothing (the limit on refusals lets such an input through, whatever came before it)."""
+    try:
+        line = check_shape(json_body().get("input"))
+        state = context().table.state
+        if state is None:
+            return False
+        find_ruleset(state["ruleset"]).apply(state, line)
+    except Exception:  # a dry run decides nothing but this: refused, or not understood (the view says why)
+        return False
+    return True
 
 
 def running_state(seq: int | None = None, game: int | None = None) -> dict[str, Any]:

@@ -88,6 +88,7 @@ def create_app(
     app.extensions["companion"] = context
 
     from .api import api
+    from .api import input_is_taken_now
     from .guard import is_host
     from .host import host
     from .pages import pages
@@ -101,7 +102,7 @@ def create_app(
             extra: dict[str, Any] = {}
             if getattr(view, "rate_refusals_only", False):
                 extra = {"deduct_when": lambda response: response.status_code == 422,
-                         "exempt_when": is_host}
+                         "exempt_when": lambda: is_host() or input_is_taken_now()}
             # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
             app.view_functions[endpoint] = limiter.limit(rate, **extra)(view)  # type: ignore[assignment]
     _register_errors(app)
