@@ -29,12 +29,8 @@ class SoftwareDice:
 
     source = "software"
 
-    def __init__(self, faces: int = 6, randbelow: Callable[[int], int] = secrets.randbelow) -> None:
-        self.faces = faces
+    def __init__(self, randbelow: Callable[[int], int] = secrets.randbelow) -> None:
         self._randbelow = randbelow
-
-    def roll(self, count: int) -> list[int]:
-        return [self._randbelow(self.faces) + 1 for _ in range(count)]
 
     def throw(self, throws: Sequence[Throw]) -> list[int]:
         """One fair value per throw (a die's 1 to 6, the chance cube's 5 to 30)."""
