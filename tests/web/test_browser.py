@@ -325,3 +325,88 @@ def test_a_players_own_qr_code_joins_their_seat_at_once(browser: Any, phone: Any
         assert "code=" not in page.url  # the code leaves the browser's history at once
         assert access.seats() == ["Bob"]
         assert page.errors == []
+
+
+def test_magie_1904_a_loan_offer_is_shown_and_accepted_on_the_phone(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """A player's loan offer broke every page (the offer has no give/get) and could not be answered; a deed row
+    read "null" where the ruleset has no build button."""
+    with Journal(tmp_path / "magie.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4,
+                        "start": {"players": {"Ann": {"space": "lot-21"}}, "spaces": {"lot-19": {"owner": "Ann"}}}})
+        table.submit({"act": {"player": "Bob", "do": "loan", "to": "Ann", "amount": 100, "interest": 7,
+                              "spaces": ["lot-19"]}}, source="test")
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            from playwright.sync_api import expect
+
+            expect(page.locator("#trade-offer")).to_contain_text("Bob offers Ann a loan of $100 at $7 each wages",
+                                                                 timeout=TIMEOUT)
+            assert "null" not in page.locator("#mine").inner_text()
+            page.click("#trade-offer button:text('Accept')")
+            expect(cash(page, "Ann")).to_have_text("$600", timeout=TIMEOUT)
+            assert table.state["players"][0]["cash"] == 600  # type: ignore[index]
+            assert page.errors == []
+
+
+def test_the_airplane_stays_in_one_tap(browser: Any, phone: Any, tmp_path: Path) -> None:
+    with Journal(tmp_path / "addon.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
+                        "options": {"airplane": "free-parking", "airplane_fare": 50},
+                        "start": {"players": {"Ann": {"space": "st-james-place", "cards": []}, "Bob": {"cards": []}}}})
+        table.submit({"roll": [3, 1]}, source="test")  # onto the airplane's space
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            page.click("#act-prompt button:text('Stay on Free Parking')")
+            expect_text(page.locator("#prompt"), "Bob, roll the dice")
+            assert table.state["airplane"] == "free-parking" and table.state["players"][0]["cash"] == 1500  # type: ignore[index]
+            assert page.errors == []
+
+
+def test_going_bankrupt_from_a_debt_asks_first(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """The debt prompt's "bankrupt" was one tap on a blue button; now "Go bankrupt", in red, after a confirmation."""
+    with Journal(tmp_path / "debt.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1, "start": {
+            "players": {"Ann": {"cash": 10, "space": "short-line"}},
+            "spaces": {"park-place": {"owner": "Bob", "hotel": True}, "boardwalk": {"owner": "Bob", "hotel": True}}}})
+        table.submit({"roll": [1, 1]}, source="test")
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            button = page.locator("#act-prompt button:text('Go bankrupt')")
+            page.once("dialog", lambda dialog: dialog.dismiss())
+            button.click()
+            page.wait_for_timeout(300)
+            assert table.state["prompt"]["kind"] == "debt"  # type: ignore[index]  # dismissed: nothing sent
+            page.once("dialog", lambda dialog: dialog.accept())
+            button.click()
+            expect_text(page.locator("#prompt"), "Bob wins!")
+            assert page.errors == []
+
+
+def test_the_host_sends_a_player_to_jail_by_name(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """The host's send-to-jail button sent no target and was always refused ("cannot send None to jail")."""
+    with Journal(tmp_path / "magie.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
+                        "start": {"players": {"Ann": {"cards": ["wayback"]}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + "/host")
+            page.fill("#host-pin", PIN)
+            page.click("#pin-form button")
+            page.wait_for_selector("#host-tools:not([hidden])")
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.locator("#host-players .mine-row", has_text="Bob").locator("button:text('Send to jail')").click()
+            from playwright.sync_api import expect
+
+            expect(page.locator("#story")).to_contain_text("Bob", timeout=TIMEOUT)
+            assert table.state["players"][1]["in_jail"]  # type: ignore[index]
+            assert page.errors == []

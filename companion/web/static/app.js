@@ -5,6 +5,9 @@
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b", "#3bc9db", "#f783ac"];
+// Answers that take a player out of the game (or to magie-1904's poorhouse): their words, and a confirmation.
+const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
+const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
   "bankrupt", "trade", "accept", "reject", "travel"]);
 const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
@@ -138,16 +141,14 @@ function render(state) {
       && state.players.every((p, i) => p.name === app.state.players[i].name)) return; // an older state arrived late
   app.state = state;
   document.body.dataset.seq = state.seq;
-  renderTurn(state);
-  renderPlayers(state);
-  renderBank(state);
-  renderStory(state);
-  renderTokens(state);
-  renderAuction(state);
-  renderTrade(state);
-  renderMine(state);
-  renderJoin(state);
-  renderHost(state);
+  // Each panel on its own: one that fails must not leave the join, host or prompt panels undrawn (the error is
+  // still thrown, after the others, so that it is seen).
+  const failures = [];
+  for (const panel of [renderTurn, renderPlayers, renderBank, renderStory, renderTokens, renderAuction, renderTrade,
+    renderMine, renderJoin, renderHost]) {
+    try { panel(state); } catch (error) { failures.push(error); }
+  }
+  if (failures.length) setTimeout(() => { throw failures[0]; });
 }
 
 function renderTurn(state) {
@@ -167,14 +168,21 @@ function renderTurn(state) {
   box.dataset.key = key;
   box.replaceChildren();
   if (!prompt || !me || state.winner) return;
-  const label = (option) => (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
+  const label = (option) => LEAVING[option] || (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
+  if (mine && prompt.kind === "airplane" && prompt.options.includes(prompt.space)) {  // staying put is one tap
+    box.append(el("button", { type: "button", "data-answer": prompt.space, on: { click: () => input({ answer: prompt.space }) } },
+      `Stay on ${label(prompt.space)}`));
+  }
   if (mine && prompt.options && prompt.options.length > 8) {  // a destination: a list, or a tap on the map
     const select = el("select", { id: "answer-list", "aria-label": "choose" }, ...prompt.options.map((o) => el("option", { value: o }, label(o))));
     box.append(select, el("button", { type: "button", on: { click: () => input({ answer: select.value }) } }, "Choose"));
     if (prompt.options.some((o) => app.board && app.board.byId[o])) box.append(el("p", { class: "where" }, "or tap a green space on the board"));
   } else if (mine && prompt.options && prompt.options.length) {
     for (const option of prompt.options) {
-      box.append(el("button", { type: "button", "data-answer": option, on: { click: () => input({ answer: option }) } }, label(option)));
+      const leaving = option in LEAVING;  // taking oneself out of the game: asked twice, as on the table's buttons
+      box.append(el("button", { type: "button", class: leaving ? "danger" : "", "data-answer": option, on: {
+        click: () => (!leaving || confirm(`${prompt.player}: ${LEAVING[option].toLowerCase()}?`)) && input({ answer: option }) } },
+      label(option)));
     }
   }
   if (prompt.kind === "roll" && mine) rollControls(box, prompt);
@@ -232,7 +240,8 @@ function sparkline(name) {
 function deedChip(id, rec) {
   const space = app.board && app.board.byId[id];
   const chip = el("span", { class: "deed" + (rec.mortgaged ? " mortgaged" : ""), title: rec.mortgaged ? "mortgaged" : "" },
-    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses}h` : "") + (rec.mortgaged ? " (mortgaged)" : ""));
+    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses}h` : "") + (rec.mortgaged ? " (mortgaged)" : "")
+      + (rec.improvement ? " · improved" : "") + (rec.sign ? " · no trespassing" : ""));
   if (space && space.colour) chip.style.setProperty("--gc", space.colour);
   return chip;
 }
@@ -376,7 +385,10 @@ function renderTrade(state) {
   if (state.trade) {
     const t = state.trade;
     const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards].filter(Boolean).join(", ") || "nothing";
-    const box = el("div", { class: "offer" }, el("p", {}, `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`));
+    const text = t.loan  // magie-1904: a loan between players is offered and answered like a trade
+      ? `${t.from} offers ${t.with} a loan of ${money(t.loan.amount)} at ${money(t.loan.interest)} each wages, on ${t.loan.spaces.map(spaceName).join(", ")}`
+      : `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`;
+    const box = el("div", { class: "offer" }, el("p", {}, text));
     const buttons = el("div", { class: "actions" });
     if (me === t.with) {
       buttons.append(el("button", { type: "button", on: { click: () => act("accept") } }, "Accept"),
@@ -432,10 +444,13 @@ function renderMine(state) {
     const row = el("div", { class: "mine-row", "data-deed": id }, deedChip(id, rec));
     const button = (verb, label, cls = "secondary") =>
       verbs.has(verb) ? el("button", { type: "button", class: cls, "data-verb": verb, on: { click: () => act(verb, { space: id }) } }, label) : null;
-    if (space.kind === "street" && !rec.mortgaged && !rec.hotel) row.append(button("build", rec.houses === 4 ? "Build hotel" : "Build house", ""));
-    if (rec.houses || rec.hotel) row.append(button("sell", rec.hotel ? "Sell hotel" : "Sell house"));
-    if (!rec.mortgaged && !rec.houses && !rec.hotel) row.append(button("mortgage", "Mortgage"));
-    if (rec.mortgaged) row.append(button("unmortgage", "Lift mortgage", ""));
+    const offered = [
+      space.kind === "street" && !rec.mortgaged && !rec.hotel && button("build", rec.houses === 4 ? "Build hotel" : "Build house", ""),
+      (rec.houses || rec.hotel) && button("sell", rec.hotel ? "Sell hotel" : "Sell house"),
+      !rec.mortgaged && !rec.houses && !rec.hotel && button("mortgage", "Mortgage"),
+      rec.mortgaged && button("unmortgage", "Lift mortgage", ""),
+    ];
+    row.append(...offered.filter(Boolean));  // a verb the ruleset lacks gives null: never the text "null"
     box.append(row);
   }
   if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
@@ -490,8 +505,19 @@ function renderHost(state) {
   app.actAs = names.includes(select.value) ? select.value : names[0];
   const actions = $("host-actions");
   actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
-  for (const verb of (app.board && app.board.host_verbs) || []) {
-    actions.append(el("button", { type: "button", class: "secondary", on: { click: () => input({ act: { player: "host", do: verb } }) } }, verb));
+  const hostVerbs = (app.board && app.board.host_verbs) || [];
+  for (const verb of hostVerbs.filter((v) => !HOST_VERBS_WITH_DETAILS.has(v))) {
+    const ending = verb === "end-game";
+    actions.append(el("button", { type: "button", class: ending ? "danger" : "secondary", on: { click: () =>
+      (!ending || confirm("End the game now? The highest total worth wins.")) && input({ act: { player: "host", do: verb } }) } },
+    verb === "end-game" ? "End the game (worth)" : verb));
+  }
+  if (hostVerbs.includes("move-bridge") && app.board) {  // addon: the bridge between two spaces, one per board
+    const ends = (track) => el("select", { "aria-label": `bridge ${track} end` },
+      ...app.board.spaces.filter((s) => (track === "outer") === (s.track === app.board.spaces[0].track)).map((s) => el("option", { value: s.id }, s.name)));
+    const outer = ends("outer"), inner = ends("inner");
+    actions.append(el("div", { class: "actions" }, outer, inner, el("button", { type: "button", class: "secondary", on: {
+      click: () => input({ act: { player: "host", do: "move-bridge", outer: outer.value, inner: inner.value } }) } }, "Move the bridge")));
   }
   const list = $("host-players");
   list.replaceChildren();
@@ -501,6 +527,10 @@ function renderHost(state) {
     row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, "Rename"),
       el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, "Free seat"),
       el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", made({ player: name })) } }, "Remove"));
+    if (hostVerbs.includes("send-to-jail")) {  // the landlord's games: a player who refuses a rule goes to jail
+      row.append(el("button", { type: "button", class: "secondary", on: { click: () => confirm(`Send ${name} to jail?`)
+        && input({ act: { player: "host", do: "send-to-jail", target: name } }) } }, "Send to jail"));
+    }
     list.append(row);
   }
 }
