@@ -410,3 +410,44 @@ def test_the_host_sends_a_player_to_jail_by_name(browser: Any, phone: Any, tmp_p
             expect(page.locator("#story")).to_contain_text("Bob", timeout=TIMEOUT)
             assert table.state["players"][1]["in_jail"]  # type: ignore[index]
             assert page.errors == []
+
+
+def test_magie_controls_on_the_phone(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """The landlord's games' own verbs had no controls (only a raw JSON form); improvements were shown nowhere."""
+    with Journal(tmp_path / "magie.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
+                        "start": {"players": {"Ann": {"cards": ["wayback", "rubeville"], "cash": 900}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            page.locator('[data-deed="wayback"] button:text("Improve")').click()
+            from playwright.sync_api import expect
+
+            expect(page.locator('[data-deed="wayback"] .deed')).to_contain_text("improved", timeout=TIMEOUT)
+            page.locator('[data-deed="rubeville"] button:text("Put sign here")').click()
+            expect(page.locator('[data-deed="rubeville"] .deed')).to_contain_text("no trespassing", timeout=TIMEOUT)
+            spaces = table.state["spaces"]  # type: ignore[index]
+            assert spaces["wayback"]["improvement"] and spaces["rubeville"]["sign"]
+            assert "wayback" not in [v.split(":")[1] for v in page.locator("#give-items input").evaluate_all(
+                "els => els.map(e => e.value)") if v.startswith("space:")]  # offered as the card only
+            assert page.errors == []
+    with Journal(tmp_path / "m1904.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4,
+                        "start": {"players": {"Ann": {"space": "lot-21"}}, "spaces": {"lot-19": {"owner": "Ann"}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            page.locator('#mine label:has-text("Lot 19") input').check()
+            page.click("#mine button:text('Borrow')")
+            from playwright.sync_api import expect
+
+            expect(page.locator("#bank")).to_contain_text("Ann owes the bank", timeout=TIMEOUT)
+            loan = table.state["loans"][0]  # type: ignore[index]
+            page.click("#mine button:text('Repay')")
+            expect(page.locator("#bank")).not_to_contain_text("owes", timeout=TIMEOUT)
+            assert loan["spaces"] == ["lot-19"] and table.state["loans"] == []  # type: ignore[index]
+            assert page.errors == []

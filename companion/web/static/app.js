@@ -9,7 +9,7 @@ const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b
 const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
-  "bankrupt", "trade", "accept", "reject", "travel"]);
+  "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay"]);
 const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
 
 function el(tag, attrs = {}, ...children) {
@@ -279,6 +279,10 @@ function renderBank(state) {
   for (const [pool, amount] of Object.entries(state.pools || {})) list.append(el("dt", {}, pool.replace(/-/g, " ")), el("dd", {}, money(amount)));
   for (const [what, count] of Object.entries(state.bank || {})) list.append(el("dt", {}, "bank " + what), el("dd", {}, String(count)));
   if (state.dice) list.append(el("dt", {}, "last roll"), el("dd", {}, state.dice.join(" + ")));
+  for (const loan of state.loans || []) {  // magie-1904: who owes whom counts at the end
+    list.append(el("dt", {}, `loan ${loan.id}`), el("dd", {}, `${loan.borrower} owes ${loan.lender === "bank" ? "the bank" : loan.lender} `
+      + `${money(loan.amount)} (${money(loan.interest)} each wages) on ${loan.spaces.map(spaceName).join(", ")}`));
+  }
 }
 
 function renderStory(state) {
@@ -418,10 +422,11 @@ function fillTradeItems(boxId, owner) {
   const keep = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
   box.replaceChildren();
   if (!p) return;
-  for (const id of deedsOf(app.state, owner)) {
+  const cards = (p.cards || []).filter((card) => !card.endsWith("-hidden"));  // another's face-down cards: not askable
+  for (const id of deedsOf(app.state, owner).filter((id) => !cards.includes(id))) {  // magie-1924: the card is the deed
     box.append(el("label", {}, el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id)));
   }
-  for (const card of p.cards || []) {
+  for (const card of cards) {
     box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), card));
   }
 }
@@ -449,11 +454,14 @@ function renderMine(state) {
       (rec.houses || rec.hotel) && button("sell", rec.hotel ? "Sell hotel" : "Sell house"),
       !rec.mortgaged && !rec.houses && !rec.hotel && button("mortgage", "Mortgage"),
       rec.mortgaged && button("unmortgage", "Lift mortgage", ""),
+      space.kind === "land" && !rec.improvement && button("improve", "Improve"),  // magie-1924, before the throw
+      space.kind === "land" && !rec.sign && button("sign", "Put sign here"),
     ];
     row.append(...offered.filter(Boolean));  // a verb the ruleset lacks gives null: never the text "null"
     box.append(row);
   }
   if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
+  landlordControls(state, me, verbs, box);
   const travel = $("travel");
   travel.replaceChildren();
   const cards = (player(me).cards || []).filter((c) => c.startsWith("travel-"));
@@ -477,6 +485,42 @@ function renderMine(state) {
       try { extra = params.value ? JSON.parse(params.value) : {}; } catch { return notice("details must be JSON"); }
       act(verb.value, extra);
     } } }, "Do"));
+  }
+}
+
+function landlordControls(state, me, verbs, box) {
+  // magie-1924's real estate office: idle land sold (chosen cards) or bought (how many, drawn blind).
+  const prompt = state.prompt;
+  const cards = player(me).cards || [];
+  if (prompt && prompt.kind === "real-estate-office" && prompt.player === me) {
+    const idle = cards.filter((c) => !(app.board.byId[c]));
+    const checks = idle.map((card) => el("input", { type: "checkbox", value: card }));
+    const count = el("input", { type: "number", min: 1, value: 1, "aria-label": "idle land cards to buy" });
+    box.append(el("div", { class: "mine-row" }, ...idle.map((card, i) => el("label", {}, checks[i], " " + card)),
+      verbs.has("sell-idle") && idle.length ? el("button", { type: "button", on: { click: () =>
+        act("sell-idle", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Sell these") : "",
+      verbs.has("buy-idle") ? el("span", {}, count, el("button", { type: "button", class: "secondary", on: { click: () =>
+        act("buy-idle", { count: Number(count.value) }) } }, "Buy idle land")) : ""));
+  }
+  // magie-1904: bank loans on lots, and repaying one's loans.
+  if (verbs.has("borrow")) {
+    const lots = deedsOf(state, me).filter((id) => !state.spaces[id].mortgaged);
+    const checks = lots.map((id) => el("input", { type: "checkbox", value: id }));
+    const note = (state.options && state.options.note) || 100;
+    const amount = el("input", { type: "number", min: note, step: note, value: note, "aria-label": "loan amount" });
+    if (lots.length) {
+      box.append(el("div", { class: "mine-row" }, el("span", {}, "Borrow from the bank on:"),
+        ...lots.map((id, i) => el("label", {}, checks[i], " " + spaceName(id))), amount,
+        el("button", { type: "button", class: "secondary", on: { click: () =>
+          act("borrow", { amount: Number(amount.value), spaces: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Borrow")));
+    }
+  }
+  if (verbs.has("repay")) {
+    for (const loan of (state.loans || []).filter((l) => l.borrower === me)) {
+      box.append(el("div", { class: "mine-row" }, el("span", { class: "deed" }, `Loan ${loan.id}: ${money(loan.amount)} from `
+        + `${loan.lender === "bank" ? "the bank" : loan.lender}`),
+      el("button", { type: "button", class: "secondary", on: { click: () => act("repay", { loan: loan.id }) } }, "Repay")));
+    }
   }
 }
 
