@@ -186,6 +186,7 @@ function renderTurn(state) {
     }
   }
   if (prompt.kind === "roll" && mine) rollControls(box, prompt);
+  if (!mine && prompt.player && prompt.kind !== "auction") box.append(el("p", { class: "where" }, `${prompt.player} decides.`));
   if (prompt.kind === "roll" && prompt.purpose === "jail" && prompt.player === me) {
     box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("pay-fine") } }, "Pay the fine"));
     for (const card of player(me).cards.filter((c) => c.includes("jail"))) {
@@ -219,6 +220,8 @@ function rollControls(box, prompt) {
       return roll;
     };
     box.append(el("button", { type: "button", on: { click: () => input(line()) } }, "Enter dice"));
+  } else {
+    box.append(el("p", { class: "where" }, "Roll on the table (the roller or the ROLL button)."));
   }
 }
 
@@ -371,7 +374,7 @@ function renderAuction(state) {
   const me = actor();
   const lot = auction.space ? spaceName(auction.space) : `a ${auction.building}`;
   $("auction-text").textContent = `${lot}: ${auction.bidder ? `${auction.bidder} bids ${money(auction.bid)}` : "no bid yet"}` +
-    ` · waiting for ${(prompt.waiting || []).join(", ")}`;
+    ` · waiting for ${(prompt.waiting || []).filter((n) => n !== auction.bidder).join(", ")}`;  // not the highest bidder
   const bidding = me && (prompt.waiting || []).includes(me);
   $("bid-form").hidden = !bidding;
   const amount = $("bid-amount");
