@@ -557,8 +557,13 @@ class Ruleset:
         return events
 
     def card_name(self, card_id: str) -> str:
-        """A card as the table's instructions name it (rulesets with named cards say more)."""
-        return card_id
+        """A card as people name it: its text's first sentence when short ("Get out of jail free", "Travel forward
+        2 spaces"), else its id in words ("Chance tax refund 100"); rulesets with named cards say more."""
+        first = self.board.cards[card_id].text.split(".")[0].strip()
+        if first and len(first) <= 32 and ":" not in first:
+            return first
+        words = card_id.replace("-", " ")
+        return words[:1].upper() + words[1:]
 
     def _finish(self, d: Draft, line: Mapping[str, Any] | None) -> State:
         state = d.finish()

@@ -97,7 +97,8 @@ def get_board() -> Any:
         raise NotFound(f"unknown ruleset {ruleset_id!r}") from None
     return jsonify({**layout(ruleset.board), "links": links(ruleset, context().table.state),
                     "dynamic_links": hasattr(ruleset, "pairs"), "verbs": ruleset.verbs(),
-                    "host_verbs": ruleset.host_verbs()})
+                    "host_verbs": ruleset.host_verbs(),
+                    "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards}})
 
 
 @api.get("/session")

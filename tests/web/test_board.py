@@ -50,3 +50,13 @@ def test_chambers_is_a_path_in_board_order() -> None:
 def test_ring_goes_clockwise_on_screen() -> None:
     assert ring(8, 0, 3) == [(2, 2, 0), (1, 2, 0), (0, 2, 1), (0, 1, 1), (0, 0, 2), (1, 0, 2), (2, 0, 3), (2, 1, 3)]
     assert group_colour("some-new-group") == group_colour("some-new-group")
+
+
+def test_the_board_names_its_cards_as_people_do(client) -> None:
+    """Phones showed card ids ("chance-get-out-of-jail-free", "travel-back-2")."""
+    cards = client.get("/api/board?ruleset=addon").get_json()["cards"]
+    assert cards["chance-get-out-of-jail-free"] == "Get out of jail free"
+    assert cards["travel-forward-2"] == "Travel forward 2 spaces" and cards["triple-play-112"] == "Triple play 1-1-2"
+    assert cards["chance-tax-refund-100"] == "Chance tax refund 100"  # a long first sentence: the id in words
+    chambers = client.get("/api/board?ruleset=chambers").get_json()["cards"]
+    assert chambers["keys-safe"] == "Non-broken broom"

@@ -451,3 +451,15 @@ def test_magie_controls_on_the_phone(browser: Any, phone: Any, tmp_path: Path) -
             expect(page.locator("#bank")).not_to_contain_text("owes", timeout=TIMEOUT)
             assert loan["spaces"] == ["lot-19"] and table.state["loans"] == []  # type: ignore[index]
             assert page.errors == []
+
+
+def test_cards_are_shown_by_their_names(server: WebServer, table: Table, phone: Any) -> None:
+    table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 5,
+                    "start": {"players": {"Ann": {"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]}}}})
+    page = phone(server.url + f"/join#code={CODE}")
+    join(page, "Ann")
+    from playwright.sync_api import expect
+
+    expect(page.locator('.player[data-player="Ann"] .cards')).to_have_text("cards: Get out of jail free", timeout=TIMEOUT)
+    expect(page.locator("#act-prompt")).to_contain_text("Use Get out of jail free", timeout=TIMEOUT)
+    assert page.errors == []

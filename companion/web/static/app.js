@@ -190,7 +190,7 @@ function renderTurn(state) {
   if (prompt.kind === "roll" && prompt.purpose === "jail" && prompt.player === me) {
     box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("pay-fine") } }, "Pay the fine"));
     for (const card of player(me).cards.filter((c) => c.includes("jail"))) {
-      box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("use-card", { card }) } }, "Use " + card));
+      box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("use-card", { card }) } }, "Use " + cardName(card)));
     }
   }
   highlightChoices(mine ? prompt.options || [] : []);
@@ -226,6 +226,8 @@ function rollControls(box, prompt) {
 }
 
 const player = (name) => app.state.players.find((p) => p.name === name);
+// A card as people name it ("Get out of jail free"), from the board data; the id where none is known.
+const cardName = (id) => (app.board && app.board.cards && app.board.cards[id]) || id;
 const deedsOf = (state, name) => Object.entries(state.spaces || {}).filter(([, rec]) => rec.owner === name).map(([id]) => id);
 
 function sparkline(name) {
@@ -269,7 +271,7 @@ function renderPlayers(state) {
     const hidden = p.name === actor() ? [] : (p.cards || []).filter((c) => c.startsWith("travel-"));
     const shown = (p.cards || []).filter((c) => !hidden.includes(c));
     if (hidden.length) shown.push(`${hidden.length} travel card${hidden.length > 1 ? "s" : ""}`);
-    if (shown.length) card.append(el("p", { class: "cards" }, "cards: " + shown.join(", ")));
+    if (shown.length) card.append(el("p", { class: "cards" }, "cards: " + shown.map(cardName).join(", ")));
     const deeds = deedsOf(state, p.name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
     if (deeds.length) card.append(el("div", { class: "deeds" }, ...deeds.map((id) => deedChip(id, state.spaces[id]))));
     list.append(card);
@@ -391,7 +393,7 @@ function renderTrade(state) {
   offer.replaceChildren();
   if (state.trade) {
     const t = state.trade;
-    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards].filter(Boolean).join(", ") || "nothing";
+    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards.map(cardName)].filter(Boolean).join(", ") || "nothing";
     const text = t.loan  // magie-1904: a loan between players is offered and answered like a trade
       ? `${t.from} offers ${t.with} a loan of ${money(t.loan.amount)} at ${money(t.loan.interest)} each wages, on ${t.loan.spaces.map(spaceName).join(", ")}`
       : `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`;
@@ -430,7 +432,7 @@ function fillTradeItems(boxId, owner) {
     box.append(el("label", {}, el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id)));
   }
   for (const card of cards) {
-    box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), card));
+    box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), cardName(card)));
   }
 }
 
@@ -471,7 +473,7 @@ function renderMine(state) {
   const prompt = state.prompt;
   if (verbs.has("travel") && cards.length && prompt && prompt.kind === "roll" && prompt.player === me) {
     const checks = cards.map((card) => el("input", { type: "checkbox", value: card, id: "travel-" + card }));
-    cards.forEach((card, i) => travel.append(el("label", { for: "travel-" + card }, checks[i], " " + card)));
+    cards.forEach((card, i) => travel.append(el("label", { for: "travel-" + card }, checks[i], " " + cardName(card))));
     travel.append(el("button", { type: "button", on: { click: () => act("travel", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Travel with these cards"));
   }
   const more = $("more-actions");
@@ -499,7 +501,7 @@ function landlordControls(state, me, verbs, box) {
     const idle = cards.filter((c) => !(app.board.byId[c]));
     const checks = idle.map((card) => el("input", { type: "checkbox", value: card }));
     const count = el("input", { type: "number", min: 1, value: 1, "aria-label": "idle land cards to buy" });
-    box.append(el("div", { class: "mine-row" }, ...idle.map((card, i) => el("label", {}, checks[i], " " + card)),
+    box.append(el("div", { class: "mine-row" }, ...idle.map((card, i) => el("label", {}, checks[i], " " + cardName(card))),
       verbs.has("sell-idle") && idle.length ? el("button", { type: "button", on: { click: () =>
         act("sell-idle", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Sell these") : "",
       verbs.has("buy-idle") ? el("span", {}, count, el("button", { type: "button", class: "secondary", on: { click: () =>
