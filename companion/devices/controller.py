@@ -114,6 +114,8 @@ class TableController:
         self.menu_title = ""
         self.confirming: _Action | None = None
         self.entry: ManualEntry | None = None
+        self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
+        self._labels_of: dict[str, Labels] = {}
         self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
         self.scroll = 0
@@ -277,9 +279,15 @@ class TableController:
             self.say("This is for the phones")
 
     def _choices(self, state: State) -> list[_Action]:
-        """What PREV/NEXT browse for the current prompt (:mod:`.choices`), each sending its input on YES."""
-        return [_Action(c.label, partial(self._submit, c.line, "button"), c.confirm)
-                for c in prompt_choices(state, self._labels(state))]
+        """What PREV/NEXT browse for the current prompt (:mod:`.choices`), each sending its input on YES.
+
+        Found once per state (a state is never changed once built): the screen is worked out every tick, and
+        finding the cards a player may play tries each on the engine."""
+        if self._choices_of is None or self._choices_of[0] is not state:
+            actions = [_Action(c.label, partial(self._submit, c.line, "button"), c.confirm)
+                       for c in prompt_choices(state, self._labels(state))]
+            self._choices_of = (state, actions)
+        return self._choices_of[1]
 
     # ================================================================== dice
     def _ruleset(self) -> Ruleset:
@@ -486,7 +494,10 @@ class TableController:
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
-        return space_labels(find_ruleset(state["ruleset"]))
+        ruleset = state["ruleset"]
+        if ruleset not in self._labels_of:  # a board's labels never change
+            self._labels_of[ruleset] = space_labels(find_ruleset(ruleset))
+        return self._labels_of[ruleset]
 
     def screen(self) -> Screen:
         """The layout for what the table shows now."""
