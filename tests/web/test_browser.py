@@ -284,7 +284,10 @@ def test_addon_both_boards_and_a_subway_ride_picked_on_the_map(browser: Any, pho
             expect_text(page.locator("#prompt"), "Ann, take the subway to any space")
             assert page.locator("#board .cell.pick").count() == 63
             shot(page, "addon-subway")
-            page.click('#board [data-space="boardwalk"]')  # tap the destination on the map
+            page.click('#board [data-space="boardwalk"]')  # tap the destination on the map: it is picked, not sent
+            expect_text(page.locator("#answer-choose"), "Choose Boardwalk")
+            assert table.state["players"][0]["space"] == "subway"  # type: ignore[index]
+            page.click("#answer-choose")
             from playwright.sync_api import expect
 
             expect(page.locator('.player[data-player="Ann"] .where')).to_contain_text("on Boardwalk", timeout=TIMEOUT)

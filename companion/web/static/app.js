@@ -175,8 +175,9 @@ function renderTurn(state) {
   }
   if (mine && prompt.options && prompt.options.length > 8) {  // a destination: a list, or a tap on the map
     const select = el("select", { id: "answer-list", "aria-label": "choose" }, ...prompt.options.map((o) => el("option", { value: o }, label(o))));
-    box.append(select, el("button", { type: "button", on: { click: () => input({ answer: select.value }) } }, "Choose"));
-    if (prompt.options.some((o) => app.board && app.board.byId[o])) box.append(el("p", { class: "where" }, "or tap a green space on the board"));
+    select.addEventListener("change", () => { $("answer-choose").textContent = "Choose"; });
+    box.append(select, el("button", { type: "button", id: "answer-choose", on: { click: () => input({ answer: select.value }) } }, "Choose"));
+    if (prompt.options.some((o) => app.board && app.board.byId[o])) box.append(el("p", { class: "where" }, "or tap a green space on the board, then Choose"));
   } else if (mine && prompt.options && prompt.options.length) {
     for (const option of prompt.options) {
       const leaving = option in LEAVING;  // taking oneself out of the game: asked twice, as on the table's buttons
@@ -364,7 +365,16 @@ function highlightChoices(options) {
 }
 
 function pickSpace(id) {
-  if (app.choices && app.choices.has(id)) input({ answer: id });
+  // A tap on the map picks, it does not answer: the cells are small on a phone and a mis-tap would move the token
+  // (and pay a fare). The choice is confirmed with the prompt's own button.
+  if (!app.choices || !app.choices.has(id)) return;
+  const list = $("answer-list");
+  const button = list ? $("answer-choose") : document.querySelector(`#act-prompt [data-answer="${CSS.escape(id)}"]`);
+  if (list) {
+    list.value = id;
+    button.textContent = `Choose ${spaceName(id)}`;
+  }
+  if (button) { button.focus(); button.scrollIntoView({ block: "nearest" }); }
 }
 
 // ------------------------------------------------------------------ acting
