@@ -466,3 +466,14 @@ def test_cards_are_shown_by_their_names(server: WebServer, table: Table, phone: 
     expect(page.locator('.player[data-player="Ann"] .cards')).to_have_text("cards: Get out of jail free", timeout=TIMEOUT)
     expect(page.locator("#act-prompt")).to_contain_text("Use Get out of jail free", timeout=TIMEOUT)
     assert page.errors == []
+
+
+def test_the_logged_in_host_sees_the_prompt_above_the_host_tools(server: WebServer, table: Table, phone: Any) -> None:
+    page = phone(server.url + "/host")
+    page.fill("#host-pin", PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector("#host-tools:not([hidden])")
+    prompt_top = page.locator("#turn-panel").bounding_box()["y"]
+    tools_top = page.locator("#host-panel").bounding_box()["y"]
+    assert prompt_top < tools_top  # it sat ~1,100 px below them on a phone
+    assert page.errors == []

@@ -555,6 +555,7 @@ function renderHost(state) {
   $("host-panel").hidden = !view && !app.session.host;
   $("pin-form").hidden = app.session.host;
   $("host-tools").hidden = !app.session.host;
+  document.body.toggleAttribute("data-host-in", !!app.session.host);  // the logged-in host sees the game first
   if (!app.session.host) return;
   const names = state.players.map((p) => p.name);
   const select = $("act-as");
