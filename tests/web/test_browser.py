@@ -477,3 +477,16 @@ def test_the_logged_in_host_sees_the_prompt_above_the_host_tools(server: WebServ
     tools_top = page.locator("#host-panel").bounding_box()["y"]
     assert prompt_top < tools_top  # it sat ~1,100 px below them on a phone
     assert page.errors == []
+
+
+def test_chambers_shows_no_empty_deed_panel(browser: Any, phone: Any, tmp_path: Path) -> None:
+    with Journal(tmp_path / "chambers.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            expect_text(page.locator("#prompt"), "Ann, roll the die")
+            assert page.locator("#mine-panel").is_hidden() and page.locator("#bank-panel").is_hidden()
+            assert page.errors == []

@@ -289,6 +289,7 @@ function renderBank(state) {
     list.append(el("dt", {}, `loan ${loan.id}`), el("dd", {}, `${loan.borrower} owes ${loan.lender === "bank" ? "the bank" : loan.lender} `
       + `${money(loan.amount)} (${money(loan.interest)} each wages) on ${loan.spaces.map(spaceName).join(", ")}`));
   }
+  $("bank-panel").hidden = !list.children.length;  // nothing to list (chambers before its first roll): no empty panel
 }
 
 function renderStory(state) {
@@ -454,7 +455,8 @@ function bundleFrom(boxId, cashId) {
 
 function renderMine(state) {
   const me = actor();
-  $("mine-panel").hidden = !me || !app.board || !player(me);
+  // A ruleset with no deeds and no voluntary acts (chambers) has nothing to show here.
+  $("mine-panel").hidden = !me || !app.board || !player(me) || (!(app.board.verbs || []).length && !Object.keys(state.spaces || {}).length);
   if ($("mine-panel").hidden) return;
   const verbs = new Set(app.board.verbs || []);
   const box = $("mine");
