@@ -453,7 +453,16 @@ def test_magie_controls_on_the_phone(browser: Any, phone: Any, tmp_path: Path) -
             page.click("#mine button:text('Repay')")
             expect(page.locator("#bank")).not_to_contain_text("owes", timeout=TIMEOUT)
             assert loan["spaces"] == ["lot-19"] and table.state["loans"] == []  # type: ignore[index]
-            assert page.errors == []
+            bob = phone(server.url + f"/join#code={CODE}")  # Bob lends to Ann on her lot, from his phone
+            join(bob, "Bob")
+            bob.locator('#mine label:has-text("Lot 19") input').check()
+            bob.fill('[aria-label="amount lent"]', "100")
+            bob.fill('[aria-label="interest at each of their wages"]', "7")
+            bob.click("#mine button:text('Offer the loan')")
+            expect(page.locator("#trade-offer")).to_contain_text("Bob offers Ann a loan of $100 at $7", timeout=TIMEOUT)
+            page.click("#trade-offer button:text('Accept')")
+            expect(page.locator("#bank")).to_contain_text("Ann owes Bob $100", timeout=TIMEOUT)
+            assert page.errors == [] and bob.errors == []
 
 
 def test_cards_are_shown_by_their_names(server: WebServer, table: Table, phone: Any) -> None:

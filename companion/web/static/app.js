@@ -9,7 +9,8 @@ const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b
 const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
-  "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay"]);
+  "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay",
+  "loan"]);
 const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
 
 function el(tag, attrs = {}, ...children) {
@@ -530,6 +531,24 @@ function landlordControls(state, me, verbs, box) {
         ...lots.map((id, i) => el("label", {}, checks[i], " " + spaceName(id))), amount,
         el("button", { type: "button", class: "secondary", on: { click: () =>
           act("borrow", { amount: Number(amount.value), spaces: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Borrow")));
+    }
+  }
+  if (verbs.has("loan") && !state.trade) {  // magie-1904: lend to another player on their lots
+    const others = state.players.filter((p) => p.name !== me && !p.bankrupt).map((p) => p.name);
+    const to = el("select", { "aria-label": "lend to" }, ...others.map((n) => el("option", { value: n }, n)));
+    const lots = el("span", {});
+    const showLots = () => lots.replaceChildren(...deedsOf(state, to.value).filter((id) => !state.spaces[id].mortgaged)
+      .map((id) => el("label", {}, el("input", { type: "checkbox", value: id }), " " + spaceName(id))));
+    to.addEventListener("change", showLots);
+    showLots();
+    const amount = el("input", { type: "number", min: 1, value: 100, "aria-label": "amount lent" });
+    const interest = el("input", { type: "number", min: 0, value: 0, "aria-label": "interest at each of their wages" });
+    const terms = el("input", { "aria-label": "terms", placeholder: "terms (optional)" });
+    if (others.length) {
+      box.append(el("div", { class: "mine-row" }, el("span", {}, "Lend to"), to, amount, el("span", {}, "interest"), interest,
+        el("span", {}, "on"), lots, terms, el("button", { type: "button", class: "secondary", on: { click: () => act("loan", {
+          to: to.value, amount: Number(amount.value), interest: Number(interest.value), terms: terms.value,
+          spaces: [...lots.querySelectorAll("input:checked")].map((c) => c.value) }) } }, "Offer the loan")));
     }
   }
   if (verbs.has("repay")) {
