@@ -499,3 +499,25 @@ def test_chambers_shows_no_empty_deed_panel(browser: Any, phone: Any, tmp_path: 
             expect_text(page.locator("#prompt"), "Ann, roll the die")
             assert page.locator("#mine-panel").is_hidden() and page.locator("#bank-panel").is_hidden()
             assert page.errors == []
+
+
+def test_the_player_who_passed_the_bridge_moves_it_from_the_phone(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """addon's move-bridge had no control (only the JSON form, with the space ids to type)."""
+    with Journal(tmp_path / "addon.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
+                        "options": {"bridge": ["kentucky-avenue", "market-street"], "bridge_moves": True},
+                        "start": {"players": {"Ann": {"space": "free-parking"}}}})
+        table.submit({"roll": [1, 1]}, source="test")  # Ann passes over the bridge and may move it
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            page.select_option('#mine [aria-label="bridge outer end"]', "illinois-avenue")
+            page.select_option('#mine [aria-label="bridge inner end"]', "gas-company")
+            page.click("#mine button:text('Move the bridge')")
+            from playwright.sync_api import expect
+
+            expect(page.locator("#story")).to_contain_text("Move the bridge to Illinois Avenue", timeout=TIMEOUT)
+            assert table.state["bridge"] == ["illinois-avenue", "gas-company"]  # type: ignore[index]
+            assert page.errors == []

@@ -10,7 +10,7 @@ const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
   "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay",
-  "loan"]);
+  "loan", "move-bridge"]);
 const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
 
 function el(tag, attrs = {}, ...children) {
@@ -480,6 +480,7 @@ function renderMine(state) {
   }
   if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
   landlordControls(state, me, verbs, box);
+  if (verbs.has("move-bridge") && state.bridge_mover === me) box.append(bridgePicker((ends) => act("move-bridge", ends)));
   const travel = $("travel");
   travel.replaceChildren();
   const cards = (player(me).cards || []).filter((c) => c.startsWith("travel-"));
@@ -504,6 +505,16 @@ function renderMine(state) {
       act(verb.value, extra);
     } } }, "Do"));
   }
+}
+
+function bridgePicker(move) {
+  // addon: the bridge joins a space of the outer board to one of the inner board (the host, or the player who
+  // passed over it with option bridge_moves).
+  const ends = (track) => el("select", { "aria-label": `bridge ${track} end` },
+    ...app.board.spaces.filter((s) => (track === "outer") === (s.track === app.board.spaces[0].track)).map((s) => el("option", { value: s.id }, s.name)));
+  const outer = ends("outer"), inner = ends("inner");
+  return el("div", { class: "actions" }, outer, inner, el("button", { type: "button", class: "secondary", on: {
+    click: () => move({ outer: outer.value, inner: inner.value }) } }, "Move the bridge"));
 }
 
 function landlordControls(state, me, verbs, box) {
@@ -593,12 +604,8 @@ function renderHost(state) {
       (!ending || confirm("End the game now? The highest total worth wins.")) && input({ act: { player: "host", do: verb } }) } },
     verb === "end-game" ? "End the game (worth)" : verb));
   }
-  if (hostVerbs.includes("move-bridge") && app.board) {  // addon: the bridge between two spaces, one per board
-    const ends = (track) => el("select", { "aria-label": `bridge ${track} end` },
-      ...app.board.spaces.filter((s) => (track === "outer") === (s.track === app.board.spaces[0].track)).map((s) => el("option", { value: s.id }, s.name)));
-    const outer = ends("outer"), inner = ends("inner");
-    actions.append(el("div", { class: "actions" }, outer, inner, el("button", { type: "button", class: "secondary", on: {
-      click: () => input({ act: { player: "host", do: "move-bridge", outer: outer.value, inner: inner.value } }) } }, "Move the bridge")));
+  if (hostVerbs.includes("move-bridge") && app.board) {
+    actions.append(bridgePicker((ends) => input({ act: { player: "host", do: "move-bridge", ...ends } })));
   }
   const list = $("host-players");
   list.replaceChildren();
