@@ -459,6 +459,12 @@ function renderMine(state) {
   // A ruleset with no deeds and no voluntary acts (chambers) has nothing to show here.
   $("mine-panel").hidden = !me || !app.board || !player(me) || (!(app.board.verbs || []).length && !Object.keys(state.spaces || {}).length);
   if ($("mine-panel").hidden) return;
+  // Rebuilt only when what it offers changes: a form half filled in (a loan, the bridge's ends, idle land) must not
+  // be reset by another player's roll or by the stream's first state.
+  const key = JSON.stringify([me, state.spaces, player(me).cards, state.prompt, state.trade, state.loans,
+    state.bridge_mover, state.players.map((p) => [p.name, p.bankrupt]), app.board.ruleset]);
+  if ($("mine-panel").dataset.key === key) return;
+  $("mine-panel").dataset.key = key;
   const verbs = new Set(app.board.verbs || []);
   const box = $("mine");
   box.replaceChildren();
