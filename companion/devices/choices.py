@@ -3,7 +3,9 @@
 A prompt with options other than yes/no (subway destinations, where a building goes, income tax,
 ``chambers``' draw or move...) is browsed option by option. Before a roll the buttons also offer
 what a player may do instead of or before rolling: pay the jail fine, play a kept card (a jail
-card, a travel card). "Go bankrupt" asks for a second YES.
+card, a travel card), and their deeds ("Build, mortgage": a list of every act on their own spaces
+the engine takes now, :func:`deed_choices`); a debtor is offered their sales and mortgages the same
+way, so a table without phones can build and raise money. "Go bankrupt" asks for a second YES.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import IllegalInput, State, find_ruleset
+from companion.engine import Event, IllegalInput, State, find_ruleset
 from companion.engine.core import Ruleset
 
 from . import screens
@@ -24,11 +26,20 @@ DESTRUCTIVE = {"bankrupt": "Go bankrupt", "out": "Leave the game", "poorhouse": 
 
 @dataclass(frozen=True)
 class ButtonChoice:
-    """One thing the buttons browse: its label, the input YES sends, and the question asked first (if any)."""
+    """One thing the buttons browse: its label, the input YES sends (None: YES opens the player's deeds,
+    :func:`deed_choices`), and the question asked first (if any)."""
 
     label: str
-    line: dict[str, Any]
+    line: dict[str, Any] | None
     confirm: str | None = None
+
+
+#: How the OLED says each act on a space: its word in a short list ("Build, mortgage"), and before the space's name.
+DEED_WORDS: Mapping[str, tuple[str, str]] = {
+    "build": ("build", "Build on"), "unmortgage": ("lift mortgage", "Lift the mortgage on"),
+    "mortgage": ("mortgage", "Mortgage"), "sell": ("sell", "Sell a building on"),
+    "improve": ("improve", "Improve"), "sign": ("sign", "Put your sign on"),
+}
 
 
 def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
@@ -38,10 +49,13 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     play are found by trying them."""
     prompt = state.get("prompt") or {}
     options = prompt.get("options") or []
+    if prompt.get("kind") == "debt" and prompt.get("player"):
+        return [*deeds_entry(state, prompt["player"], labels),
+                *(option_choice(state, prompt, option, labels) for option in options)]
     if options and options != ["yes", "no"]:
         return [option_choice(state, prompt, option, labels) for option in options]
     if prompt.get("kind") == "roll" and prompt.get("player"):
-        return roll_extras(state, prompt)
+        return [*roll_extras(state, prompt), *deeds_entry(state, prompt["player"], labels)]
     if prompt.get("kind") == "auction":
         return auction_choices(state, prompt)
     return []
@@ -109,11 +123,52 @@ def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
 
 def accepted(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> bool:
     """Whether the engine takes ``line`` now (the engine is pure: trying it changes nothing)."""
+    return tried(ruleset, state, line) is not None
+
+
+def tried(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> list[Event] | None:
+    """The events ``line`` would bring, or None if the engine refuses it."""
     try:
-        ruleset.apply(state, line)
+        return ruleset.apply(state, line)[1]
     except IllegalInput:
-        return False
-    return True
+        return None
+
+
+def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
+    """The entry that opens ``name``'s deeds ("Build, mortgage"), when the engine takes any act on them now."""
+    deeds = deed_choices(state, name, labels)
+    words = list(dict.fromkeys(DEED_WORDS.get(c.line["act"]["do"], ("",))[0] for c in deeds if c.line))
+    return [ButtonChoice(", ".join(words[:2]).capitalize(), None)] if deeds else []
+
+
+def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
+    """Every act on one of ``name``'s own spaces that the engine takes now (the ruleset's ``space_verbs``: build,
+    lift a mortgage, mortgage, sell a building; improve, place the sign), each with what it pays or costs, found by
+    trying it on the engine: "Build on Baltic Avenue: pay $50"."""
+    ruleset = find_ruleset(state["ruleset"])
+    if not ruleset.space_verbs:
+        return []
+    own = [sid for sid, rec in (state.get("spaces") or {}).items() if rec.get("owner") == name]
+    choices = []
+    for verb in ruleset.space_verbs:
+        for sid in own:
+            line = {"act": {"player": name, "do": verb, "space": sid}}
+            events = tried(ruleset, state, line)
+            if events is not None:
+                change = own_payment(events, name)
+                amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
+                words = DEED_WORDS.get(verb, ("", verb.replace("-", " ").capitalize()))[1]
+                choices.append(ButtonChoice(f"{words} {screens.label(sid, labels)}{amount}", line))
+    return choices
+
+
+def own_payment(events: list[Event], name: str) -> int:
+    """What an act pays ``name`` (positive) or costs them: its first payment. A debt that the act lets through is
+    paid after it, and is not the act's."""
+    for event in events:
+        if event.get("kind") == "pay" and name in (event.get("payer"), event.get("payee")):
+            return int(event["amount"]) if event.get("payee") == name else -int(event["amount"])
+    return 0
 
 
 def space_labels(ruleset: Ruleset) -> Labels:

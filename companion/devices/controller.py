@@ -40,7 +40,7 @@ from companion.table import Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import first_choice, prompt_choices, space_labels
+from .choices import ButtonChoice, deed_choices, first_choice, prompt_choices, space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
@@ -107,7 +107,7 @@ class TableController:
         self._inbox: collections.deque[Update] = collections.deque()
         self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self.mode = "game"  # game | players | join | menu | confirm | dice | setup
+        self.mode = "game"  # game | players | join | menu | confirm | dice | setup | deeds
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
         self.items: list[_Action] = []
@@ -115,6 +115,9 @@ class TableController:
         self.confirming: _Action | None = None
         self.entry: ManualEntry | None = None
         self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
+        self.deeds_player = ""  # whose deeds the "deeds" mode browses
+        self._deeds_seq = -1  # the input they were opened at: the story shown is of their acts only
+        self._deeds_of: tuple[State, list[ButtonChoice]] | None = None
         self._labels_of: dict[str, Labels] = {}
         self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
@@ -216,6 +219,8 @@ class TableController:
                 action.run()
         elif self.mode == "dice":
             self._dice_entry(button)
+        elif self.mode == "deeds":
+            self._deeds_press(button)
         elif self.mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self.mode in ("players", "join"):
@@ -284,10 +289,40 @@ class TableController:
         Found once per state (a state is never changed once built): the screen is worked out every tick, and
         finding the cards a player may play tries each on the engine."""
         if self._choices_of is None or self._choices_of[0] is not state:
-            actions = [_Action(c.label, partial(self._submit, c.line, "button"), c.confirm)
+            player = (state.get("prompt") or {}).get("player") or ""
+            actions = [_Action(c.label, partial(self._submit, c.line, "button") if c.line is not None
+                               else partial(self._open_deeds, player), c.confirm)
                        for c in prompt_choices(state, self._labels(state))]
             self._choices_of = (state, actions)
         return self._choices_of[1]
+
+    # ================================================================== a player's deeds
+    def _open_deeds(self, player: str) -> None:
+        """Build, mortgage, sell...: the player's acts on their own spaces, one per page (see :func:`deed_choices`)."""
+        self.mode, self.cursor, self.deeds_player = "deeds", 0, player
+        self._deeds_seq = self.table.state["seq"] if self.table.state is not None else -1
+
+    def _deeds(self) -> list[ButtonChoice]:
+        state = self.table.state
+        if state is None:
+            return []
+        if self._deeds_of is None or self._deeds_of[0] is not state:
+            self._deeds_of = (state, deed_choices(state, self.deeds_player, self._labels(state)))
+        return self._deeds_of[1]
+
+    def _deeds_press(self, button: str) -> None:
+        deeds = self._deeds()
+        if button == "NO" or not deeds:
+            self._back()
+        elif button == "ROLL":  # done with the deeds: roll
+            self._back()
+            self._game_press(button)
+        elif button in ("PREV", "NEXT"):
+            self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(deeds)
+        elif button == "YES":
+            line = deeds[self.cursor % len(deeds)].line
+            if line is not None and self._submit(line, "button") and self.mode == "deeds" and not self._deeds():
+                self._back()  # nothing more to do on them (everything is built or mortgaged)
 
     # ================================================================== dice
     def _ruleset(self) -> Ruleset:
@@ -491,6 +526,9 @@ class TableController:
             self._scroll_at = self.clock() + self.scroll_time
             if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
                 self.mode, self.entry = "game", None
+            if self.mode == "deeds" and (prompt is None or prompt["kind"] not in ("roll", "debt")
+                                         or prompt.get("player") != self.deeds_player):
+                self._back()  # the debt is paid (the turn goes on), or the game moved on from the phones
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
@@ -522,6 +560,8 @@ class TableController:
         if self.mode == "dice" and self.entry is not None:
             player = (state.get("prompt") or {}).get("player") or ""
             return screens.dice_entry_screen(player, self.entry.values, self.entry.cursor, self.entry.label)
+        if self.mode == "deeds":
+            return self._deeds_screen(state)
         whole = self.table.state  # the whole state: a card is offered if the engine takes it
         choices = self._choices(whole) if whole is not None else []
         choice = None
@@ -532,6 +572,18 @@ class TableController:
         notice, notice_page = self.notices.shown(self.scroll)
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
+
+    def _deeds_screen(self, state: State) -> Screen:
+        deeds = self._deeds()
+        cash = next((p.get("cash", 0) for p in state["players"] if p["name"] == self.deeds_player), 0)
+        # What the last act asks the table to do (a house to put down, a deed to turn over); its payment is in the
+        # header's cash.
+        told = screens.story([e for e in self.events if e.get("kind") != "pay"]) if state["seq"] > self._deeds_seq \
+            else []
+        if not deeds:
+            return screens.deeds_screen(self.deeds_player, cash, told, "Nothing to do on the deeds now", 0, 1)
+        cursor = self.cursor % len(deeds)
+        return screens.deeds_screen(self.deeds_player, cash, told, deeds[cursor].label, cursor, len(deeds))
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""

@@ -172,8 +172,9 @@ def story(events: Sequence[Mapping[str, Any]]) -> list[str]:
     return [e["text"] for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
 
 
-def prompt_lines(state: Mapping[str, Any], labels: Labels) -> list[str]:
-    """What the game waits for, in words (trades are acted on the phones)."""
+def prompt_lines(state: Mapping[str, Any], labels: Labels, choice: Choice | None = None) -> list[str]:
+    """What the game waits for, in words (trades are acted on the phones). ``choice``: what the buttons offer (a
+    debtor's sales and mortgages come first, when the ruleset has them)."""
     prompt = state.get("prompt")
     lines: list[str] = []
     if state.get("trade"):
@@ -187,7 +188,8 @@ def prompt_lines(state: Mapping[str, Any], labels: Labels) -> list[str]:
         if waiting:  # the buttons browse each one's bid and pass (the phones bid any amount)
             lines.append(f"Still bidding: {', '.join(waiting)}")
     elif prompt["kind"] == "debt":
-        lines.append("Raise the money on your phone")
+        on_buttons = choice is not None and len(choice.labels) > len(prompt.get("options") or [])
+        lines.append("Raise it below or on a phone" if on_buttons else "Raise the money on your phone")
     return lines
 
 
@@ -226,7 +228,7 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     """
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll, notice=notice)
-    questions = prompt_lines(state, labels)
+    questions = prompt_lines(state, labels, choice)
     asked = [r for text in questions for r in wrap(text)]
     told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
     option_row: Row | None = None
@@ -297,6 +299,17 @@ def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
     rows += [Row("")] * (size - (len(rows) - 1))
     rows.append(Row("YES: pick  NO: back", align="center"))
     return Screen(tuple(rows), name="menu")
+
+
+def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: int, count: int) -> Screen:
+    """A player's acts on their own spaces, one at a time: their cash, what the last act asked the table to do
+    (``told``, at the top), the act under the cursor (highlighted, at the bottom, whole: never cut)."""
+    asked = wrap(item)[:BODY_ROWS]
+    story_rows, _ = window([r for text in told for r in wrap(text)], BODY_ROWS - len(asked), 0)
+    rows = [Row(spread(f"{name} {money(cash)}", f"{cursor + 1}/{count}"), invert=True),
+            *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
+            Row("<PREV NEXT> YES  NO: done", align="center")]
+    return Screen(tuple(rows), name="deeds")
 
 
 def confirm_screen(question: str, *, yes: str = "YES: do it", no: str = "NO: back") -> Screen:

@@ -105,6 +105,9 @@ class Ruleset:
     secret_decks: ClassVar[frozenset[str]] = frozenset()
     dice_count: ClassVar[int] = 2
     die_faces: ClassVar[int] = 6
+    #: Voluntary acts on one of the actor's own spaces (``{"do": verb, "space": id}``), in the order a player looks
+    #: for them: what the table's buttons offer a player without a phone (building, mortgages, signs).
+    space_verbs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, board: Board) -> None:
         if board.ruleset != self.id:

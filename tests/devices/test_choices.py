@@ -49,7 +49,7 @@ def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> Non
     labels = Labels({s.id: s.name for s in find_ruleset(ruleset).board.spaces})
     browsed = 0
     for line in lines[1:]:
-        answers = [c for c in prompt_choices(state, labels) if "answer" in c.line]
+        answers = [c for c in prompt_choices(state, labels) if c.line is not None and "answer" in c.line]
         if answers:
             taken = 0
             for choice in answers:
@@ -117,3 +117,42 @@ def test_the_cursor_starts_on_staying_put_or_just_ahead_of_the_token() -> None:
     assert order.index(options[first_choice(subway, addon)]) == order.index("subway") + 1
     after, events = apply(subway, {"answer": "chance"})
     assert any(e["text"].endswith("to Chance on the outer board") for e in events)  # the names repeat
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1924"])
+def test_the_deeds_offered_are_every_act_on_own_spaces_the_engine_takes_with_its_price(ruleset: str) -> None:
+    """Through a bot game: at each roll and debt prompt, the deeds list holds exactly the acts on the player's own
+    spaces that the engine takes, and each label's amount is what the act changes in the player's cash (outside a
+    debt, which an act may settle at once)."""
+    from companion.devices.choices import deed_choices
+
+    lines: list[dict] = []
+    play_game(GameSpec(ruleset, 3, seed=2), 0, lines)
+    state, _ = new_game(lines[0]["setup"])
+    engine = find_ruleset(ruleset)
+    labels = Labels({s.id: s.name for s in engine.board.spaces})
+    checked = 0
+    for index, line in enumerate(lines[1:]):
+        prompt = state["prompt"] or {}
+        if prompt.get("kind") in ("roll", "debt") and prompt.get("player") and index % 3 == 0:
+            name = prompt["player"]
+            offered = {repr(c.line): c.label for c in deed_choices(state, name, labels)}
+            for verb in engine.space_verbs:
+                for sid, rec in state["spaces"].items():
+                    if rec.get("owner") != name:
+                        continue
+                    act = {"act": {"player": name, "do": verb, "space": sid}}
+                    try:
+                        after, _ = apply(state, act)
+                    except IllegalInput:
+                        assert repr(act) not in offered
+                        continue
+                    label = offered[repr(act)]
+                    change = next(p["cash"] for p in after["players"] if p["name"] == name) - \
+                        next(p["cash"] for p in state["players"] if p["name"] == name)
+                    if prompt["kind"] == "roll":
+                        shown = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
+                        assert label.endswith(shown) and (change != 0 or "$" not in label), (label, change)
+                    checked += 1
+        state, _ = apply(state, line)
+    assert checked > 0

@@ -65,6 +65,8 @@ def key_screens() -> dict[str, screens.Screen]:
             qr_matrix("http://192.168.1.20:8080/join#code=093114&player=Ann"), "Ann", "093114", 1, 2),
         "players": screens.players_screen(buy, LABELS),
         "game-over": screens.game_screen(over, over_events, LABELS),
+        "deeds": screens.deeds_screen("Ann", 450, ["Put a house on Baltic Avenue (1 now)"],
+                                      "Build on Mediterranean Avenue: pay $50", 0, 3),
     }
 
 

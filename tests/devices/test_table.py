@@ -408,6 +408,73 @@ def test_bankruptcy_needs_a_second_yes(tmp_path: Path) -> None:
         assert "GAME OVER" in t.text() and "Ann" in t.text()
 
 
+def test_a_table_without_phones_builds_and_mortgages_with_the_buttons(tmp_path: Path) -> None:
+    """Before rolling, "Build, mortgage" opens the player's deeds, one act a page with what it costs; YES does it
+    and the list follows (even building); the instruction for the table stays in view; NO leaves; ROLL rolls."""
+    setup = start(Ann={"space": "go", "cash": 500})
+    setup["start"]["spaces"] = {"mediterranean-avenue": {"owner": "Ann"}, "baltic-avenue": {"owner": "Ann"},
+                                "reading-railroad": {"owner": "Ann"}}
+    with table(tmp_path, setup) as t:
+        assert "Build, mortgage" in t.text()
+        t.play("NEXT")  # the only choice: it stays
+        t.play("YES")
+        assert "Ann $500" in t.text() and "Build on Mediterranean Avenue: pay $50" in t.text() and "1/5" in t.text()
+        t.play("NEXT", "YES")  # Baltic Avenue
+        assert "Put a house on Baltic Avenue" in t.text() and "Ann $450" in t.text()
+        assert "Mortgage Reading Railroad: get $100" in t.text() and "2/3" in t.text()  # the list follows
+        t.play("PREV")
+        assert "Build on Mediterranean Avenue: pay $50" in t.text()  # not Baltic again: build evenly
+        t.play("YES")
+        t.play("NO")
+        assert "Ann, roll the dice" in t.text()
+        assert t.inputs() == [{"act": {"player": "Ann", "do": "build", "space": "baltic-avenue"}},
+                              {"act": {"player": "Ann", "do": "build", "space": "mediterranean-avenue"}}]
+        t.play("YES", "ROLL")  # from the deeds, ROLL rolls
+        assert t.roller.requests_seen() == 1 and t.station.controller.mode == "game"
+
+
+def test_a_debtor_without_a_phone_raises_money_with_the_buttons(tmp_path: Path) -> None:
+    """A debt prompt used to say "Raise the money on your phone": without phones the only way out was bankruptcy."""
+    setup = start(Bob={"space": "pennsylvania-avenue", "cash": 100})
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Ann", "houses": 1}, "park-place": {"owner": "Ann"},
+                                "oriental-avenue": {"owner": "Bob"}, "vermont-avenue": {"owner": "Bob"},
+                                "connecticut-avenue": {"owner": "Bob", "houses": 1}, "reading-railroad": {"owner": "Bob"}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 2 3")  # Boardwalk with a house: $200
+        assert "< Mortgage, sell >" in t.text()
+        pages = set()
+        for _ in range(4):  # the story and the question are long: they scroll
+            pages.add(t.text())
+            t.play("WAIT 1600")
+        assert any("Raise it below or on a phone" in page for page in pages)
+        t.play("YES")
+        assert "Mortgage Reading Railroad: get $100" in t.text() and "1/2" in t.text()  # no street of a built group
+        t.play("NEXT")
+        assert "Sell a building on Connecticut Avenue: get $25" in t.text()
+        t.play("YES")
+        # The list follows: the light blue streets may be mortgaged now; the instruction for the table is in view.
+        assert "Take a house off Connecticut Avenue" in t.text() and "Bob $125" in t.text()
+        assert "Mortgage Oriental Avenue: get $50" in t.text() and "2/4" in t.text()
+        t.play("PREV", "YES")
+        assert t.station.controller.mode == "game"  # the debt is paid: the game goes on
+        assert t.state["prompt"]["player"] == "Ann" and t.state["players"][1]["cash"] == 25
+        assert t.state["spaces"]["reading-railroad"]["mortgaged"]
+        assert t.inputs()[-2:] == [{"act": {"player": "Bob", "do": "sell", "space": "connecticut-avenue"}},
+                                   {"act": {"player": "Bob", "do": "mortgage", "space": "reading-railroad"}}]
+
+
+def test_the_deeds_of_a_ruleset_without_acts_on_spaces_stay_on_the_phones(tmp_path: Path) -> None:
+    """magie-1904's loans need amounts and lots: its debtors raise money on a phone, and the OLED says so."""
+    from companion.devices.choices import deed_choices
+
+    setup = {"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 1}
+    with table(tmp_path, setup) as t:
+        whole = t.station.table.state
+        assert deed_choices(whole, "Ann", Labels()) == []
+        assert "Build" not in t.text()
+
+
 def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
     setup = {"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1}
     with table(tmp_path, setup) as t:

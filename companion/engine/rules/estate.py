@@ -32,6 +32,8 @@ def interest(mortgage: int) -> int:
 class RealEstate(Auctions, Ruleset):
     """Mixin: ownership queries, buildings (with the short-stock auction) and mortgages."""
 
+    space_verbs = ("build", "unmortgage", "mortgage", "sell")
+
     # ================================================================== groups and worth
     def owned(self, d: Draft, name: str) -> list[str]:
         return [sid for sid, rec in d.state["spaces"].items() if rec["owner"] == name]

@@ -56,6 +56,7 @@ class Magie1924Rules(Auctions, MagieRules):
                      "improvement_rent", "side_improvements", "wages", "wages_exact", "jail_fine", "jail_release",
                      "railroad_move", "idle_price", "hotel_fee", "hotel_threshold")
     flag_options = ("unlimited_board",)
+    space_verbs = ("improve", "sign")
 
     def __init__(self, board: Board) -> None:
         super().__init__(board)
