@@ -3,9 +3,11 @@
 A prompt with options other than yes/no (subway destinations, where a building goes, income tax,
 ``chambers``' draw or move...) is browsed option by option. Before a roll the buttons also offer
 what a player may do instead of or before rolling: pay the jail fine, play a kept card (a jail
-card, a travel card), and their deeds ("Build, mortgage": a list of every act on their own spaces
-the engine takes now, :func:`deed_choices`); a debtor is offered their sales and mortgages the same
-way, so a table without phones can build and raise money. "Go bankrupt" asks for a second YES.
+card, a travel card), and their deeds ("Build, mortgage": a list of every act of
+:meth:`~companion.engine.core.Ruleset.candidate_acts` the engine takes now, :func:`deed_choices`); a
+debtor is offered their sales, mortgages and bank loans the same way, and a player at a 1924 real estate
+office its idle land, so a table without phones can build and raise money. "Go bankrupt" asks for a
+second YES.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Event, IllegalInput, State, find_ruleset
-from companion.engine.core import Ruleset
+from companion.engine.core import Ruleset, names_of
 
 from . import screens
 from .screens import Labels
@@ -34,12 +36,16 @@ class ButtonChoice:
     confirm: str | None = None
 
 
-#: How the OLED says each act on a space: its word in a short list ("Build, mortgage"), and before the space's name.
+#: How the OLED says each act: its word in a short list ("Build, mortgage"), and before what it acts on.
 DEED_WORDS: Mapping[str, tuple[str, str]] = {
     "build": ("build", "Build on"), "unmortgage": ("lift mortgage", "Lift the mortgage on"),
     "mortgage": ("mortgage", "Mortgage"), "sell": ("sell", "Sell a building on"),
     "improve": ("improve", "Improve"), "sign": ("sign", "Put your sign on"),
+    "borrow": ("borrow", "Borrow on"), "repay": ("repay", "Repay"),
+    "buy-idle": ("buy", "Buy"), "sell-idle": ("sell", "Sell"),
 }
+#: The prompts at which a player's deeds are offered (to the prompt's player).
+DEED_PROMPTS = frozenset({"roll", "debt", "real-estate-office"})
 
 
 def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
@@ -49,7 +55,7 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     play are found by trying them."""
     prompt = state.get("prompt") or {}
     options = prompt.get("options") or []
-    if prompt.get("kind") == "debt" and prompt.get("player"):
+    if prompt.get("kind") in ("debt", "real-estate-office") and prompt.get("player"):
         return [*deeds_entry(state, prompt["player"], labels),
                 *(option_choice(state, prompt, option, labels) for option in options)]
     if options and options != ["yes", "no"]:
@@ -142,24 +148,36 @@ def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
 
 
 def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
-    """Every act on one of ``name``'s own spaces that the engine takes now (the ruleset's ``space_verbs``: build,
-    lift a mortgage, mortgage, sell a building; improve, place the sign), each with what it pays or costs, found by
-    trying it on the engine: "Build on Baltic Avenue: pay $50"."""
+    """Every act of the ruleset's :meth:`~companion.engine.core.Ruleset.candidate_acts` that the engine takes now
+    (build, lift a mortgage, mortgage, sell a building; improve, place the sign; borrow, repay; buy or sell idle
+    land), each with what it pays or costs, found by trying it on the engine: "Build on Baltic Avenue: pay $50"."""
     ruleset = find_ruleset(state["ruleset"])
-    if not ruleset.space_verbs:
-        return []
-    own = [sid for sid, rec in (state.get("spaces") or {}).items() if rec.get("owner") == name]
     choices = []
-    for verb in ruleset.space_verbs:
-        for sid in own:
-            line = {"act": {"player": name, "do": verb, "space": sid}}
-            events = tried(ruleset, state, line)
-            if events is not None:
-                change = own_payment(events, name)
-                amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
-                words = DEED_WORDS.get(verb, ("", verb.replace("-", " ").capitalize()))[1]
-                choices.append(ButtonChoice(f"{words} {screens.label(sid, labels)}{amount}", line))
+    for act in ruleset.candidate_acts(state, name):
+        line = {"act": act}
+        events = tried(ruleset, state, line)
+        if events is not None:
+            change = own_payment(events, name)
+            amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
+            choices.append(ButtonChoice(f"{act_words(ruleset, act, labels)}{amount}", line))
     return choices
+
+
+def act_words(ruleset: Ruleset, act: Mapping[str, Any], labels: Labels) -> str:
+    """What an act does, in words: "Build on Baltic Avenue", "Borrow on Lot 3 and Lot 7", "Repay loan 2"."""
+    verb = act["do"]
+    words = DEED_WORDS.get(verb, ("", verb.replace("-", " ").capitalize()))[1]
+    if "space" in act:
+        return f"{words} {screens.label(act['space'], labels)}"
+    if "spaces" in act:
+        return f"{words} {names_of(screens.label(s, labels) for s in act['spaces'])}"
+    if "loan" in act:
+        return f"{words} loan {act['loan']}"
+    if "cards" in act:
+        return f"{words} {names_of(ruleset.card_name(c) for c in act['cards'])}"
+    count = act.get("count", 1)
+    return f"{words} {'an idle land card' if count == 1 else f'{count} idle land cards'}" if verb == "buy-idle" \
+        else words
 
 
 def own_payment(events: list[Event], name: str) -> int:

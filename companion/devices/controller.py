@@ -40,7 +40,7 @@ from companion.table import Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import ButtonChoice, deed_choices, first_choice, prompt_choices, space_labels
+from .choices import DEED_PROMPTS, ButtonChoice, deed_choices, first_choice, prompt_choices, space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
@@ -526,7 +526,7 @@ class TableController:
             self._scroll_at = self.clock() + self.scroll_time
             if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
                 self.mode, self.entry = "game", None
-            if self.mode == "deeds" and (prompt is None or prompt["kind"] not in ("roll", "debt")
+            if self.mode == "deeds" and (prompt is None or prompt["kind"] not in DEED_PROMPTS
                                          or prompt.get("player") != self.deeds_player):
                 self._back()  # the debt is paid (the turn goes on), or the game moved on from the phones
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll

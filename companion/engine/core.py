@@ -106,7 +106,7 @@ class Ruleset:
     dice_count: ClassVar[int] = 2
     die_faces: ClassVar[int] = 6
     #: Voluntary acts on one of the actor's own spaces (``{"do": verb, "space": id}``), in the order a player looks
-    #: for them: what the table's buttons offer a player without a phone (building, mortgages, signs).
+    #: for them (building, mortgages, signs): see :meth:`candidate_acts`.
     space_verbs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, board: Board) -> None:
@@ -260,6 +260,14 @@ class Ruleset:
         faces = tuple(range(1, self.die_faces + 1))
         count = prompt.get("dice", self.dice_count)
         return tuple(Throw(f"Die {i}", faces) for i in range(1, count + 1))
+
+    def candidate_acts(self, state: State, name: str) -> list[dict[str, Any]]:
+        """Voluntary acts ``name`` might make now, each a whole input's ``act`` with nothing left to type — as
+        python-chess generates pseudo-legal moves: the engine may still refuse some. The table's buttons try them
+        and offer the ones taken, so that a player without a phone can build, mortgage, borrow. By default,
+        :attr:`space_verbs` on each of their own spaces; rulesets add theirs."""
+        own = [sid for sid, rec in (state.get("spaces") or {}).items() if rec.get("owner") == name]
+        return [{"player": name, "do": verb, "space": sid} for verb in self.space_verbs for sid in own]
 
     def roll_line(self, prompt: Mapping[str, Any], values: Sequence[int]) -> dict[str, Any]:
         """The roll input for ``values``, one per :meth:`throws` of ``prompt``, in that order."""

@@ -119,40 +119,37 @@ def test_the_cursor_starts_on_staying_put_or_just_ahead_of_the_token() -> None:
     assert any(e["text"].endswith("to Chance on the outer board") for e in events)  # the names repeat
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1924"])
-def test_the_deeds_offered_are_every_act_on_own_spaces_the_engine_takes_with_its_price(ruleset: str) -> None:
-    """Through a bot game: at each roll and debt prompt, the deeds list holds exactly the acts on the player's own
-    spaces that the engine takes, and each label's amount is what the act changes in the player's cash (outside a
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924"])
+def test_the_deeds_offered_are_every_candidate_act_the_engine_takes_with_its_price(ruleset: str) -> None:
+    """Through a bot game: at each roll, debt and office prompt, the deeds list holds exactly the ruleset's candidate
+    acts that the engine takes, and each label's amount is what the act changes in the player's cash (outside a
     debt, which an act may settle at once)."""
-    from companion.devices.choices import deed_choices
+    from companion.devices.choices import DEED_PROMPTS, deed_choices
 
     lines: list[dict] = []
     play_game(GameSpec(ruleset, 3, seed=2), 0, lines)
     state, _ = new_game(lines[0]["setup"])
     engine = find_ruleset(ruleset)
     labels = Labels({s.id: s.name for s in engine.board.spaces})
-    checked = 0
+    checked: dict[str, int] = {}
     for index, line in enumerate(lines[1:]):
         prompt = state["prompt"] or {}
-        if prompt.get("kind") in ("roll", "debt") and prompt.get("player") and index % 3 == 0:
+        if prompt.get("kind") in DEED_PROMPTS and prompt.get("player") and (index % 3 == 0 or prompt["kind"] != "roll"):
             name = prompt["player"]
             offered = {repr(c.line): c.label for c in deed_choices(state, name, labels)}
-            for verb in engine.space_verbs:
-                for sid, rec in state["spaces"].items():
-                    if rec.get("owner") != name:
-                        continue
-                    act = {"act": {"player": name, "do": verb, "space": sid}}
-                    try:
-                        after, _ = apply(state, act)
-                    except IllegalInput:
-                        assert repr(act) not in offered
-                        continue
-                    label = offered[repr(act)]
-                    change = next(p["cash"] for p in after["players"] if p["name"] == name) - \
-                        next(p["cash"] for p in state["players"] if p["name"] == name)
-                    if prompt["kind"] == "roll":
-                        shown = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
-                        assert label.endswith(shown) and (change != 0 or "$" not in label), (label, change)
-                    checked += 1
+            for act in engine.candidate_acts(state, name):
+                line_tried = {"act": act}
+                try:
+                    after, _ = apply(state, line_tried)
+                except IllegalInput:
+                    assert repr(line_tried) not in offered
+                    continue
+                label = offered[repr(line_tried)]
+                change = next(p["cash"] for p in after["players"] if p["name"] == name) - \
+                    next(p["cash"] for p in state["players"] if p["name"] == name)
+                if prompt["kind"] != "debt":
+                    shown = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
+                    assert label.endswith(shown) and (change != 0 or "$" not in label), (label, change)
+                checked[act["do"]] = checked.get(act["do"], 0) + 1
         state, _ = apply(state, line)
-    assert checked > 0
+    assert checked, "no act was ever offered"

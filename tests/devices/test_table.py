@@ -464,15 +464,36 @@ def test_a_debtor_without_a_phone_raises_money_with_the_buttons(tmp_path: Path) 
                                    {"act": {"player": "Bob", "do": "mortgage", "space": "reading-railroad"}}]
 
 
-def test_the_deeds_of_a_ruleset_without_acts_on_spaces_stay_on_the_phones(tmp_path: Path) -> None:
-    """magie-1904's loans need amounts and lots: its debtors raise money on a phone, and the OLED says so."""
-    from companion.devices.choices import deed_choices
-
-    setup = {"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 1}
+def test_a_1904_debtor_without_a_phone_borrows_from_the_bank_with_the_buttons(tmp_path: Path) -> None:
+    """magie-1904 asks a debtor with free lots to borrow (no other answer): without phones the game was stuck."""
+    setup = {"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4,
+             "start": {"players": {"Ann": {"cash": 3, "space": "lot-18"}},
+                       "spaces": {"lot-19": {"owner": "Ann"}, "lot-20": {"owner": "Bob"}}}}
     with table(tmp_path, setup) as t:
-        whole = t.station.table.state
-        assert deed_choices(whole, "Ann", Labels()) == []
-        assert "Build" not in t.text()
+        t.play("ROLL", "DICE 1 3")
+        assert t.state["prompt"]["kind"] == "debt" and "< Borrow >" not in t.text() and "Borrow" in t.text()
+        t.play("YES")
+        assert "Borrow on Lot 19: get $100" in t.text()
+        t.play("YES")
+        assert t.station.controller.mode == "game" and t.state["prompt"]["player"] == "Bob"
+        assert t.inputs()[-1] == {"act": {"player": "Ann", "do": "borrow", "amount": 100, "spaces": ["lot-19"]}}
+        assert t.state["players"][0]["cash"] == 83  # as in the game file debt-paid-by-borrowing
+
+
+def test_a_1924_real_estate_office_is_used_with_the_buttons(tmp_path: Path) -> None:
+    setup = {"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
+             "start": {"players": {"Ann": {"cards": ["idle-land-1"]}}}}
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 3 4")
+        assert t.state["prompt"]["kind"] == "real-estate-office"
+        assert "Buy, sell" in t.text()
+        t.play("YES")
+        assert "Buy an idle land card: pay $" in t.text()
+        t.play("NEXT")
+        assert "Sell Idle land 1: get $" in t.text()
+        t.play("YES")  # sold: buying is refused now (one or the other), so nothing is left
+        assert t.inputs()[-1] == {"act": {"player": "Ann", "do": "sell-idle", "cards": ["idle-land-1"]}}
+        assert t.station.controller.mode == "game" and "Done" in t.text()
 
 
 def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:

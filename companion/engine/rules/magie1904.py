@@ -14,7 +14,7 @@ from typing import Any
 
 from ..board import Board, KindRule, Space
 from ..core import money, names_of, reject, whole
-from ..draft import Draft, Task
+from ..draft import Draft, State, Task
 from ..errors import BoardError
 from .magie import MagieRules
 
@@ -422,6 +422,30 @@ class Magie1904Rules(MagieRules):
         p["in_poorhouse"], p["poorhouse_throws"] = False, 0
 
     # ================================================================== loans
+    def candidate_acts(self, state: State, name: str) -> list[dict[str, Any]]:
+        """Repay each loan; borrow from the bank: what the debt waiting lacks (else one note), in notes, on the
+        fewest free lots that secure it (the dearest first), or as much as all of them secure."""
+        acts = [*super().candidate_acts(state, name),
+                *({"player": name, "do": "repay", "loan": loan["id"]} for loan in state["loans"]
+                  if loan["borrower"] == name)]
+        options, prompt = state["options"], state["prompt"] or {}
+        note, margin = options["note"], options["loan_margin"]
+        cash = next(p["cash"] for p in state["players"] if p["name"] == name)
+        short = prompt["amount"] - cash if prompt.get("kind") == "debt" and prompt.get("player") == name else 0
+        wanted = max(note, -(-short // note) * note)
+        free = sorted((sid for sid, rec in state["spaces"].items() if rec["owner"] == name and not rec["mortgaged"]
+                       and self.board.by_id[sid].kind == "lot"), key=lambda sid: -(self.board.by_id[sid].price or 0))
+        pledged, value = [], 0
+        for sid in free:
+            pledged.append(sid)
+            value += self.board.by_id[sid].price or 0
+            if value >= wanted + margin:
+                break
+        amount = min(wanted, (value - margin) // note * note)
+        if amount >= note:
+            acts.append({"player": name, "do": "borrow", "amount": amount, "spaces": pledged})
+        return acts
+
     def loans_of(self, d: Draft, name: str) -> list[dict[str, Any]]:
         """The loans ``name`` owes."""
         return [loan for loan in d.state["loans"] if loan["borrower"] == name]

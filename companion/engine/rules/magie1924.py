@@ -14,7 +14,7 @@ from typing import Any
 
 from ..board import Board, KindRule, Space
 from ..core import Throw, money, names_of, reject, whole
-from ..draft import Draft, Task
+from ..draft import Draft, State, Task
 from ..errors import BoardError
 from .auction import Auctions
 from .magie import MagieRules
@@ -239,6 +239,13 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def colours(self, d: Draft, name: str) -> list[str]:
         return [self.board.cards[c].params["colour"] for c in d.player(name)["cards"]]
+
+    def candidate_acts(self, state: State, name: str) -> list[dict[str, Any]]:
+        """At a real estate office: buy one idle land card, or sell one of theirs (and improve or sign before a
+        throw)."""
+        hand = next(p["cards"] for p in state["players"] if p["name"] == name)
+        return [*super().candidate_acts(state, name), {"player": name, "do": "buy-idle", "count": 1},
+                *({"player": name, "do": "sell-idle", "cards": [card]} for card in hand if not self.is_deed(card))]
 
     def idle_cards(self, d: Draft, name: str) -> list[str]:
         return [c for c in d.player(name)["cards"] if not self.is_deed(c)]
