@@ -55,16 +55,35 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     play are found by trying them."""
     prompt = state.get("prompt") or {}
     options = prompt.get("options") or []
+    if options == ["yes", "no"]:
+        return []  # YES and NO answer it (an offer waiting is answered at the next prompt)
+    return [*prompt_own_choices(state, prompt, labels), *offer_answers(state)]
+
+
+def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[ButtonChoice]:
+    options = prompt.get("options") or []
     if prompt.get("kind") in ("debt", "real-estate-office") and prompt.get("player"):
         return [*deeds_entry(state, prompt["player"], labels),
                 *(option_choice(state, prompt, option, labels) for option in options)]
-    if options and options != ["yes", "no"]:
+    if options:
         return [option_choice(state, prompt, option, labels) for option in options]
     if prompt.get("kind") == "roll" and prompt.get("player"):
         return [*roll_extras(state, prompt), *deeds_entry(state, prompt["player"], labels)]
     if prompt.get("kind") == "auction":
         return auction_choices(state, prompt)
     return []
+
+
+def offer_answers(state: State) -> list[ButtonChoice]:
+    """A trade or loan offered (from a phone) to a player who may have none: accept (asked twice) or reject. Listed
+    last, so that YES at a prompt never takes an offer by surprise."""
+    offer = state.get("trade")
+    if not offer:
+        return []
+    who = offer["with"]
+    return [ButtonChoice(f"{who}: accept", {"act": {"player": who, "do": "accept"}},
+                         confirm=f"{who}: accept it?"),
+            ButtonChoice(f"{who}: reject", {"act": {"player": who, "do": "reject"}})]
 
 
 #: What one press raises the highest bid by (the phones bid any amount).

@@ -178,8 +178,7 @@ def prompt_lines(state: Mapping[str, Any], labels: Labels, choice: Choice | None
     prompt = state.get("prompt")
     lines: list[str] = []
     if state.get("trade"):
-        t = state["trade"]
-        lines.append(f"Trade offer from {t['from']} to {t['with']}: answer on the phone")
+        lines.append(offer_text(state["trade"], labels))
     if prompt is None:
         return lines
     lines.append(prompt["text"])
@@ -191,6 +190,22 @@ def prompt_lines(state: Mapping[str, Any], labels: Labels, choice: Choice | None
         on_buttons = choice is not None and len(choice.labels) > len(prompt.get("options") or [])
         lines.append("Raise it below or on a phone" if on_buttons else "Raise the money on your phone")
     return lines
+
+
+def offer_text(offer: Mapping[str, Any], labels: Labels) -> str:
+    """A trade or loan waiting for its answer, whole: the player it is offered to may have no phone."""
+    by, to = offer["from"], offer["with"]
+    if "loan" in offer:
+        loan = offer["loan"]
+        return (f"{by} offers {to} a loan of {money(loan['amount'])} at {money(loan['interest'])} each wages: "
+                f"{to}, accept or reject (PREV/NEXT)")
+
+    def bundle(side: Mapping[str, Any]) -> str:
+        parts = [money(side["cash"])] if side.get("cash") else []
+        parts += [label(s, labels) for s in side.get("spaces", [])] + [label(c, labels) for c in side.get("cards", [])]
+        return ", ".join(parts) or "nothing"
+
+    return f"{by} offers {to} {bundle(offer['give'])} for {bundle(offer['get'])}: {to}, accept or reject (PREV/NEXT)"
 
 
 def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> str:
@@ -230,6 +245,8 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         return game_over_screen(state, events, labels, scroll=scroll, notice=notice)
     questions = prompt_lines(state, labels, choice)
     asked = [r for text in questions for r in wrap(text)]
+    if state.get("trade"):  # the offer waiting is read in the question rows
+        events = [e for e in events if e.get("kind") != "trade"]
     told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
     option_row: Row | None = None
     if choice is not None and choice.labels:

@@ -496,6 +496,28 @@ def test_a_1924_real_estate_office_is_used_with_the_buttons(tmp_path: Path) -> N
         assert t.station.controller.mode == "game" and "Done" in t.text()
 
 
+def test_an_offer_from_a_phone_is_read_and_answered_on_the_buttons(tmp_path: Path) -> None:
+    """A trade offered to a player without a phone used to read "answer on the phone": they could not answer it."""
+    setup = start()
+    setup["start"]["spaces"] = {"baltic-avenue": {"owner": "Bob"}}
+    with table(tmp_path, setup) as t:
+        t.station.table.submit({"act": {"player": "Ann", "do": "trade", "with": "Bob", "give": {"cash": 200},
+                                        "get": {"spaces": ["baltic-avenue"]}}}, source="web")
+        t.play("WAIT 20")
+        pages = set()
+        for _ in range(3):
+            pages.add(t.text())
+            t.play("WAIT 1600")
+        assert any("Ann offers Bob $200 for Baltic Avenue: Bob, accept or reject" in page for page in pages)
+        assert "< Bob: accept >" in t.text()
+        t.play("YES")
+        assert "Bob: accept it?" in t.text() and "YES: confirm" in t.text() and t.state["trade"]
+        t.play("YES")
+        assert t.state["trade"] is None and t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+        assert t.inputs()[-1] == {"act": {"player": "Bob", "do": "accept"}}
+        assert t.state["prompt"] == {**t.state["prompt"], "kind": "roll", "player": "Ann"}  # Ann still rolls next
+
+
 def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
     setup = {"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1}
     with table(tmp_path, setup) as t:
