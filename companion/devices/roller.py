@@ -52,7 +52,7 @@ def judge(first: tuple[int, ...], second: tuple[int, ...], strobe_held: bool = T
     if first != second:
         return None, f"unsteady lines ({_show(first)}/{_show(second)}): roll again"
     if not strobe_held:
-        return None, "strobe shorter than 2 ms: roll again"
+        return None, "strobe too short (a glitch on its line?): roll again"
     if all(v == 0 for v in first):
         return None, "no dice on its lines: plugged in?"
     dice: list[int] = []
@@ -108,9 +108,12 @@ class DiceRoller:
         at = self.clock()
         self.sleep(SETTLE)
         first = self.read_lines()
+        # Still high with the first reading: a real strobe, not a glitch re-reading the last roll's lines. Checked
+        # here, not after the second reading: a busy Pi's sleeps overrun, and the lines hold the dice after it.
+        held = bool(self.strobe.value)
         self.sleep(GAP)
         second = self.read_lines()
-        dice, fault = judge(first, second, bool(self.strobe.value))
+        dice, fault = judge(first, second, held)
         if fault:
             log.warning("dice roller: %s", fault)
         self.on_result(RollerResult(dice, fault, at, (first, second)))

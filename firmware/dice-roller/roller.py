@@ -6,7 +6,8 @@ die from the RP2040's hardware entropy (the ring oscillator, through ``os.urando
 speaks the protocol of the companion's DESIGN.md:
 
 * each die on three data lines, binary 1-6, least significant bit first;
-* once the lines hold the dice, STROBE high for 8 ms (at least 5 ms), then low;
+* once the lines hold the dice, STROBE high for 20 ms (DESIGN.md: at least 5 ms; the margin is for a busy
+  Pi, whose reader checks that STROBE is still high about 1 ms after its rising edge), then low;
 * the data lines keep the dice until the next roll.
 
 Everything here takes its ``machine`` module, clock and entropy as arguments, so the same
@@ -20,7 +21,7 @@ STROBE = 11  # GP11 -> Pi GPIO 4
 REQUEST = 12  # GP12 <- Pi GPIO 18
 BUTTON = 13  # GP13: roll button and tilt switch to GND (internal pull-up)
 PIXELS = 15  # GP15: WS2812 LED strip, 7 pips per die
-STROBE_MS = 8
+STROBE_MS = 20
 SETTLE_US = 200  # data lines stable before STROBE rises
 ANIMATION_MS = 600
 DEBOUNCE_MS = 30
@@ -59,6 +60,7 @@ class Roller:
         self.button = Pin(BUTTON, Pin.IN, Pin.PULL_UP)
         self.pending = False
         self.last_edge = None
+        self.latched = not self.button.value()  # held down at power-up: no roll until it is released
         self.request.irq(trigger=Pin.IRQ_RISING, handler=self._on_request)
         self.button.irq(trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, handler=self._on_button)
         self.values = ()
@@ -68,17 +70,28 @@ class Roller:
         self.pending = True
 
     def _on_button(self, pin):
-        """A press is a falling edge after the switch was quiet for DEBOUNCE_MS: contact bounce (and a
-        tilt switch rattling while it is shaken) makes no second roll."""
-        now = self.ticks_ms()
-        quiet = self.last_edge is None or self.ticks_diff(now, self.last_edge) > DEBOUNCE_MS
-        self.last_edge = now
-        if quiet and not pin.value():
+        """Only notes the time: the level read here may be a bounce (the handler runs after the edge);
+        :meth:`poll_button` decides once the switch has been quiet."""
+        self.last_edge = self.ticks_ms()
+
+    def poll_button(self):
+        """A press is the button down after DEBOUNCE_MS without an edge; one roll a press (latched until it
+        is up again). Contact bounce, and a tilt switch rattling while it is shaken, make no second roll."""
+        if self.last_edge is not None and self.ticks_diff(self.ticks_ms(), self.last_edge) < DEBOUNCE_MS:
+            return  # still bouncing
+        down = not self.button.value()
+        if down and not self.latched:
             self.pending = True
+        self.latched = down
 
     def roll(self):
-        """Animate, draw the dice, present them and strobe. Returns the values."""
+        """Animate, draw the dice, present them and strobe. Returns the values.
+
+        A press, a shake or a REQUEST that came while the dice tumbled belongs to this roll; one that comes
+        from the strobe on (the Pi asking again after a bad reading) asks for the next."""
         self.animate()
+        self.pending = False
+        self.latched = not self.button.value()
         values = tuple(fair_die(self.urandom) for _ in self.dice_lines)
         self.show(values)
         self.present(values)
@@ -86,7 +99,7 @@ class Roller:
         return values
 
     def present(self, values):
-        """The GPIO protocol: data lines, a short settle, STROBE high for 8 ms, low."""
+        """The GPIO protocol: data lines, a short settle, STROBE high for STROBE_MS, low."""
         for lines, value in zip(self.dice_lines, values):
             for line, level in zip(lines, encode(value)):
                 line.value(level)
@@ -113,13 +126,11 @@ class Roller:
         self.pixels.write()
 
     def run_once(self):
-        """One pass of the main loop: roll if asked. A press, a shake or a REQUEST that comes while the
-        dice tumble belongs to that roll: it is answered by its strobe, never by a second roll."""
+        """One pass of the main loop: roll if the button was pressed or the Pi asked."""
+        self.poll_button()
         if not self.pending:
             return None
-        values = self.roll()
-        self.pending = False
-        return values
+        return self.roll()
 
     def run(self):
         while True:
