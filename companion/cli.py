@@ -129,6 +129,8 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     """The table on a Raspberry Pi (companion/launch.py)."""
+    from gpiozero.exc import GPIOZeroError
+
     from companion import launch
     from companion.config import load_config
 
@@ -137,7 +139,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         if args.pins:
             config = dataclasses.replace(config, pins=args.pins)
         return launch.run(config, out, game=args.game)
-    except (CompanionError, OSError, ImportError) as error:
+    except (CompanionError, OSError, ImportError, GPIOZeroError) as error:  # GPIO busy, no access to /dev/gpiochip
         print(f"companion: {error}", file=sys.stderr)
         return 1
 

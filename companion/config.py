@@ -7,7 +7,7 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
     web_port = 8080            # the phone page; 0: no web server
     journal = "/var/lib/companion/games.sqlite3"
     pins = "/etc/companion/pins.toml"   # optional: the pin map (else found as pins.py says)
-    pin_factory = "lgpio"      # gpiozero pin factory on the Pi ("lgpio" works on every Pi, the Pi 5 too)
+    pin_factory = "lgpio"      # gpiozero pin factory: "lgpio" (every Pi, the Pi 5 too), "mock", "auto"
     phone_dice = "none"        # may a phone send the dice: "none", "manual", "software"
 """
 
@@ -23,6 +23,9 @@ from companion.engine import CompanionError
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 DISPLAYS = ("ssd1306", "sh1106", "none")
 DICE = ("roller", "software", "manual")
+#: gpiozero pin factories: lgpio (every Pi, the Pi 5 included), mock (no pins), auto (gpiozero's own choice, or the
+#: GPIOZERO_PIN_FACTORY environment variable). A misspelt name used to fall back to gpiozero's choice in silence.
+PIN_FACTORIES = ("lgpio", "mock", "auto")
 PhoneDice = Literal["none", "manual", "software"]  # may a phone send the dice (the web's rule too)
 PHONE_DICE: tuple[PhoneDice, ...] = get_args(PhoneDice)
 
@@ -60,6 +63,8 @@ def read_toml(file: Path, error: type[CompanionError]) -> dict[str, Any]:
         return tomllib.loads(file.read_text(encoding="utf-8"))
     except OSError as problem:
         raise error(f"{file}: {problem.strerror}") from None
+    except UnicodeDecodeError:
+        raise error(f"{file}: not UTF-8 text (a TOML file is UTF-8)") from None
     except tomllib.TOMLDecodeError as problem:
         raise error(f"{file}: {problem}") from None
 
@@ -70,13 +75,14 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
     if unknown:
         raise ConfigError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
     config = replace(TableConfig(), source=source, **data)
-    for key, allowed in (("display", DISPLAYS), ("dice", DICE), ("phone_dice", PHONE_DICE)):
+    for key, allowed in (("display", DISPLAYS), ("dice", DICE), ("phone_dice", PHONE_DICE),
+                         ("pin_factory", PIN_FACTORIES)):
         if getattr(config, key) not in allowed:
             raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, not {getattr(config, key)!r}")
     port = config.web_port
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"{source}: web_port must be a port number (0: no web server)")
-    for key in ("journal", "web_host", "pin_factory"):
+    for key in ("journal", "web_host"):
         if not isinstance(getattr(config, key), str) or not getattr(config, key):
             raise ConfigError(f"{source}: {key} must be a non-empty string")
     if config.pins is not None and not isinstance(config.pins, str):

@@ -151,9 +151,9 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
     except OSError as error:  # the port is taken: any free one will do
         log.warning("port %s: %s; taking a free port", port, error)
         server = make_server(app, host=host, port=0).start()
-    base = page_url(host, server.port)
 
     def join() -> JoinInfo:
+        base = page_url(host, server.port)  # found again each time: the Pi may join the network after the start
         names = [p["name"] for p in table.state["players"]] if table.state else []
         players = tuple((n, access.player_code(n), access.player_join_url(base, n)) for n in names)
         return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin, players)
@@ -162,15 +162,34 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
 
 
 def page_url(host: str, port: int) -> str:
-    """The address phones on the LAN type: this machine's address when serving on all of them."""
+    """The address phones on the LAN type: this machine's address when serving on all of them.
+
+    Raspberry Pi OS maps the host name to 127.0.1.1 in /etc/hosts, so the name's addresses say nothing: the
+    address is the one the route to the LAN leaves from (:func:`lan_address`); without a route, the name's
+    addresses, then the name on mDNS ("companion.local", which Raspberry Pi OS announces)."""
     if host not in ("0.0.0.0", "::", ""):
         return f"http://{host}:{port}"
+    address = lan_address()
+    if address is None:
+        try:
+            named = {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        except OSError:
+            named = set()
+        lan = sorted(a for a in named if not a.startswith("127."))
+        address = lan[0] if lan else f"{socket.gethostname()}.local"
+    return f"http://{address}:{port}"
+
+
+def lan_address() -> str | None:
+    """The address this machine's route to a private network leaves from, or None (no network yet). A UDP socket's
+    connect only picks the route: no packet is sent."""
     try:
-        addresses = {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
     except OSError:
-        addresses = set()
-    lan = sorted(a for a in addresses if not a.startswith("127."))
-    return f"http://{lan[0] if lan else socket.gethostname()}:{port}"
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
 # ====================================================================== companion run
@@ -219,7 +238,7 @@ def _pin_factory(name: str) -> Any:
         from gpiozero.pins.mock import MockFactory
 
         return MockFactory()
-    return None  # gpiozero's own choice (GPIOZERO_PIN_FACTORY)
+    return None  # "auto": gpiozero's own choice (GPIOZERO_PIN_FACTORY)
 
 
 def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:

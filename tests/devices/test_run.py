@@ -60,3 +60,42 @@ def test_run_with_an_unknown_game_says_so(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--config", str(config(tmp_path)),
                              "--game", "7"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and "7" in result.stderr and "Traceback" not in result.stderr
+
+
+class _Probe:
+    """A UDP socket whose route leaves from ``address`` (or that has no route: ``None``)."""
+
+    def __init__(self, address: str | None) -> None:
+        self.address = address
+
+    def __call__(self, *args: object) -> "_Probe":
+        return self
+
+    def __enter__(self) -> "_Probe":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def connect(self, where: tuple[str, int]) -> None:
+        if self.address is None:
+            raise OSError(101, "Network is unreachable")
+
+    def getsockname(self) -> tuple[str, int]:
+        return (self.address or "0.0.0.0", 40000)
+
+
+def test_the_page_address_is_the_lan_address_not_the_host_names(monkeypatch) -> None:
+    """Raspberry Pi OS maps the host name to 127.0.1.1: the address phones were shown was "http://companion:8080",
+    which most phones cannot resolve."""
+    import socket
+
+    from companion import launch
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "companion")
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, 0, 0, "", ("127.0.1.1", 0))])
+    monkeypatch.setattr(socket, "socket", _Probe("192.168.1.20"))
+    assert launch.page_url("0.0.0.0", 8080) == "http://192.168.1.20:8080"
+    monkeypatch.setattr(socket, "socket", _Probe(None))  # no network yet: the name on mDNS
+    assert launch.page_url("0.0.0.0", 8080) == "http://companion.local:8080"
+    assert launch.page_url("10.0.0.5", 8080) == "http://10.0.0.5:8080"  # a host given in the config is kept
