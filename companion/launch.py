@@ -28,7 +28,8 @@ from typing import Any, TextIO
 
 from companion.config import PhoneDice, TableConfig
 from companion.engine import CompanionError, State, ruleset_ids
-from companion.journal import Journal
+from companion.journal import Journal, JournalError
+from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
 from companion.table import Table
 from companion.timelimit import TimeLimit, utc_now
 
@@ -88,8 +89,15 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   wall_clock: Callable[[], datetime] = utc_now) -> Station:
     """Open the journal, resume game ``resume_game`` or else its last unfinished game (or start ``setup``),
     and wire the devices to it."""
-    closers: list[Callable[[], None]] = []
-    journal = Journal(journal_path)
+    closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
+    try:
+        journal = Journal(journal_path)
+    except JournalError as error:
+        closers[0]()
+        raise JournalUnusable(str(error)) from error
+    except BaseException:
+        closers[0]()
+        raise
     closers.append(journal.close)
     try:
         table = Table(journal)
@@ -114,8 +122,12 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free)
         controller_box.append(controller)
         closers.append(controller.close)
-        if resumed:
-            controller.say(f"Game {table.game.id} resumed where it stopped")  # type: ignore[union-attr]
+        if resumed or journal.problems:
+            # What the journal's check found stays until the next question: a dropped input is to be undone on
+            # the board, a damaged game was not loaded (another was resumed, or a new one started).
+            told = [f"Game {table.game.id} resumed where it stopped"] if resumed else []  # type: ignore[union-attr]
+            told += [f"Journal: {problem}" for problem in journal.problems]
+            controller.say(". ".join(told), sticky=bool(journal.problems))
         panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock)
         closers.append(panel.close)
         controller.refresh()
@@ -208,11 +220,25 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
         stop.set()
         os.system("sudo -n /usr/bin/systemctl poweroff")  # allowed by firmware/install.sh's sudoers rule
 
-    station = build_station(journal_path=config.journal, pins=pins, pin_factory=factory, open_device=open_device,
-                            dice=config.dice, clock=clocks.monotonic, sleep=clocks.sleep, setup=None,
-                            new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
-                            web=(config.web_host, config.web_port) if config.web_port else None,
-                            phone_dice=config.phone_dice, shutdown=shutdown, resume_game=game)
+    while True:
+        try:
+            station = build_station(journal_path=config.journal, pins=pins, pin_factory=factory,
+                                    open_device=open_device, dice=config.dice, clock=clocks.monotonic,
+                                    sleep=clocks.sleep, setup=None,
+                                    new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
+                                    web=(config.web_host, config.web_port) if config.web_port else None,
+                                    phone_dice=config.phone_dice, shutdown=shutdown, resume_game=game)
+            break
+        except JournalUnusable as error:
+            # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
+            # the file aside and a new journal starts.
+            log.error("%s", error)
+            out.write(f"companion: {error}\ncompanion: the OLED asks whether to set the journal aside\n")
+            out.flush()
+            if not ask_to_set_aside(error, config.journal, pins=pins, pin_factory=factory, open_device=open_device,
+                                    clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now):
+                return 1
+            game = None
     stored = station.table.game
     out.write(f"companion: {'resumed' if station.resumed else 'started'} game {stored.id if stored else '-'} "
               f"({config.source}, pins {pins.source})\n")

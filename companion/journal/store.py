@@ -161,14 +161,22 @@ class Journal:
 
     # ------------------------------------------------------------------ games
     def games(self) -> list[GameInfo]:
-        """Every game, the most recently played first."""
+        """Every game, the most recently played first.
+
+        When the records cannot be read (a damaged page of the file), the games are still listed, from their
+        own table (the newest first, as last updated when created): every game that can be loaded still is."""
         with self._lock:
-            rows = self._read(
-                "listing the games",
-                "SELECT g.id, g.ruleset, g.players, g.created, g.inputs, g.winner, max(r.at)"
-                " FROM games g LEFT JOIN records r ON r.game = g.id"
-                " GROUP BY g.id ORDER BY max(r.id) DESC, g.id DESC",
-            )
+            try:
+                rows = self._db.execute(
+                    "SELECT g.id, g.ruleset, g.players, g.created, g.inputs, g.winner, max(r.at)"
+                    " FROM games g LEFT JOIN records r ON r.game = g.id"
+                    " GROUP BY g.id ORDER BY max(r.id) DESC, g.id DESC"
+                ).fetchall()
+            except sqlite3.DatabaseError:
+                rows = self._read(
+                    "listing the games",
+                    "SELECT id, ruleset, players, created, inputs, winner, NULL FROM games ORDER BY id DESC",
+                )
             return [
                 GameInfo(
                     id=game_id,
@@ -340,6 +348,8 @@ class Journal:
                     " (SELECT 1 FROM records r WHERE r.id = snapshots.record AND r.game = snapshots.game)"
                 )
         except JournalError as error:
+            if "readonly" in str(error):  # accepted now, every input would fail later: say so at once
+                raise JournalError(f"{self.path} is read-only: no input could be saved") from error
             log.warning("%s: %s", self.path, error)
         # A game whose last inputs were journaled but whose outcome was not recorded (the power
         # went between the two): replay it now so that its listing is right.
@@ -440,11 +450,17 @@ class Journal:
         return StoredGame(self, game_id, setup_line["setup"], state, last)
 
     def _snapshot(self, game_id: int) -> tuple[int, State] | None:
-        """The latest usable snapshot of a game: (record covered, state)."""
-        rows = self._db.execute(
-            "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? ORDER BY record DESC",
-            (game_id, self._engine),
-        ).fetchall()
+        """The latest usable snapshot of a game: (record covered, state). Snapshots are a cache: one that cannot
+        be read (a damaged page of the file) only means replaying from the setup."""
+        try:
+            rows = self._db.execute(
+                "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? ORDER BY record DESC",
+                (game_id, self._engine),
+            ).fetchall()
+        except sqlite3.DatabaseError as error:
+            self._problem(logging.WARNING, f"game {game_id}: its snapshots cannot be read ({error}): replayed from "
+                          "its setup")
+            return None
         for record, text, crc in rows:
             try:
                 if not isinstance(text, str) or snapshot_crc(game_id, record, text) != crc:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import random
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -154,3 +158,60 @@ def test_a_full_disk_is_a_clear_error_and_nothing_is_applied(path: Path) -> None
     with Journal(path) as journal:
         assert journal.problems == []
         assert journal.open_game(game.id).state == state
+
+
+# ---------------------------------------------------------------------- damaged pages of the file
+def zero_pages(path: Path, table: str, kind: str) -> int:
+    """Overwrite with zeros every page of ``table`` of the given kind (SQLite's dbstat: leaf, overflow...),
+    as a power cut on an SD card can leave them; the number of pages zeroed."""
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        pages = [p for (p,) in db.execute("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = ?", (table, kind))]
+    with open(path, "r+b") as file:
+        for page in pages:
+            file.seek((page - 1) * size)
+            file.write(bytes(size))
+    return len(pages)
+
+
+def test_an_unreadable_snapshot_only_means_replaying_from_the_setup(path: Path) -> None:
+    """Snapshots are a cache: a damaged page of them used to stop the table from starting ("database disk image
+    is malformed"), every input intact."""
+    (sent,) = played(path, 150, 6, snapshot_every=40)
+    assert zero_pages(path, "snapshots", "overflow") > 0
+    with Journal(path) as journal:
+        game = journal.open_game(1)
+        assert game.state == replay_all({**SETUP, "seed": 6}, sent)
+        assert any("snapshots cannot be read" in p for p in journal.problems)
+
+
+def test_unreadable_records_leave_the_games_listed_and_the_others_loadable(path: Path) -> None:
+    """A damaged page of records used to make every game unlistable (the listing joins the records)."""
+    played(path, 60, 7, games=2)
+    assert zero_pages(path, "records", "leaf") > 0
+    with Journal(path) as journal:
+        listed = journal.games()
+        assert sorted(g.id for g in listed) == [1, 2]
+        assert journal.problems  # what was found is said
+
+
+def test_a_read_only_journal_is_refused_at_once(path: Path) -> None:
+    """It was accepted, and every press then failed with "attempt to write a readonly database". Run in a process
+    without the capability to override file permissions (tests may run as root)."""
+    played(path, 5, 8)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    path.chmod(0o444)
+    opening = f"from companion.journal import Journal; Journal({str(path)!r})"
+    command = [sys.executable, "-c", opening]
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("root without setpriv: a read-only file stays writable")
+        command = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", *command]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                                cwd=Path(__file__).resolve().parents[2])
+    finally:
+        path.chmod(0o644)
+    assert result.returncode != 0 and "is read-only: no input could be saved" in result.stderr
