@@ -580,6 +580,9 @@ class TableController:
         # header's cash.
         told = screens.story([e for e in self.events if e.get("kind") != "pay"]) if state["seq"] > self._deeds_seq \
             else []
+        notice, _ = self.notices.shown(self.scroll)
+        if notice:  # a refusal (a phone changed the game meanwhile), a fault: before the story
+            told = [f"! {notice}"]
         if not deeds:
             return screens.deeds_screen(self.deeds_player, cash, told, "Nothing to do on the deeds now", 0, 1)
         cursor = self.cursor % len(deeds)

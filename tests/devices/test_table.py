@@ -425,6 +425,8 @@ def test_a_table_without_phones_builds_and_mortgages_with_the_buttons(tmp_path: 
         t.play("PREV")
         assert "Build on Mediterranean Avenue: pay $50" in t.text()  # not Baltic again: build evenly
         t.play("YES")
+        t.station.controller.announce("Dice ignored: nobody is rolling now")
+        assert "! Dice ignored: nobody is" in t.text()  # a notice is read on the deeds' page too
         t.play("NO")
         assert "Ann, roll the dice" in t.text()
         assert t.inputs() == [{"act": {"player": "Ann", "do": "build", "space": "baltic-avenue"}},
