@@ -34,44 +34,46 @@ class ButtonChoice:
     label: str
     line: dict[str, Any] | None
     confirm: str | None = None
+    #: Taken only once PREV/NEXT has gone to it (the cursor never starts on it): the deeds at a yes/no question,
+    #: whose YES and NO answer the question; an offer's answers, which may be another player's.
+    extra: bool = False
 
 
 #: How the OLED says each act: its word in a short list ("Build, mortgage"), and before what it acts on.
 DEED_WORDS: Mapping[str, tuple[str, str]] = {
-    "build": ("build", "Build on"), "unmortgage": ("lift mortgage", "Lift the mortgage on"),
+    "build": ("build", "Build on"), "unmortgage": ("lift", "Lift the mortgage on"),
     "mortgage": ("mortgage", "Mortgage"), "sell": ("sell", "Sell a building on"),
     "improve": ("improve", "Improve"), "sign": ("sign", "Put your sign on"),
     "borrow": ("borrow", "Borrow on"), "repay": ("repay", "Repay"),
     "buy-idle": ("buy", "Buy"), "sell-idle": ("sell", "Sell"),
 }
-#: The prompts at which a player's deeds are offered (to the prompt's player).
-DEED_PROMPTS = frozenset({"roll", "debt", "real-estate-office"})
 
 
 def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
-    """The prompt's options, or the acts offered before a roll; empty when YES/NO or the phones answer.
+    """What the buttons browse at the prompt: its options, the acts offered before a roll, the deeds of the
+    prompt's player wherever money may be needed (a debt, a buy, a tax...), an offer's answers.
 
     ``state`` is the engine's whole state (as the table holds it), not the public one: the cards a player may
-    play are found by trying them."""
+    play and the deeds are found by trying them."""
     prompt = state.get("prompt") or {}
-    options = prompt.get("options") or []
-    if options == ["yes", "no"]:
-        return []  # YES and NO answer it (an offer waiting is answered at the next prompt)
     return [*prompt_own_choices(state, prompt, labels), *offer_answers(state)]
 
 
 def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[ButtonChoice]:
     options = prompt.get("options") or []
-    if prompt.get("kind") in ("debt", "real-estate-office") and prompt.get("player"):
-        return [*deeds_entry(state, prompt["player"], labels),
-                *(option_choice(state, prompt, option, labels) for option in options)]
-    if options:
-        return [option_choice(state, prompt, option, labels) for option in options]
-    if prompt.get("kind") == "roll" and prompt.get("player"):
-        return [*roll_extras(state, prompt), *deeds_entry(state, prompt["player"], labels)]
-    if prompt.get("kind") == "auction":
+    player, kind = prompt.get("player"), prompt.get("kind")
+    if kind == "auction":
         return auction_choices(state, prompt)
-    return []
+    if not player:
+        return [option_choice(state, prompt, option, labels) for option in options if options != ["yes", "no"]]
+    deeds = deeds_entry(state, player, labels)
+    if options == ["yes", "no"]:  # YES and NO answer it; the deeds are one NEXT away (buy after a mortgage)
+        return [ButtonChoice(c.label, c.line, c.confirm, extra=True) for c in deeds]
+    if kind in ("debt", "real-estate-office"):  # raising the money, the office's business: the deeds first
+        return [*deeds, *(option_choice(state, prompt, option, labels) for option in options)]
+    if kind == "roll":
+        return [*roll_extras(state, prompt), *deeds]
+    return [*(option_choice(state, prompt, option, labels) for option in options), *deeds]
 
 
 def offer_answers(state: State) -> list[ButtonChoice]:
@@ -81,10 +83,13 @@ def offer_answers(state: State) -> list[ButtonChoice]:
     if not offer:
         return []
     who = offer["with"]
-    return [ButtonChoice(f"{who}: accept", {"act": {"player": who, "do": "accept"}},
-                         confirm=f"{who}: accept it?"),
-            ButtonChoice(f"{who}: reject", {"act": {"player": who, "do": "reject"}})]
+    return [ButtonChoice(f"{who}: accept offer", {"act": {"player": who, "do": "accept"}},
+                         confirm=f"{who}: accept it?", extra=True),
+            ButtonChoice(f"{who}: reject offer", {"act": {"player": who, "do": "reject"}}, extra=True)]
 
+
+#: Room for the deeds' entry between the option row's arrows ("< Build, mortgage >").
+ENTRY_COLS = screens.COLS["small"] - 4
 
 #: What one press raises the highest bid by (the phones bid any amount).
 BID_STEP = 10
@@ -95,10 +100,13 @@ def auction_choices(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoic
     without phones can hold the whole auction on the buttons."""
     minimum = (state.get("auction") or {}).get("minimum", 1)
     amount = max(minimum, prompt.get("bid", 0) + BID_STEP)
+    cash = {p["name"]: p.get("cash", 0) for p in state["players"]}
     choices = []
     for name in prompt.get("waiting") or []:
         if name != prompt.get("bidder"):
-            choices.append(ButtonChoice(f"{name}: bid ${amount}", {"act": {"player": name, "do": "bid", "amount": amount}}))
+            if cash.get(name, 0) >= amount:  # a bid the bidder cannot pay is refused: not offered
+                choices.append(ButtonChoice(f"{name}: bid ${amount}",
+                                            {"act": {"player": name, "do": "bid", "amount": amount}}))
             choices.append(ButtonChoice(f"{name}: pass", {"act": {"player": name, "do": "pass"}}))
     return choices
 
@@ -133,16 +141,19 @@ def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
     choices = []
     if prompt.get("purpose") == "jail" and "pay-fine" in verbs:
         fine = (state.get("options") or {}).get("jail_fine")
-        choices.append(ButtonChoice(f"Pay ${fine} fine" if fine else "Pay the fine",
-                                    {"act": {"player": name, "do": "pay-fine"}}))
+        line = {"act": {"player": name, "do": "pay-fine"}}
+        if accepted(ruleset, state, line):  # not with less cash than the fine
+            choices.append(ButtonChoice(f"Pay ${fine} fine" if fine else "Pay the fine", line))
     if "use-card" in verbs:
         for card in player.get("cards", []):
             info = ruleset.board.cards.get(card)
             line = {"act": {"player": name, "do": "use-card", "card": card}}
+            label = f"Play {ruleset.card_name(card)}"  # as people name it; two copies of a card are one choice
             # Offered only when the engine would take it now: a jail card in jail, a travel card before a
             # throw it may replace; never a triple play or tax refund card, which are played when they apply.
-            if info is not None and info.params.get("use") and accepted(ruleset, state, line):
-                choices.append(ButtonChoice(f"Play {screens.label(card, Labels())}", line))
+            if info is not None and info.params.get("use") and all(c.label != label for c in choices) \
+                    and accepted(ruleset, state, line):
+                choices.append(ButtonChoice(label, line))
     return choices
 
 
@@ -163,7 +174,8 @@ def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
     """The entry that opens ``name``'s deeds ("Build, mortgage"), when the engine takes any act on them now."""
     deeds = deed_choices(state, name, labels)
     words = list(dict.fromkeys(DEED_WORDS.get(c.line["act"]["do"], ("",))[0] for c in deeds if c.line))
-    return [ButtonChoice(", ".join(words[:2]).capitalize(), None)] if deeds else []
+    label = ", ".join(words[:2]).capitalize()
+    return [ButtonChoice(label if len(label) <= ENTRY_COLS else words[0].capitalize(), None)] if deeds else []
 
 
 def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:

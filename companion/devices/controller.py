@@ -40,7 +40,7 @@ from companion.table import Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import DEED_PROMPTS, ButtonChoice, deed_choices, first_choice, prompt_choices, space_labels
+from .choices import ButtonChoice, deed_choices, first_choice, prompt_choices, space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
@@ -74,6 +74,7 @@ class _Action:
     label: str
     run: Callable[[], object]  # its result, if any, is not used
     confirm: str | None = None  # ask "are you sure?" first
+    extra: bool = False  # taken only once PREV/NEXT went to it (see ButtonChoice.extra)
 
 
 class TableController:
@@ -110,12 +111,15 @@ class TableController:
         self.mode = "game"  # game | players | join | menu | confirm | dice | setup | deeds
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
+        #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
+        self.selected: bool | None = None
         self.items: list[_Action] = []
         self.menu_title = ""
         self.confirming: _Action | None = None
         self.entry: ManualEntry | None = None
         self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
         self.deeds_player = ""  # whose deeds the "deeds" mode browses
+        self._deeds_prompt = ""  # the kind of question they were opened at (a debt, a roll, a buy...)
         self._deeds_seq = -1  # the input they were opened at: the story shown is of their acts only
         self._deeds_of: tuple[State, list[ButtonChoice]] | None = None
         self._labels_of: dict[str, Labels] = {}
@@ -245,7 +249,7 @@ class TableController:
                 action.run()
 
     def _back(self) -> None:
-        self.mode, self.cursor, self.items, self.confirming = "game", 0, [], None
+        self.mode, self.cursor, self.items, self.confirming, self.selected = "game", 0, [], None, None
 
     def _game_press(self, button: str) -> None:
         state = self.table.state
@@ -257,6 +261,7 @@ class TableController:
         if state.get("winner") is not None or prompt is None:
             return
         choices = self._choices(state)
+        selected = self._selected(choices)
         if button == "ROLL":
             if prompt["kind"] == "roll":
                 self._roll(prompt)
@@ -264,16 +269,23 @@ class TableController:
                 self.say("Nobody is rolling now")
             return
         if button in ("PREV", "NEXT") and choices:
-            self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(choices)
+            if selected:
+                self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(choices)
+            else:  # onto the extras (the deeds at a yes/no question, an offer's answers)
+                self.cursor = 0 if button == "NEXT" else len(choices) - 1
+            self.selected = True
             self.confirming = None
             return
-        if prompt.get("options") == ["yes", "no"] and button in ("YES", "NO"):
+        on_extra = selected and bool(choices) and choices[self.cursor % len(choices)].extra
+        if prompt.get("options") == ["yes", "no"] and button in ("YES", "NO") and not selected:
             self._submit({"answer": button.lower()}, "button")
             return
         if button == "NO":
             self.confirming = None
+            if on_extra:  # back to the question (or to the prompt's own choices)
+                self.selected, self.cursor = None, 0
             return
-        if button == "YES" and choices:
+        if button == "YES" and choices and selected:
             action = choices[self.cursor % len(choices)]
             if action.confirm and (self.confirming is None or self.confirming.label != action.label):
                 self.confirming = action
@@ -291,16 +303,24 @@ class TableController:
         if self._choices_of is None or self._choices_of[0] is not state:
             player = (state.get("prompt") or {}).get("player") or ""
             actions = [_Action(c.label, partial(self._submit, c.line, "button") if c.line is not None
-                               else partial(self._open_deeds, player), c.confirm)
+                               else partial(self._open_deeds, player), c.confirm, c.extra)
                        for c in prompt_choices(state, self._labels(state))]
             self._choices_of = (state, actions)
         return self._choices_of[1]
+
+    def _selected(self, choices: list[_Action]) -> bool:
+        """Whether the cursor is on a choice: at first, when the prompt has choices of its own (not only extras)."""
+        if self.selected is None:
+            return any(not a.extra for a in choices)
+        return self.selected and bool(choices)
 
     # ================================================================== a player's deeds
     def _open_deeds(self, player: str) -> None:
         """Build, mortgage, sell...: the player's acts on their own spaces, one per page (see :func:`deed_choices`)."""
         self.mode, self.cursor, self.deeds_player = "deeds", 0, player
-        self._deeds_seq = self.table.state["seq"] if self.table.state is not None else -1
+        state = self.table.state
+        self._deeds_seq = state["seq"] if state is not None else -1
+        self._deeds_prompt = ((state or {}).get("prompt") or {}).get("kind", "")
 
     def _deeds(self) -> list[ButtonChoice]:
         state = self.table.state
@@ -321,8 +341,12 @@ class TableController:
             self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(deeds)
         elif button == "YES":
             line = deeds[self.cursor % len(deeds)].line
-            if line is not None and self._submit(line, "button") and self.mode == "deeds" and not self._deeds():
-                self._back()  # nothing more to do on them (everything is built or mortgaged)
+            if line is not None and self._submit(line, "button") and self.mode == "deeds":
+                after = self._deeds()
+                if not after:
+                    self._back()  # nothing more to do on them (everything is built or mortgaged)
+                else:
+                    self.cursor = next_deed(after, line["act"], self.cursor)
 
     # ================================================================== dice
     def _ruleset(self) -> Ruleset:
@@ -521,14 +545,15 @@ class TableController:
         if prompt != self._prompt:
             self._prompt = prompt
             self.cursor = first_choice(state, find_ruleset(state["ruleset"])) if self.mode == "game" else self.cursor
+            self.selected = None if self.mode == "game" else self.selected
             self.confirming = None if self.mode == "game" else self.confirming
             self.scroll = 0
             self._scroll_at = self.clock() + self.scroll_time
             if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
                 self.mode, self.entry = "game", None
-            if self.mode == "deeds" and (prompt is None or prompt["kind"] not in DEED_PROMPTS
+            if self.mode == "deeds" and (prompt is None or prompt["kind"] != self._deeds_prompt
                                          or prompt.get("player") != self.deeds_player):
-                self._back()  # the debt is paid (the turn goes on), or the game moved on from the phones
+                self._back()  # the debt is paid (the turn goes on: doubles, the next roll), or a phone moved it on
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
@@ -568,7 +593,7 @@ class TableController:
         if choices:
             cursor = self.cursor % len(choices)
             confirm = self.confirming.confirm if self.confirming is not None else None
-            choice = Choice(tuple(a.label for a in choices), cursor, confirm)
+            choice = Choice(tuple(a.label for a in choices), cursor, confirm, self._selected(choices))
         notice, notice_page = self.notices.shown(self.scroll)
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
@@ -583,10 +608,13 @@ class TableController:
         notice, _ = self.notices.shown(self.scroll)
         if notice:  # a refusal (a phone changed the game meanwhile), a fault: before the story
             told = [f"! {notice}"]
+        prompt = state.get("prompt") or {}
+        owes = prompt.get("amount") if prompt.get("kind") == "debt" and prompt.get("player") == self.deeds_player \
+            else None
         if not deeds:
-            return screens.deeds_screen(self.deeds_player, cash, told, "Nothing to do on the deeds now", 0, 1)
+            return screens.deeds_screen(self.deeds_player, cash, told, "Nothing to do on the deeds now", 0, 1, owes)
         cursor = self.cursor % len(deeds)
-        return screens.deeds_screen(self.deeds_player, cash, told, deeds[cursor].label, cursor, len(deeds))
+        return screens.deeds_screen(self.deeds_player, cash, told, deeds[cursor].label, cursor, len(deeds), owes)
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""
@@ -621,6 +649,23 @@ class TableController:
     def close(self) -> None:
         self._unsubscribe()
         self.closed = True
+
+
+#: Acts that take back another: after one, the cursor never lands on its reverse (a second YES undid the first).
+REVERSE = {"mortgage": "unmortgage", "unmortgage": "mortgage", "build": "sell", "sell": "build",
+           "borrow": "repay", "repay": "borrow", "buy-idle": "sell-idle", "sell-idle": "buy-idle"}
+
+
+def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -> int:
+    """Where the cursor goes after ``done``: the same act again if it is still offered (build on the next street,
+    mortgage the next lot), else the next of the same kind, else the nearest act that does not undo it."""
+    acts = [(c.line or {}).get("act", {}) for c in deeds]
+    same = [i for i, act in enumerate(acts) if act.get("do") == done.get("do")]
+    if same:
+        return next((i for i in same if i >= cursor), same[0])
+    undoing = [act.get("do") == REVERSE.get(str(done.get("do"))) for act in acts]
+    order = sorted(range(len(acts)), key=lambda i: abs(i - cursor))
+    return next((i for i in order if not undoing[i]), cursor % len(acts))
 
 
 def qr_matrix(text: str) -> tuple[str, ...]:

@@ -68,6 +68,16 @@ def fit(text: str, cols: int) -> str:
     return text if len(text) <= cols else text[: cols - 1] + "~"
 
 
+def fit_label(text: str, cols: int) -> str:
+    """Cut a label, keeping its last word when short (what tells "Tax on Personal Property 2" from "... 3")."""
+    if len(text) <= cols:
+        return text
+    head, _, tail = text.rpartition(" ")
+    if head and len(tail) <= 4 and not tail.isalpha():
+        return fit(head, cols - len(tail) - 1) + " " + tail
+    return fit(text, cols)
+
+
 def wrap(text: str, cols: int = COLS["small"]) -> list[str]:
     """Word-wrap to ``cols`` characters; words longer than a row are cut."""
     rows: list[str] = []
@@ -165,6 +175,9 @@ class Choice:
     labels: tuple[str, ...]
     cursor: int = 0
     confirm: str | None = None  # a question waiting for a second YES
+    #: False: the cursor is on none of them yet (they are extras: the deeds at a yes/no question, an offer's
+    #: answers); the row says that NEXT goes to them, and YES/NO answer the question.
+    selected: bool = True
 
 
 def story(events: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -216,9 +229,12 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> s
     if prompt is None:
         return "MENU: players"
     kind, options = prompt["kind"], prompt.get("options") or []
+    browsing = choice is not None and bool(choice.labels) and choice.selected
     if kind == "roll":
         verb = {"roller": "ROLL: roller", "manual": "ROLL: enter dice"}.get(dice_source, "ROLL: roll dice")
-        return verb + ("  YES: do" if choice is not None and choice.labels else "")
+        return verb + ("  YES: do" if browsing else "")
+    if options == ["yes", "no"] and browsing:
+        return "<PREV NEXT> YES  NO: back"
     if options == ["yes", "no"]:
         if kind == "buy":
             return "YES: buy  NO: pass" if prompt.get("ticket") else "YES: buy  NO: auction"
@@ -249,11 +265,13 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         events = [e for e in events if e.get("kind") != "trade"]
     told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
     option_row: Row | None = None
-    if choice is not None and choice.labels:
+    if choice is not None and choice.labels and not choice.selected:
+        option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
+    elif choice is not None and choice.labels:
         option = choice.labels[choice.cursor % len(choice.labels)]
         text = choice.confirm or option
-        option_row = Row(fit(f"< {text} >" if len(choice.labels) > 1 and not choice.confirm else text,
-                             COLS["small"]), invert=True, align="center")
+        arrows = len(choice.labels) > 1 and not choice.confirm and len(text) + 4 <= COLS["small"]
+        option_row = Row(fit_label(f"< {text} >" if arrows else text, COLS["small"]), invert=True, align="center")
     room = BODY_ROWS - (1 if option_row else 0)
     notice_rows: list[Row] = []
     notice_turns = False
@@ -318,12 +336,15 @@ def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
     return Screen(tuple(rows), name="menu")
 
 
-def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: int, count: int) -> Screen:
-    """A player's acts on their own spaces, one at a time: their cash, what the last act asked the table to do
-    (``told``, at the top), the act under the cursor (highlighted, at the bottom, whole: never cut)."""
+def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: int, count: int,
+                 owes: int | None = None) -> Screen:
+    """A player's acts on their own spaces, one at a time: their cash (and the debt they raise it for), what the
+    last act asked the table to do (``told``, at the top), the act under the cursor (highlighted, at the bottom,
+    whole: never cut)."""
     asked = wrap(item)[:BODY_ROWS]
     story_rows, _ = window([r for text in told for r in wrap(text)], BODY_ROWS - len(asked), 0)
-    rows = [Row(spread(f"{name} {money(cash)}", f"{cursor + 1}/{count}"), invert=True),
+    owing = f" owes {money(owes)}" if owes is not None else ""
+    rows = [Row(spread(f"{name} {money(cash)}{owing}", f"{cursor + 1}/{count}"), invert=True),
             *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
             Row("<PREV NEXT> YES  NO: done", align="center")]
     return Screen(tuple(rows), name="deeds")

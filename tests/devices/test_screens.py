@@ -211,3 +211,28 @@ def test_the_address_is_never_broken_inside_a_number(ip: tuple[int, ...], port: 
     rows = screens.address_rows(address, 12)
     assert "".join(rows) == address and all(len(r) <= 12 for r in rows)
     assert not any(a[-1].isdigit() and b[0].isdigit() for a, b in zip(rows, rows[1:]))
+
+
+def test_long_choices_that_differ_only_at_the_end_stay_apart() -> None:
+    """magie-1924's railroad move listed "Tax on Personal Property 1/2/3": all three read "< Tax on Personal
+    Proper~": a wrong pick moved the token to the wrong space."""
+    state, _ = game()
+    labels = ("Tax on Personal Property 1", "Tax on Personal Property 2", "Tax on Personal Property 3")
+    rows = set()
+    for cursor in range(3):
+        screen = screens.game_screen(state, [], LABELS, choice=Choice(labels, cursor))
+        row = next(r.text for r in screen.rows if r.invert and "Tax" in r.text)
+        assert len(row) <= screens.COLS["small"] and row.endswith(f" {cursor + 1}")
+        rows.add(row)
+    assert len(rows) == 3
+    assert screens.fit_label("Go to Boardwalk", 25) == "Go to Boardwalk"
+    assert screens.fit_label("Pennsylvania Railroad Avenue", 12) == "Pennsylvani~"  # no short last word: cut
+
+
+def test_extras_are_one_next_away_and_the_question_keeps_yes_and_no() -> None:
+    state, events = game({"roll": [1, 2]})
+    screen = screens.game_screen(state, events, LABELS, choice=Choice(("Mortgage",), 0, selected=False))
+    texts = [r.text for r in screen.rows]
+    assert "NEXT: Mortgage" in texts and texts[-1] == "YES: buy  NO: auction"
+    screen = screens.game_screen(state, events, LABELS, choice=Choice(("Mortgage",), 0))
+    assert [r.text for r in screen.rows][-2:] == ["Mortgage", "<PREV NEXT> YES  NO: back"]

@@ -386,7 +386,7 @@ def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
     with table(tmp_path, setup) as t:
         assert "< Pay $50 fine >" in t.text()
         t.play("NEXT")
-        assert "Play Chance get out of" in t.text()
+        assert "Play Get out of jail free" in t.text()  # as people name the card, not its id
         t.play("YES")
         assert t.inputs() == [{"act": {"player": "Ann", "do": "use-card", "card": "chance-get-out-of-jail-free"}}]
         assert not t.state["players"][0]["in_jail"]
@@ -421,9 +421,8 @@ def test_a_table_without_phones_builds_and_mortgages_with_the_buttons(tmp_path: 
         assert "Ann $500" in t.text() and "Build on Mediterranean Avenue: pay $50" in t.text() and "1/5" in t.text()
         t.play("NEXT", "YES")  # Baltic Avenue
         assert "Put a house on Baltic Avenue" in t.text() and "Ann $450" in t.text()
-        assert "Mortgage Reading Railroad: get $100" in t.text() and "2/3" in t.text()  # the list follows
-        t.play("PREV")
-        assert "Build on Mediterranean Avenue: pay $50" in t.text()  # not Baltic again: build evenly
+        # The list follows, and the cursor goes on building: Mediterranean (not Baltic again: build evenly).
+        assert "Build on Mediterranean Avenue: pay $50" in t.text() and "1/3" in t.text()
         t.play("YES")
         t.station.controller.announce("Dice ignored: nobody is rolling now")
         assert "! Dice ignored: nobody is" in t.text()  # a notice is read on the deeds' page too
@@ -455,8 +454,9 @@ def test_a_debtor_without_a_phone_raises_money_with_the_buttons(tmp_path: Path) 
         t.play("NEXT")
         assert "Sell a building on Connecticut Avenue: get $25" in t.text()
         t.play("YES")
-        # The list follows: the light blue streets may be mortgaged now; the instruction for the table is in view.
-        assert "Take a house off Connecticut Avenue" in t.text() and "Bob $125" in t.text()
+        # The list follows (the light blue streets may be mortgaged now), the cursor on the nearest act that does
+        # not undo the sale; the instruction for the table is in view.
+        assert "Take a house off Connecticut Avenue" in t.text() and "Bob $125 owes $200" in t.text()
         assert "Mortgage Oriental Avenue: get $50" in t.text() and "2/4" in t.text()
         t.play("PREV", "YES")
         assert t.station.controller.mode == "game"  # the debt is paid: the game goes on
@@ -511,13 +511,65 @@ def test_an_offer_from_a_phone_is_read_and_answered_on_the_buttons(tmp_path: Pat
             pages.add(t.text())
             t.play("WAIT 1600")
         assert any("Ann offers Bob $200 for Baltic Avenue: Bob, accept or reject" in page for page in pages)
-        assert "< Bob: accept >" in t.text()
-        t.play("YES")
+        assert "NEXT: Bob: accept offer" in t.text() and "YES: do" not in t.text()
+        t.play("YES", "YES")  # not on the offer yet: YES takes nothing (it may be Ann pressing)
+        assert t.state["trade"] and t.inputs() == [t.inputs()[0]]
+        t.play("NEXT")
+        assert "< Bob: accept offer >" in t.text() and "YES: do" in t.text()
+        t.play("NO")  # back: nothing chosen
+        assert "NEXT: Bob: accept offer" in t.text()
+        t.play("NEXT", "YES")
         assert "Bob: accept it?" in t.text() and "YES: confirm" in t.text() and t.state["trade"]
         t.play("YES")
         assert t.state["trade"] is None and t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         assert t.inputs()[-1] == {"act": {"player": "Bob", "do": "accept"}}
         assert t.state["prompt"] == {**t.state["prompt"], "kind": "roll", "player": "Ann"}  # Ann still rolls next
+
+
+def test_a_buyer_short_of_cash_mortgages_from_the_buy_question(tmp_path: Path) -> None:
+    """The refusal said "sell or mortgage first" and the buy question offered no deeds: the lot went to auction."""
+    setup = start(Ann={"space": "go", "cash": 40})
+    setup["start"]["spaces"] = {"reading-railroad": {"owner": "Ann"}, "short-line": {"owner": "Ann"}}
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 1 2")
+        assert "Buy Baltic Avenue for $60?" in t.text() and "NEXT: Mortgage" in t.text()
+        assert "YES: buy NO: auction" in t.text()  # YES and NO still answer the question
+        t.play("YES")
+        assert "Ann has $40 and Baltic Avenue costs $60" in t.text() and t.state["prompt"]["kind"] == "buy"
+        t.play("NEXT")
+        assert "YES NO: back" in t.text()
+        t.play("YES")  # the deeds
+        assert "Mortgage Reading Railroad: get $100" in t.text()
+        t.play("YES", "NO")  # mortgaged; back to the question
+        assert "Buy Baltic Avenue for $60?" in t.text() and "YES: buy NO: auction" in t.text()
+        t.play("YES")
+        assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann" and t.state["players"][0]["cash"] == 80
+
+
+def test_the_deeds_close_when_the_debt_is_paid_and_doubles_roll_again(tmp_path: Path) -> None:
+    """The debtor stayed in the list under "Doubles: roll again" (not shown), the rent payment not shown either."""
+    setup = start(Bob={"space": "short-line", "cash": 1950})
+    setup["start"]["spaces"] = {"park-place": {"owner": "Ann", "hotel": True}, "boardwalk": {"owner": "Ann", "hotel": True},
+                                "reading-railroad": {"owner": "Bob"}, "short-line": {"owner": "Bob"}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 2 2")  # Boardwalk with a hotel: $2000
+        assert t.state["prompt"]["kind"] == "debt"
+        t.play("YES", "YES")  # the deeds; mortgage a railroad: paid
+        assert t.station.controller.mode == "game" and t.state["prompt"]["kind"] == "roll"
+        assert "roll again" in t.text()  # the game's screen again, with the story of the payment (it scrolls)
+        assert "Bob pays Ann $2000 rent for Boardwalk" in [e["text"] for e in t.station.controller.events]
+
+
+def test_the_fine_and_bids_the_player_cannot_pay_are_not_offered(tmp_path: Path) -> None:
+    setup = start(Ann={"space": "jail", "in_jail": True, "cash": 10})
+    with table(tmp_path, setup) as t:
+        assert "Pay $50 fine" not in t.text()  # YES said "Ann has $10: the fine is $50"
+    setup = start(Ann={"space": "go", "cash": 5})
+    with table(tmp_path, setup, journal=tmp_path / "second.sqlite3") as t:
+        t.play("ROLL", "DICE 1 2", "NO")  # Baltic Avenue to auction: Ann has $5
+        labels = [a.label for a in t.station.controller._choices(t.station.table.state)]
+        assert "Ann: bid $10" not in labels and "Ann: pass" in labels and "Bob: bid $10" in labels
 
 
 def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:

@@ -36,9 +36,13 @@ class Debts(Ruleset):
         d.push(["pay", debtor, creditor, amount, reason])
         d.say("debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} and has {money(cash)}",
               player=debtor, creditor=creditor, amount=amount)
-        d.ask(debtor, "debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason} and has "
-              f"{money(cash)}: {self.debt_advice(d, debtor, amount - cash)}", self.debt_options(d, debtor),
+        d.ask(debtor, "debt", self.debt_text(d, debtor, creditor, amount, reason), self.debt_options(d, debtor),
               creditor=creditor, amount=amount)
+
+    def debt_text(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> str:
+        cash = d.player(debtor)["cash"]
+        return (f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason} and has {money(cash)}: "
+                f"{self.debt_advice(d, debtor, amount - cash)}")
 
     def debt_options(self, d: Draft, debtor: str) -> list[str]:
         return ["bankrupt"]
@@ -63,8 +67,11 @@ class Debts(Ruleset):
             _, _, _, amount, reason = d.state["queue"].pop(0)
             d.state["prompt"] = None
             self.short_of_cash(d, debtor, self.fallback_account, amount, reason)
-        else:
-            d.state["prompt"] = {**prompt, "options": self.debt_options(d, debtor)}
+        else:  # the cash and what is still lacking, as they are now (they were as when the debt arose)
+            task = d.state["queue"][0]
+            reason = task[4] if task[0] == "pay" else ""
+            d.state["prompt"] = {**prompt, "options": self.debt_options(d, debtor),
+                                 "text": self.debt_text(d, debtor, creditor, prompt["amount"], reason)}
 
     def check_spending(self, d: Draft, name: str, doing: str) -> None:
         """A player who owes more than they hold raises money; they do not spend it or give it away."""
