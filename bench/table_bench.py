@@ -144,6 +144,11 @@ def main() -> None:
     print(f"I2C bytes per screen change (address + control + data): median {median_bytes:.0f}, "
           f"p90 {percentile(per_change, 0.9):.0f}, max {max(per_change)}; "
           f"{100 * median_bytes / FULL_FRAME:.0f}% of the 1 KB frame (target <= 40%)")
+    by_layout: dict[str, list[int]] = {}
+    for sent, kind in zip(per_change, kinds):
+        by_layout.setdefault(kind or "?", []).append(sent)
+    print("  by layout (the median moves with the mix): " + ", ".join(
+        f"{kind} {len(sent)} x median {statistics.median(sent):.0f} B" for kind, sent in sorted(by_layout.items())))
     cues = [b for b, k in zip(per_change, kinds) if k == "ack"]
     others = [b for b, k in zip(per_change, kinds) if k != "ack"]
     if cues and others:
