@@ -3,11 +3,16 @@
 A prompt with options other than yes/no (subway destinations, where a building goes, income tax,
 ``chambers``' draw or move...) is browsed option by option. Before a roll the buttons also offer
 what a player may do instead of or before rolling: pay the jail fine, play a kept card (a jail
-card, a travel card), and their deeds ("Build, mortgage": a list of every act of
-:meth:`~companion.engine.core.Ruleset.candidate_acts` the engine takes now, :func:`deed_choices`); a
-debtor is offered their sales, mortgages and bank loans the same way, and a player at a 1924 real estate
-office its idle land, so a table without phones can build and raise money. "Go bankrupt" asks for a
+card, a travel card). At every question of a player come their deeds ("Build, mortgage": a list of
+every act of :meth:`~companion.engine.core.Ruleset.candidate_acts` the engine takes now,
+:func:`deed_choices`): a debtor's sales, mortgages and bank loans first, a 1924 real estate office's
+idle land, a buyer's mortgage one NEXT away from the yes/no question — so a table without phones can
+build and raise money. An offer made on a phone is answered here too. "Go bankrupt" asks for a
 second YES.
+
+*Extras* (:attr:`ButtonChoice.extra`) are never where the cursor starts: the deeds at a yes/no
+question (YES and NO answer the question) and an offer's answers (the buttons do not know who
+presses them).
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
 
 
 def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[ButtonChoice]:
+    """The prompt's options (or bids, or acts before a roll) and the deeds of its player, in the order browsed."""
     options = prompt.get("options") or []
     player, kind = prompt.get("player"), prompt.get("kind")
     if kind == "auction":
