@@ -104,6 +104,8 @@ def test_no_opens_the_auction_held_on_the_buttons_or_the_phones(tmp_path: Path) 
         t.play("ROLL")  # nobody rolls in an auction
         t.play("YES")  # Ann bids $10
         assert "Bob: bid $20" in t.text()
+        t.play("NEXT")
+        assert "Bob: bid $60" in t.text()  # the big step
         t.play("NEXT", "YES")  # Bob passes
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 10}},
                               {"act": {"player": "Bob", "do": "pass"}}]
