@@ -108,7 +108,8 @@ class Table:
             if expect_game is not None and expect_game != self._game.id:
                 raise StaleInput(f"another game has started (game {self._game.id}, not {expect_game})")
             if expect_seq is not None and expect_seq != self._game.state["seq"]:
-                raise StaleInput(f"the game has moved on (input {self._game.state['seq']}, not {expect_seq})")
+                raise StaleInput(f"someone else acted first (the game is at input {self._game.state['seq']}, "
+                                 f"not {expect_seq})")
             state, events = self._game.submit(dict(line), source=source)
             update = Update(state, events, source, line)
             self._publish(update)

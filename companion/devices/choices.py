@@ -61,7 +61,11 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     ``state`` is the engine's whole state (as the table holds it), not the public one: the cards a player may
     play and the deeds are found by trying them."""
     prompt = state.get("prompt") or {}
-    return [*prompt_own_choices(state, prompt, labels), *offer_answers(state)]
+    own, offers = prompt_own_choices(state, prompt, labels), offer_answers(state)
+    if offers:  # beside another player's offer, whose deeds these are ("Ann: mortgage", not "Mortgage")
+        own = [ButtonChoice(f"{prompt.get('player')}: {c.label[:1].lower()}{c.label[1:]}", None, c.confirm, c.extra)
+               if c.line is None else c for c in own]
+    return [*own, *offers]
 
 
 def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[ButtonChoice]:

@@ -36,7 +36,7 @@ from PIL import Image
 from companion.engine import CompanionError, State, Throw, find_ruleset, ruleset_ids
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
-from companion.table import Table, Update
+from companion.table import StaleInput, Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
@@ -53,6 +53,9 @@ from .setup import OptionSetting, button_options, chosen, ruleset_title
 log = logging.getLogger(__name__)
 
 DISK_FULL = "DISK FULL: not saved; free some space"
+#: Seconds after a change from elsewhere (a phone) during which YES, NO and ROLL are refused: meant for the screen
+#: before (people press a few hundred ms after what they saw).
+GUARD = 0.6
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class _Action:
     run: Callable[[], object]  # its result, if any, is not used
     confirm: str | None = None  # ask "are you sure?" first
     extra: bool = False  # taken only once PREV/NEXT went to it (see ButtonChoice.extra)
+    key: str = ""  # what it sends, to find it again in the next state's list
 
 
 class TableController:
@@ -130,6 +134,9 @@ class TableController:
         self._prompt: Any = None
         self._screen: Screen | None = None
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
+        self._own_state: State | None = None  # the state of the last input these buttons sent
+        self._foreign_at = -GUARD  # when the game last changed from elsewhere (a phone, the host's page, the timer)
+        self._last_own = False  # whether the last change was these buttons' own
         self.latencies: list[float] = []  # button edge → first frame handed to the display, seconds
         self.result_latencies: list[float] = []  # button edge → the frame of the input's result
         self._edge_answered = False
@@ -214,6 +221,12 @@ class TableController:
         self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str) -> None:
+        if self.mode in ("game", "deeds") and button in ("YES", "NO", "ROLL") and \
+                self.clock() - self._foreign_at < GUARD:
+            # People press a few hundred ms after what they saw: a press this soon after a phone changed the game
+            # was meant for the screen before (it would buy, pay or accept something nobody chose).
+            self.say("Changed on a phone: look, then press again")
+            return
         if self.mode in ("menu", "setup"):
             self._browse(button)
         elif self.mode == "confirm":
@@ -303,7 +316,7 @@ class TableController:
         if self._choices_of is None or self._choices_of[0] is not state:
             player = (state.get("prompt") or {}).get("player") or ""
             actions = [_Action(c.label, partial(self._submit, c.line, "button") if c.line is not None
-                               else partial(self._open_deeds, player), c.confirm, c.extra)
+                               else partial(self._open_deeds, player), c.confirm, c.extra, choice_key(c))
                        for c in prompt_choices(state, self._labels(state))]
             self._choices_of = (state, actions)
         return self._choices_of[1]
@@ -343,10 +356,11 @@ class TableController:
             line = deeds[self.cursor % len(deeds)].line
             if line is not None and self._submit(line, "button") and self.mode == "deeds":
                 after = self._deeds()
-                if not after:
-                    self._back()  # nothing more to do on them (everything is built or mortgaged)
+                cursor = next_deed(after, line["act"], self.cursor) if after else None
+                if cursor is None:
+                    self._back()  # nothing more to do on them, or only what would undo it
                 else:
-                    self.cursor = next_deed(after, line["act"], self.cursor)
+                    self.cursor = cursor
 
     # ================================================================== dice
     def _ruleset(self) -> Ruleset:
@@ -462,7 +476,7 @@ class TableController:
     def _start(self, ruleset: str, players: list[str], options: dict[str, Any]) -> None:
         setup = {"ruleset": ruleset, "players": players, "seed": self.new_seed(), "options": options}
         try:
-            self.table.new_game(setup, source="button")
+            self._own_state = self.table.new_game(setup, source="button")
         except CompanionError as error:
             self.say(str(error))
             return
@@ -475,7 +489,11 @@ class TableController:
         if self._waiting_edge is not None:
             self._acknowledge(line)
         try:
-            self.table.submit(line, source=source, expect_seq=state["seq"] if state else None)
+            self._own_state = self.table.submit(line, source=source, expect_seq=state["seq"] if state else None).state
+        except StaleInput as error:  # a phone's input came first, between the press and the journal
+            self.say("Answered on a phone first: look, then press again")
+            log.info("refused %s from %s: %s", line, source, error)
+            return False
         except JournalFull as error:
             self.notices.warn("disk", DISK_FULL)  # stands until an input is saved again
             self.notices.clear()  # "Rolling...": nothing rolled, the warning says why
@@ -531,14 +549,60 @@ class TableController:
 
     # ================================================================== drawing
     def _drain(self) -> None:
+        if not self._inbox:
+            return
+        place = self._place()
+        foreign = False
         while self._inbox:
             update = self._inbox.popleft()
+            self._last_own = update.state is self._own_state
+            if not self._last_own:
+                foreign = True
+                self._changed_elsewhere()
             if update.events:
                 self.events = list(update.events)
                 if self.mode != "game" and any(e.get("kind") in ("new-game", "resumed") for e in update.events):
                     self._back()  # a game started (or resumed) on the phone page: show it
                     self.entry = None
             self._adopt(update.state)
+        if foreign and place is not None:
+            self._find_again(place)
+
+    def _place(self) -> str | None:
+        """What the cursor is on (the choice's key), in the list the screen showed."""
+        if self.mode == "deeds" and self._deeds_of is not None and self._deeds_of[1]:
+            deeds = self._deeds_of[1]
+            return choice_key(deeds[self.cursor % len(deeds)])
+        if self.mode == "game" and self._choices_of is not None and self._choices_of[1]:
+            actions = self._choices_of[1]
+            return actions[self.cursor % len(actions)].key if self._selected(actions) else None
+        return None
+
+    def _find_again(self, key: str) -> None:
+        """After a phone's change, put the cursor back on the same choice (never on whatever took its place: a
+        YES there would sell the house a phone had just built); if it is gone, back to the start."""
+        state = self.table.state
+        if state is None:
+            return
+        if self.mode == "deeds":
+            keys = [choice_key(c) for c in self._deeds()]
+            self.cursor = keys.index(key) if key in keys else 0
+        elif self.mode == "game":
+            keys = [a.key for a in self._choices(state)]
+            if key in keys:
+                self.cursor = keys.index(key)
+            else:
+                self.cursor, self.selected = first_choice(state, find_ruleset(state["ruleset"])), None
+
+    def _changed_elsewhere(self) -> None:
+        """The game changed from a phone (or the host's page, the timer): what the buttons were about to confirm,
+        enter or undo was meant for the screen before."""
+        self._foreign_at = self.clock()
+        self.confirming = None
+        if self.mode in ("menu", "confirm", "dice"):  # the host menu's undo would take back the phone's input
+            self._back()
+            self.entry = None
+            self.say("Changed on a phone: look again")
 
     def _adopt(self, state: State) -> None:
         prompt = state.get("prompt")
@@ -603,8 +667,8 @@ class TableController:
         cash = next((p.get("cash", 0) for p in state["players"] if p["name"] == self.deeds_player), 0)
         # What the last act asks the table to do (a house to put down, a deed to turn over); its payment is in the
         # header's cash.
-        told = screens.story([e for e in self.events if e.get("kind") != "pay"]) if state["seq"] > self._deeds_seq \
-            else []
+        told = screens.story([e for e in self.events if e.get("kind") != "pay"]) \
+            if state["seq"] > self._deeds_seq and self._last_own else []  # not another player's act from a phone
         notice, _ = self.notices.shown(self.scroll)
         if notice:  # a refusal (a phone changed the game meanwhile), a fault: before the story
             told = [f"! {notice}"]
@@ -656,16 +720,22 @@ REVERSE = {"mortgage": "unmortgage", "unmortgage": "mortgage", "build": "sell", 
            "borrow": "repay", "repay": "borrow", "buy-idle": "sell-idle", "sell-idle": "buy-idle"}
 
 
-def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -> int:
+def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -> int | None:
     """Where the cursor goes after ``done``: the same act again if it is still offered (build on the next street,
-    mortgage the next lot), else the next of the same kind, else the nearest act that does not undo it."""
+    mortgage the next lot), else the nearest act that does not undo it; None when only such acts are left (the
+    list closes: a second YES would take back the first)."""
     acts = [(c.line or {}).get("act", {}) for c in deeds]
     same = [i for i, act in enumerate(acts) if act.get("do") == done.get("do")]
     if same:
         return next((i for i in same if i >= cursor), same[0])
     undoing = [act.get("do") == REVERSE.get(str(done.get("do"))) for act in acts]
     order = sorted(range(len(acts)), key=lambda i: abs(i - cursor))
-    return next((i for i in order if not undoing[i]), cursor % len(acts))
+    return next((i for i in order if not undoing[i]), None)
+
+
+def choice_key(choice: ButtonChoice) -> str:
+    """What a choice sends (or opens), to find the same choice in the next state's list."""
+    return repr(choice.line) if choice.line is not None else f"deeds:{choice.label}"
 
 
 def qr_matrix(text: str) -> tuple[str, ...]:

@@ -62,7 +62,7 @@ def running_state(seq: int | None = None, game: int | None = None) -> dict[str, 
     if game is not None and table.game is not None and game != table.game.id:
         raise StaleInput(f"another game has started (game {table.game.id}, not {game})")
     if seq is not None and seq != state["seq"]:
-        raise StaleInput(f"the game has moved on (input {state['seq']}, not {seq})")
+        raise StaleInput(f"someone else acted first (the game is at input {state['seq']}, not {seq})")
     return state
 
 

@@ -169,4 +169,4 @@ def test_after_an_act_the_cursor_goes_on_with_it_and_never_onto_its_reverse() ->
     assert next_deed(only_lifts_and_sales, {"do": "mortgage", "space": "reading-railroad"}, 0) == 1
     after_borrow = [deed("repay", "1"), deed("borrow", "lot-3")]
     assert next_deed(after_borrow, {"do": "borrow"}, 0) == 1
-    assert next_deed([deed("repay", "1")], {"do": "borrow"}, 0) == 0  # nothing else: it stays
+    assert next_deed([deed("repay", "1")], {"do": "borrow"}, 0) is None  # only its reverse is left: the list closes

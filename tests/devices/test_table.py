@@ -574,6 +574,74 @@ def test_the_fine_and_bids_the_player_cannot_pay_are_not_offered(tmp_path: Path)
         assert "Ann: bid $10" not in labels and "Ann: pass" in labels and "Bob: bid $10" in labels
 
 
+def phone(t: Rig, line: dict[str, Any]) -> None:
+    """An input from a phone (not these buttons), drawn at the next tick."""
+    t.station.table.submit(line, source="phone:test")
+    t.play("WAIT 20")
+
+
+def test_a_press_just_after_a_phone_changed_the_game_is_refused(tmp_path: Path) -> None:
+    """A YES meant for the screen before: an offer withdrawn and made again for $1 under Bob's "accept it?" was
+    accepted for $1 (a mixed-table audit)."""
+    setup = start()
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Bob"}}
+    with table(tmp_path, setup) as t:
+        phone(t, {"act": {"player": "Ann", "do": "trade", "with": "Bob", "give": {"cash": 300},
+                          "get": {"spaces": ["boardwalk"]}}})
+        t.play("WAIT 1000", "NEXT", "YES")
+        assert "Bob: accept it?" in t.text()
+        phone(t, {"act": {"player": "Ann", "do": "reject"}})
+        phone(t, {"act": {"player": "Ann", "do": "trade", "with": "Bob", "give": {"cash": 1},
+                          "get": {"spaces": ["boardwalk"]}}})
+        assert "accept it?" not in t.text()  # the question was about the $300 offer
+        t.play("YES")
+        assert "Changed on a phone" in t.text() and t.state["trade"]["give"]["cash"] == 1
+        t.play("WAIT 1000", "YES")  # later: nothing is selected any more (an offer is one NEXT away)
+        assert t.state["trade"] is not None and t.state["spaces"]["boardwalk"]["owner"] == "Bob"
+
+
+def test_the_deeds_cursor_stays_on_its_act_when_a_phone_acts(tmp_path: Path) -> None:
+    """A phone built on Baltic Avenue while the cursor was on "Mortgage Mediterranean Avenue": the cursor landed on
+    "Sell a building on Baltic Avenue", and YES sold the house just built."""
+    setup = start(Ann={"space": "go", "cash": 500})
+    setup["start"]["spaces"] = {"mediterranean-avenue": {"owner": "Ann"}, "baltic-avenue": {"owner": "Ann"},
+                                "reading-railroad": {"owner": "Ann"}}
+    with table(tmp_path, setup) as t:
+        t.play("YES", "NEXT", "NEXT", "NEXT", "NEXT")
+        assert "Mortgage Reading Railroad: get $100" in t.text()
+        phone(t, {"act": {"player": "Ann", "do": "build", "space": "baltic-avenue"}})
+        assert "Mortgage Reading Railroad: get $100" in t.text()
+        assert "Put a house" not in t.text()  # the phone's act is not told as if it were the buttons'
+        t.play("WAIT 1000", "YES")
+        assert t.inputs()[-1] == {"act": {"player": "Ann", "do": "mortgage", "space": "reading-railroad"}}
+
+
+def test_a_phone_input_closes_the_host_menu_and_the_dice_entry(tmp_path: Path) -> None:
+    """The host menu's undo took back a phone's build instead of the mistake it was opened for; half-entered dice
+    were sent as the next player's roll."""
+    with table(tmp_path, start()) as t:
+        t.play("HOLD MENU 2")
+        assert t.station.controller.mode == "menu"
+        phone(t, {"roll": [1, 2]})
+        assert t.station.controller.mode == "game" and "Changed on a phone" in t.text()
+    with table(tmp_path, start(), dice="manual", journal=tmp_path / "manual.sqlite3") as t:
+        t.play("ROLL", "NEXT")
+        assert t.station.controller.mode == "dice"
+        phone(t, {"roll": [1, 2]})
+        assert t.station.controller.mode == "game"
+
+
+def test_the_deeds_close_rather_than_offer_only_the_undoing_of_the_last_act(tmp_path: Path) -> None:
+    """With one deed, after a mortgage the only act left was lifting it: a second YES cost $10."""
+    setup = start(Ann={"space": "go", "cash": 500})
+    setup["start"]["spaces"] = {"reading-railroad": {"owner": "Ann"}}
+    with table(tmp_path, setup) as t:
+        t.play("YES", "YES")
+        assert t.state["spaces"]["reading-railroad"]["mortgaged"] and t.station.controller.mode == "game"
+        t.play("WAIT 1000", "YES")  # back on the roll question: YES opens the deeds again, nothing is sent
+        assert t.inputs() == [{"act": {"player": "Ann", "do": "mortgage", "space": "reading-railroad"}}]
+
+
 def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
     setup = {"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1}
     with table(tmp_path, setup) as t:
