@@ -27,6 +27,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from luma.core.interface.serial import i2c  # noqa: E402
 from luma.oled.device import ssd1306  # noqa: E402
 
+from companion.devices.controller import GUARD  # noqa: E402
 from companion.devices.dice import SoftwareDice  # noqa: E402
 from companion.devices.display import PAGES_OF, page_bytes  # noqa: E402
 from companion.devices.pins import load_pins  # noqa: E402
@@ -111,7 +112,7 @@ def main() -> None:
                             station.table.submit({"act": {"player": name, "do": "pass"}}, source="web")
                         except IllegalInput:
                             pass
-                buttons.wait(0.02)
+                buttons.wait(GUARD + 0.05)  # the players look at what the phones did before pressing (see GUARD)
                 continue
             button = "ROLL" if prompt["kind"] == "roll" else rng.choice(["YES", "NO", "NEXT", "YES"])
             if prompt["kind"] == "debt":

@@ -355,8 +355,23 @@ def bundled_script() -> tuple[dict[str, Any], list[str]]:
 
 KEYS = {"r": "ROLL", " ": "ROLL", "y": "YES", "\r": "YES", "\n": "YES", "n": "NO", "p": "PREV", ",": "PREV",
         "\x1b[D": "PREV", ".": "NEXT", "\x1b[C": "NEXT", "m": "MENU"}
-HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT · m MENU · M hold MENU (host menu)"
-        " · q quit")
+HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT",
+        "      m MENU · M hold MENU (host menu) · q or Ctrl-C quit")
+#: A key held down repeats (about every 30 ms): the button stays down until this long after the last repeat.
+KEY_HOLD = 0.08
+
+
+def split_keys(text: str) -> list[str]:
+    """The keys in one read of the terminal: characters, and the arrows' escape sequences whole."""
+    keys, i = [], 0
+    while i < len(text):
+        if text.startswith("\x1b[", i) and i + 2 < len(text):
+            keys.append(text[i:i + 3])
+            i += 3
+        else:
+            keys.append(text[i])
+            i += 1
+    return keys
 
 
 def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -> int:
@@ -381,39 +396,57 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
         roller = VirtualRoller(factory, pins.roller, clocks.sleep)
         rng = random.SystemRandom()
         url = station.controller.join_info().url
-        releases: list[tuple[float, str]] = []
+        releases: dict[str, float] = {}  # buttons down, and when each goes up
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
         shown: Any = None
+        size = shutil.get_terminal_size((80, 24))
+        # Back from Ctrl-Z (fg): the shell gave the terminal back in line mode; take it again and redraw.
+        resumed = threading.Event()
+        previous_cont = signal.signal(signal.SIGCONT, lambda *_: resumed.set())
         try:
             tty.setcbreak(fd)
             out.write("\x1b[2J")
             while not stop.is_set():
                 ready, _, _ = select.select([sys.stdin], [], [], TICK)
                 now = time.monotonic()
+                if resumed.is_set():
+                    resumed.clear()
+                    tty.setcbreak(fd)
+                    out.write("\x1b[2J")
+                    shown = None
                 if ready:
-                    key = os.read(fd, 8).decode(errors="ignore")
-                    if key in ("q", "\x03", "\x04"):
-                        break
-                    if key == "M":
-                        buttons.down("MENU")
-                        releases.append((now + 2.0, "MENU"))
-                    elif key in KEYS:
-                        buttons.down(KEYS[key])
-                        releases.append((now + 0.08, KEYS[key]))
-                for when, name in list(releases):
+                    keys = split_keys(os.read(fd, 64).decode(errors="ignore"))
+                    if any(key in ("q", "\x03", "\x04") for key in keys):
+                        keys = keys[:min(keys.index(k) for k in ("q", "\x03", "\x04") if k in keys)]
+                        stop.set()  # after the keys typed before it
+                    for key in keys:
+                        name = "MENU" if key == "M" else KEYS.get(key)
+                        if name is None:
+                            continue
+                        if name not in releases:  # a held key repeats: the button stays down, one press
+                            buttons.down(name)
+                        releases[name] = now + (2.0 if key == "M" else KEY_HOLD)
+                for name, when in list(releases.items()):
                     if now >= when:
                         buttons.up(name)
-                        releases.remove((when, name))
+                        del releases[name]
                 station.tick()
                 roller.answer_requests(lambda: tuple(rng.randint(1, 6) for _ in pins.roller.dice))
-                if latest[0] is not shown:
+                now_size = shutil.get_terminal_size((80, 24))
+                if now_size != size:  # resized: draw everything again, at the new size
+                    size, shown = now_size, None
+                    out.write("\x1b[2J")
+                if latest[0] is not shown and latest[0] is not None:
                     shown = latest[0]
-                    columns = shutil.get_terminal_size((80, 24)).columns
-                    out.write("\x1b[H" + frame_text(shown, columns) + "\n")
-                    out.write(f"phone page: {url or 'not running'}\x1b[K\n{HELP}\x1b[K\n")
+                    picture = frame_text(shown, size.columns, size.lines)
+                    out.write("\x1b[H" + picture.replace("\n", "\x1b[K\n") + "\x1b[K\n")
+                    out.write(f"phone page: {url or 'not running'}\x1b[K\n" + "\x1b[K\n".join(HELP) + "\x1b[J")
                     out.flush()
+        except KeyboardInterrupt:  # Ctrl-C as a signal (cbreak mode keeps signals): a way to quit like q
+            pass
         finally:
+            signal.signal(signal.SIGCONT, previous_cont)
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
     out.write(f"\nThe game is saved in {journal_path}: `companion demo` resumes it.\n")
     return 0

@@ -1,7 +1,8 @@
 """The OLED drawn in a terminal, for ``companion demo``.
 
 Two pixels per character cell with half blocks (128 columns × 32 rows), or eight with Braille
-dots (64 × 16) when the terminal is narrower than 130 columns.
+dots (64 × 16) when the terminal is narrower than 130 columns or lower than 37 rows (the half
+blocks' box, the address and the keys would scroll the picture off the top).
 """
 
 from __future__ import annotations
@@ -50,8 +51,13 @@ def braille(image: Image.Image) -> list[str]:
     return rows
 
 
-def frame_text(image: Image.Image, columns: int) -> str:
-    """The OLED in a box, sized for a terminal ``columns`` wide."""
-    rows = half_blocks(image) if columns >= image.width + 2 else braille(image)
+#: Terminal rows below the picture: the phone page's address and two rows of keys.
+BELOW = 3
+
+
+def frame_text(image: Image.Image, columns: int, lines: int = 100) -> str:
+    """The OLED in a box, sized for a terminal ``columns`` wide and ``lines`` high."""
+    fits = columns >= image.width + 2 and lines >= image.height // 2 + 2 + BELOW
+    rows = half_blocks(image) if fits else braille(image)
     width = len(rows[0])
     return "\n".join(["┌" + "─" * width + "┐", *("│" + r + "│" for r in rows), "└" + "─" * width + "┘"])

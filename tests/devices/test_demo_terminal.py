@@ -1,0 +1,147 @@
+"""`companion demo` on a terminal (a pseudo-terminal here): keys as buttons, the OLED drawn, quitting cleanly.
+
+It was untested; an audit found Ctrl-C ending in a traceback, a low wide terminal scrolling every frame, no redraw
+after a resize, and a held key flooding the game with presses.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from companion.devices.terminal import frame_text
+from companion.journal import Journal
+from companion.launch import split_keys
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def inputs(journal: Path) -> int:
+    """Inputs journaled in the demo's games so far (the demo holds the journal: read it on the side)."""
+    if not journal.exists():
+        return 0
+    import sqlite3
+
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        return db.execute("SELECT count(*) FROM records").fetchone()[0] - db.execute(
+            "SELECT count(*) FROM games").fetchone()[0]
+
+
+def test_keys_in_one_read_are_each_a_key_and_arrows_stay_whole() -> None:
+    assert split_keys("ry.\x1b[D,") == ["r", "y", ".", "\x1b[D", ","]
+    assert split_keys("") == []
+
+
+@pytest.mark.parametrize(("columns", "lines", "blocks"), [(140, 40, True), (132, 24, False), (80, 24, False)])
+def test_the_picture_fits_the_terminal(columns: int, lines: int, blocks: bool) -> None:
+    """A terminal wide enough for half blocks but lower than their 34 rows and the 3 below got them, and scrolled."""
+    text = frame_text(Image.new("1", (128, 64)), columns, lines)
+    rows = text.split("\n")
+    assert len(rows) + 3 <= lines and max(len(r) for r in rows) <= columns
+    assert (len(rows) == 34) == blocks
+
+
+def _own_terminal() -> None:
+    """In the child: a session of its own, with the pseudo-terminal as its controlling terminal (so that Ctrl-C
+    is a SIGINT to it, as in a shell)."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    """`companion demo` in a pseudo-terminal of a given size."""
+
+    def __init__(self, tmp_path: Path, columns: int = 100, lines: int = 30) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "TERM": "xterm"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "demo", "--port", "0"], cwd=ROOT,
+                                     stdin=slave, stdout=slave, stderr=slave, env=env, preexec_fn=_own_terminal)
+        os.close(slave)
+        self.output = b""
+
+    def read_until(self, text: bytes, timeout: float = 30.0, since: int = 0) -> bytes:
+        """The output so far, once ``text`` has appeared after position ``since`` (or after ``timeout``)."""
+        end = time.monotonic() + timeout
+        while text not in self.output[since:] and time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:
+                    break
+        return self.output
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def finish(self, timeout: float = 30.0) -> int:
+        """Its exit status, reading its output meanwhile (a full terminal buffer would hold it up)."""
+        end = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < end:
+            self.read_until(b"\x00", 0.1)
+        self.read_until(b"\x00", 0.3)
+        os.close(self.master)
+        return self.proc.wait(timeout=1)
+
+
+def test_the_demo_plays_with_keys_and_quits_cleanly_with_q_and_ctrl_c(tmp_path: Path) -> None:
+    term = Terminal(tmp_path)
+    try:
+        assert b"phone page: http://" in term.read_until(b"q or Ctrl-C quit")
+        term.type("r")  # ROLL: the demo's roller answers the request
+        journal = tmp_path / "companion" / "demo.sqlite3"
+        end = time.monotonic() + 20
+        while time.monotonic() < end and inputs(journal) < 1:
+            term.read_until(b"\x00", 0.2)
+        term.type("q")
+        assert term.finish() == 0, term.output[-600:]
+        assert b"The game is saved in" in term.output
+        assert inputs(journal) == 1  # one roll, in one game
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    term = Terminal(tmp_path)  # again: it resumes, and Ctrl-C quits as q does
+    try:
+        term.read_until(b"q or Ctrl-C quit")
+        term.type("\x03")
+        assert term.finish() == 0
+        out = term.read_until(b"resumes it")
+        assert b"The game is saved in" in out and b"Traceback" not in out and b"KeyboardInterrupt" not in out
+        with Journal(journal) as kept:
+            assert len(kept.games()) == 1  # resumed, not a new game
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+
+
+def test_a_resize_redraws_and_a_second_demo_is_refused(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, columns=140, lines=40)
+    try:
+        term.read_until(b"q or Ctrl-C quit")
+        assert "▀".encode() in term.output or "▄".encode() in term.output  # half blocks at 140 × 40
+        before = len(term.output)
+        fcntl.ioctl(term.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        os.killpg(term.proc.pid, signal.SIGWINCH)
+        term.read_until(b"q or Ctrl-C quit", 5, since=before)
+        assert b"\x1b[2J" in term.output[before:]  # cleared and drawn again at once
+        assert "⠀".encode() in term.output[before:]  # in Braille now (100 columns)
+        second = Terminal(tmp_path)  # on the same journal
+        assert second.finish() == 1 and b"another companion is using" in second.output
+        term.type("q")
+        assert term.finish() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
