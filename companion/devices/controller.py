@@ -353,10 +353,11 @@ class TableController:
         elif button in ("PREV", "NEXT"):
             self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(deeds)
         elif button == "YES":
-            line = deeds[self.cursor % len(deeds)].line
+            at = self.cursor % len(deeds)
+            line = deeds[at].line
             if line is not None and self._submit(line, "button") and self.mode == "deeds":
                 after = self._deeds()
-                cursor = next_deed(after, line["act"], self.cursor) if after else None
+                cursor = next_deed(after, line["act"], at) if after else None
                 if cursor is None:
                     self._back()  # nothing more to do on them, or only what would undo it
                 else:
@@ -552,12 +553,10 @@ class TableController:
         if not self._inbox:
             return
         place = self._place()
-        foreign = False
         while self._inbox:
             update = self._inbox.popleft()
             self._last_own = update.state is self._own_state
             if not self._last_own:
-                foreign = True
                 self._changed_elsewhere()
             if update.events:
                 self.events = list(update.events)
@@ -565,7 +564,7 @@ class TableController:
                     self._back()  # a game started (or resumed) on the phone page: show it
                     self.entry = None
             self._adopt(update.state)
-        if foreign and place is not None:
+        if place is not None:  # the same choice, or the start (an offer answered here is gone from the list)
             self._find_again(place)
 
     def _place(self) -> str | None:
