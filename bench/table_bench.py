@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -43,10 +44,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def differing_bytes(frames: list) -> list[int]:
+def differing_bytes(frames: list, shown_before: Any = None) -> list[int]:
     """Per screen change, the controller bytes (8-pixel columns of a page) that differ from the
     frame before: what any encoder must send at least, before addresses and window commands."""
-    counts, before = [], None
+    counts: list[int] = []
+    before = None if shown_before is None else [page_bytes(shown_before, p) for p in range(shown_before.height // PAGES_OF)]
     for image in frames:
         pages = [page_bytes(image, page) for page in range(image.height // PAGES_OF)]
         if before is None:
@@ -94,6 +96,7 @@ def main() -> None:
         station.journal.snapshot_every = 50
         bus.reset()
         per_change.clear()
+        shown_before = frames[-1] if frames else None  # on the panel when the presses start (not counted)
         frames.clear()
         kinds.clear()
         buttons = VirtualButtons(factory, pins.buttons, time.sleep, after_step=station.tick)
@@ -158,7 +161,7 @@ def main() -> None:
               f"median {statistics.median(others):.0f} bytes ({100 * statistics.median(others) / FULL_FRAME:.0f}%)")
     print(f"  all changes together: {sum(per_change) / max(inputs, 1):.0f} bytes per input journaled "
           f"(luma's stock driver: {sum(stock_per_change) / max(inputs, 1):.0f})")
-    least = differing_bytes(frames)
+    least = differing_bytes(frames, shown_before)
     least_results = [b for b, k in zip(least, kinds) if k != "ack"]
     print(f"  bytes that differ from the frame before (no driver writing the panel RAM sends less): median {statistics.median(least):.0f} "
           f"({100 * statistics.median(least) / FULL_FRAME:.0f}%); of the results alone "
