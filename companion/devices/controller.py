@@ -13,7 +13,8 @@ The buttons:
 * MENU pressed briefly shows the players; held, it opens the host menu (undo, new game with its
   ruleset, players and options — or finished on the phone page, join codes, dice source, shut down).
 
-Auctions, bids, trades, building and mortgages are for the phones; the OLED shows them.
+Making a trade or a loan offer is for the phones; bidding, building, mortgages, loans and answering an
+offer are done on the buttons too (the deeds: :mod:`.choices`).
 
 Threads: button and roller callbacks, the tick and the table's listeners may all call in.
 Inputs are submitted under the controller's lock (controller → table, never the other way):
