@@ -265,3 +265,26 @@ def first_choice(state: State, ruleset: Ruleset) -> int:
     here = order[player["space"]]
     ahead = [i for i, o in enumerate(options) if order[o] > here]
     return ahead[0] if ahead else 0
+
+
+#: Acts that take back another: after one, the cursor never lands on its reverse (a second YES undid the first).
+REVERSE = {"mortgage": "unmortgage", "unmortgage": "mortgage", "build": "sell", "sell": "build",
+           "borrow": "repay", "repay": "borrow", "buy-idle": "sell-idle", "sell-idle": "buy-idle"}
+
+
+def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -> int | None:
+    """Where the cursor goes after ``done``: the same act again if it is still offered (build on the next street,
+    mortgage the next lot), else the nearest act that does not undo it; None when only such acts are left (the
+    list closes: a second YES would take back the first)."""
+    acts = [(c.line or {}).get("act", {}) for c in deeds]
+    same = [i for i, act in enumerate(acts) if act.get("do") == done.get("do")]
+    if same:
+        return next((i for i in same if i >= cursor), same[0])
+    undoing = [act.get("do") == REVERSE.get(str(done.get("do"))) for act in acts]
+    order = sorted(range(len(acts)), key=lambda i: abs(i - cursor))
+    return next((i for i in order if not undoing[i]), None)
+
+
+def choice_key(choice: ButtonChoice) -> str:
+    """What a choice sends (or opens), to find the same choice in the next state's list."""
+    return repr(choice.line) if choice.line is not None else f"deeds:{choice.label}"

@@ -41,7 +41,7 @@ from companion.table import StaleInput, Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import ButtonChoice, deed_choices, first_choice, prompt_choices, space_labels
+from .choices import ButtonChoice, choice_key, deed_choices, first_choice, next_deed, prompt_choices, space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
@@ -713,29 +713,6 @@ class TableController:
     def close(self) -> None:
         self._unsubscribe()
         self.closed = True
-
-
-#: Acts that take back another: after one, the cursor never lands on its reverse (a second YES undid the first).
-REVERSE = {"mortgage": "unmortgage", "unmortgage": "mortgage", "build": "sell", "sell": "build",
-           "borrow": "repay", "repay": "borrow", "buy-idle": "sell-idle", "sell-idle": "buy-idle"}
-
-
-def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -> int | None:
-    """Where the cursor goes after ``done``: the same act again if it is still offered (build on the next street,
-    mortgage the next lot), else the nearest act that does not undo it; None when only such acts are left (the
-    list closes: a second YES would take back the first)."""
-    acts = [(c.line or {}).get("act", {}) for c in deeds]
-    same = [i for i, act in enumerate(acts) if act.get("do") == done.get("do")]
-    if same:
-        return next((i for i in same if i >= cursor), same[0])
-    undoing = [act.get("do") == REVERSE.get(str(done.get("do"))) for act in acts]
-    order = sorted(range(len(acts)), key=lambda i: abs(i - cursor))
-    return next((i for i in order if not undoing[i]), None)
-
-
-def choice_key(choice: ButtonChoice) -> str:
-    """What a choice sends (or opens), to find the same choice in the next state's list."""
-    return repr(choice.line) if choice.line is not None else f"deeds:{choice.label}"
 
 
 def qr_matrix(text: str) -> tuple[str, ...]:

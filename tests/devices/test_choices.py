@@ -158,7 +158,7 @@ def test_the_deeds_offered_are_every_candidate_act_the_engine_takes_with_its_pri
 def test_after_an_act_the_cursor_goes_on_with_it_and_never_onto_its_reverse() -> None:
     """After a mortgage the cursor used to land on "Lift the mortgage" of the same deed: a second YES undid the
     first and cost 10% (6,500 times in an audit's button games)."""
-    from companion.devices.controller import next_deed
+    from companion.devices.choices import next_deed
 
     def deed(verb: str, space: str) -> ButtonChoice:
         return ButtonChoice(f"{verb} {space}", {"act": {"player": "Ann", "do": verb, "space": space}})
