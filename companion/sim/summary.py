@@ -129,7 +129,6 @@ class Summary:
         """The readable report."""
         res, tim = self.results(), self.timing()
         by_id = self.board.by_id
-        games = res["games"] or 1
         out = [
             f"{res['ruleset']}: {res['games']} games of {res['players']} bots, seed {res['seed']}"
             + (f", options {res['options']}" if res["options"] else ""),
