@@ -553,7 +553,7 @@ class TableController:
     def _drain(self) -> None:
         if not self._inbox:
             return
-        place = self._place()
+        place, asked = self._place(), self._prompt
         while self._inbox:
             update = self._inbox.popleft()
             self._last_own = update.state is self._own_state
@@ -565,8 +565,12 @@ class TableController:
                     self._back()  # a game started (or resumed) on the phone page: show it
                     self.entry = None
             self._adopt(update.state)
-        if place is not None:  # the same choice, or the start (an offer answered here is gone from the list)
-            self._find_again(place)
+        state = self.table.state
+        if self.mode == "game" and self._last_own and state is not None:  # after the buttons' own input: the start
+            self.cursor, self.selected = first_choice(state, find_ruleset(state["ruleset"])), None
+            self.confirming = None
+        elif place is not None and (self.mode == "deeds" or self._prompt == asked):
+            self._find_again(place)  # the same choice, or the start (an offer answered on a phone is gone)
 
     def _place(self) -> str | None:
         """What the cursor is on (the choice's key), in the list the screen showed."""

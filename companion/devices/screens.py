@@ -69,9 +69,13 @@ def fit(text: str, cols: int) -> str:
 
 
 def fit_label(text: str, cols: int) -> str:
-    """Cut a label, keeping its last word when short (what tells "Tax on Personal Property 2" from "... 3")."""
+    """Cut a label, keeping what tells it from the others: after a player's name ("Christopher We~: accept offer",
+    the name is cut), or its last word when short ("Tax on Personal Proper~ 2")."""
     if len(text) <= cols:
         return text
+    name, colon, rest = text.partition(": ")
+    if colon and len(rest) + 4 <= cols:
+        return fit(name, cols - len(rest) - 2) + ": " + rest
     head, _, tail = text.rpartition(" ")
     if head and len(tail) <= 4 and not tail.isalpha():
         return fit(head, cols - len(tail) - 1) + " " + tail
@@ -270,8 +274,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     elif choice is not None and choice.labels:
         option = choice.labels[choice.cursor % len(choice.labels)]
         text = choice.confirm or option
-        arrows = len(choice.labels) > 1 and not choice.confirm and len(text) + 4 <= COLS["small"]
-        option_row = Row(fit_label(f"< {text} >" if arrows else text, COLS["small"]), invert=True, align="center")
+        arrows = len(choice.labels) > 1 and not choice.confirm  # there are more: cut inside the arrows
+        option_row = Row(f"< {fit_label(text, COLS['small'] - 4)} >" if arrows else fit_label(text, COLS["small"]),
+                         invert=True, align="center")
     room = BODY_ROWS - (1 if option_row else 0)
     notice_rows: list[Row] = []
     notice_turns = False
@@ -343,8 +348,11 @@ def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: i
     whole: never cut)."""
     asked = wrap(item)[:BODY_ROWS]
     story_rows, _ = window([r for text in told for r in wrap(text)], BODY_ROWS - len(asked), 0)
-    owing = f" owes {money(owes)}" if owes is not None else ""
-    rows = [Row(spread(f"{name} {money(cash)}{owing}", f"{cursor + 1}/{count}"), invert=True),
+    amounts = f" {money(cash)}" + (f" owes {money(owes)}" if owes is not None else "")
+    page = f"{cursor + 1}/{count}"
+    room = COLS["small"] - len(page) - 1 - len(amounts)
+    left = fit(name, room) + amounts if room >= 3 else amounts.strip()  # the name is cut (or left out), not the money
+    rows = [Row(spread(left, page), invert=True),
             *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
             Row("<PREV NEXT> YES  NO: done", align="center")]
     return Screen(tuple(rows), name="deeds")

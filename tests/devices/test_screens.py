@@ -222,7 +222,7 @@ def test_long_choices_that_differ_only_at_the_end_stay_apart() -> None:
     for cursor in range(3):
         screen = screens.game_screen(state, [], LABELS, choice=Choice(labels, cursor))
         row = next(r.text for r in screen.rows if r.invert and "Tax" in r.text)
-        assert len(row) <= screens.COLS["small"] and row.endswith(f" {cursor + 1}")
+        assert len(row) <= screens.COLS["small"] and row.endswith(f" {cursor + 1} >")  # the arrows: there are more
         rows.add(row)
     assert len(rows) == 3
     assert screens.fit_label("Go to Boardwalk", 25) == "Go to Boardwalk"
@@ -236,3 +236,14 @@ def test_extras_are_one_next_away_and_the_question_keeps_yes_and_no() -> None:
     assert "NEXT: Mortgage" in texts and texts[-1] == "YES: buy  NO: auction"
     screen = screens.game_screen(state, events, LABELS, choice=Choice(("Mortgage",), 0))
     assert [r.text for r in screen.rows][-2:] == ["Mortgage", "<PREV NEXT> YES  NO: back"]
+
+
+def test_the_deeds_header_cuts_the_name_never_the_money() -> None:
+    """"Player 2 $300 owes $~": the debt was cut (an audit at the buttons' own default names)."""
+    screen = screens.deeds_screen("Christopher Wellington", 1440, [], "Mortgage Reading Railroad: get $100", 9, 12,
+                                  owes=1700)
+    header = screen.rows[0].text
+    assert header.startswith("$1440 owes $1700") and header.endswith("10/12") and len(header) <= screens.COLS["small"]
+    header = screens.deeds_screen("Christopher", 300, [], "x", 0, 2, owes=600).rows[0].text
+    assert header.startswith("Chris~ $300 owes $600") and header.endswith("1/2")
+    assert screens.fit_label("Christopher Wellington: accept offer", 25).endswith(": accept offer")

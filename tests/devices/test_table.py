@@ -388,7 +388,7 @@ def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
     with table(tmp_path, setup) as t:
         assert "< Pay $50 fine >" in t.text()
         t.play("NEXT")
-        assert "Play Get out of jail free" in t.text()  # as people name the card, not its id
+        assert "< Play Get out of jail~ >" in t.text()  # as people name the card, not its id; arrows: more choices
         t.play("YES")
         assert t.inputs() == [{"act": {"player": "Ann", "do": "use-card", "card": "chance-get-out-of-jail-free"}}]
         assert not t.state["players"][0]["in_jail"]
@@ -640,6 +640,22 @@ def test_the_deeds_close_rather_than_offer_only_the_undoing_of_the_last_act(tmp_
         assert t.state["spaces"]["reading-railroad"]["mortgaged"] and t.station.controller.mode == "game"
         t.play("WAIT 1000", "YES")  # back on the roll question: YES opens the deeds again, nothing is sent
         assert t.inputs() == [{"act": {"player": "Ann", "do": "mortgage", "space": "reading-railroad"}}]
+
+
+def test_a_new_question_starts_at_its_start_not_where_the_last_one_was(tmp_path: Path) -> None:
+    """After the buttons' own input the cursor stayed on the choice it was on: a roll made with "Bob: accept offer"
+    highlighted started the next question on it, and YES there began accepting the offer (a re-run audit)."""
+    setup = start()
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Bob"}}
+    with table(tmp_path, setup) as t:
+        phone(t, {"act": {"player": "Ann", "do": "trade", "with": "Bob", "give": {"cash": 300},
+                          "get": {"spaces": ["boardwalk"]}}})
+        t.play("WAIT 1000", "NEXT")
+        assert "< Bob: accept offer >" in t.text()
+        t.play("ROLL", "DICE 1 3")  # income tax: its own options come first
+        assert "< Pay $200 >" in t.text()
+        t.play("YES")
+        assert t.state["players"][0]["cash"] == 1300 and t.state["trade"] is not None
 
 
 def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
