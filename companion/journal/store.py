@@ -348,7 +348,9 @@ class Journal:
                     " (SELECT 1 FROM records r WHERE r.id = snapshots.record AND r.game = snapshots.game)"
                 )
         except JournalError as error:
-            if "readonly" in str(error):  # accepted now, every input would fail later: say so at once
+            code = getattr(error.__cause__, "sqlite_errorcode", 0) & 0xFF  # the primary result code
+            if code == sqlite3.SQLITE_READONLY:
+                # Accepted now, every input would fail later: said at once.
                 raise JournalError(f"{self.path} is read-only: no input could be saved") from error
             log.warning("%s: %s", self.path, error)
         # A game whose last inputs were journaled but whose outcome was not recorded (the power
