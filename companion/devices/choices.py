@@ -18,7 +18,7 @@ presses them).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine import Event, IllegalInput, State, find_ruleset
@@ -63,8 +63,8 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     prompt = state.get("prompt") or {}
     own, offers = prompt_own_choices(state, prompt, labels), offer_answers(state)
     if offers:  # beside another player's offer, whose deeds these are ("Ann: mortgage", not "Mortgage")
-        own = [ButtonChoice(f"{prompt.get('player')}: {c.label[:1].lower()}{c.label[1:]}", None, c.confirm, c.extra)
-               if c.line is None else c for c in own]
+        own = [replace(c, label=f"{prompt.get('player')}: {c.label[:1].lower()}{c.label[1:]}") if c.line is None
+               else c for c in own]
     return [*own, *offers]
 
 
@@ -78,7 +78,7 @@ def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) 
         return [option_choice(state, prompt, option, labels) for option in options if options != ["yes", "no"]]
     deeds = deeds_entry(state, player, labels)
     if options == ["yes", "no"]:  # YES and NO answer it; the deeds are one NEXT away (buy after a mortgage)
-        return [ButtonChoice(c.label, c.line, c.confirm, extra=True) for c in deeds]
+        return [replace(c, extra=True) for c in deeds]
     if kind in ("debt", "real-estate-office"):  # raising the money, the office's business: the deeds first
         return [*deeds, *(option_choice(state, prompt, option, labels) for option in options)]
     if kind == "roll":
