@@ -361,6 +361,30 @@ HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT
 KEY_HOLD = 0.08
 
 
+class HeldKeys:
+    """Terminal keys as buttons: a key's button stays down until ``KEY_HOLD`` after its last repeat (``M``: held
+    2 s, the host menu), so a key held down (the terminal repeats it) is one press, as a button held down is."""
+
+    def __init__(self, down: Callable[[str], None], up: Callable[[str], None]) -> None:
+        self.down, self.up = down, up
+        self._until: dict[str, float] = {}  # buttons down, and when each goes up
+
+    def typed(self, keys: list[str], now: float) -> None:
+        for key in keys:
+            name = "MENU" if key == "M" else KEYS.get(key)
+            if name is None:
+                continue
+            if name not in self._until:
+                self.down(name)
+            self._until[name] = now + (2.0 if key == "M" else KEY_HOLD)
+
+    def release(self, now: float) -> None:
+        for name, when in list(self._until.items()):
+            if now >= when:
+                self.up(name)
+                del self._until[name]
+
+
 def split_keys(text: str) -> list[str]:
     """The keys in one read of the terminal: characters, and the arrows' escape sequences whole."""
     keys, i = [], 0
@@ -396,7 +420,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
         roller = VirtualRoller(factory, pins.roller, clocks.sleep)
         rng = random.SystemRandom()
         url = station.controller.join_info().url
-        releases: dict[str, float] = {}  # buttons down, and when each goes up
+        held = HeldKeys(buttons.down, buttons.up)
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
         shown: Any = None
@@ -420,17 +444,8 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
                     if any(key in ("q", "\x03", "\x04") for key in keys):
                         keys = keys[:min(keys.index(k) for k in ("q", "\x03", "\x04") if k in keys)]
                         stop.set()  # after the keys typed before it
-                    for key in keys:
-                        name = "MENU" if key == "M" else KEYS.get(key)
-                        if name is None:
-                            continue
-                        if name not in releases:  # a held key repeats: the button stays down, one press
-                            buttons.down(name)
-                        releases[name] = now + (2.0 if key == "M" else KEY_HOLD)
-                for name, when in list(releases.items()):
-                    if now >= when:
-                        buttons.up(name)
-                        del releases[name]
+                    held.typed(keys, now)
+                held.release(now)
                 station.tick()
                 roller.answer_requests(lambda: tuple(rng.randint(1, 6) for _ in pins.roller.dice))
                 now_size = shutil.get_terminal_size((80, 24))

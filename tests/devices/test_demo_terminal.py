@@ -23,7 +23,7 @@ from PIL import Image
 
 from companion.devices.terminal import frame_text
 from companion.journal import Journal
-from companion.launch import split_keys
+from companion.launch import KEY_HOLD, HeldKeys, split_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +37,28 @@ def inputs(journal: Path) -> int:
     with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
         return db.execute("SELECT count(*) FROM records").fetchone()[0] - db.execute(
             "SELECT count(*) FROM games").fetchone()[0]
+
+
+def test_a_key_held_down_is_one_press_and_keys_typed_again_are_more() -> None:
+    """Twenty repeats of a held key (every 30 ms) were twenty presses: a 1924 player moved her sign five times."""
+    pressed: list[tuple[str, str]] = []
+    held = HeldKeys(lambda name: pressed.append(("down", name)), lambda name: pressed.append(("up", name)))
+    for i in range(20):
+        held.typed(["y"], i * 0.03)
+        held.release(i * 0.03)
+    held.release(0.57 + KEY_HOLD)
+    assert pressed == [("down", "YES"), ("up", "YES")]
+    held.typed(["y", "y", "."], 1.0)  # in one read: YES once (repeated), NEXT once
+    held.release(1.0 + KEY_HOLD)
+    held.typed(["y"], 1.5)  # typed again after a pause: another press
+    held.release(1.5 + KEY_HOLD)
+    assert pressed[2:] == [("down", "YES"), ("down", "NEXT"), ("up", "YES"), ("up", "NEXT"), ("down", "YES"),
+                           ("up", "YES")]
+    held.typed(["M"], 3.0)
+    held.release(4.0)
+    assert pressed[-1] == ("down", "MENU")  # held for the host menu: still down after a second
+    held.release(5.0)
+    assert pressed[-1] == ("up", "MENU")
 
 
 def test_keys_in_one_read_are_each_a_key_and_arrows_stay_whole() -> None:
@@ -101,18 +123,15 @@ def test_the_demo_plays_with_keys_and_quits_cleanly_with_q_and_ctrl_c(tmp_path: 
     term = Terminal(tmp_path)
     try:
         assert b"phone page: http://" in term.read_until(b"q or Ctrl-C quit")
-        for _ in range(20):  # r held down: the terminal repeats it every 30 ms; a button held down is one press
-            term.type("r")
-            term.read_until(b"\x00", 0.03)
+        term.type("r")  # ROLL: the demo's roller answers the REQUEST pulse
         journal = tmp_path / "companion" / "demo.sqlite3"
         end = time.monotonic() + 20
         while time.monotonic() < end and inputs(journal) < 1:
             term.read_until(b"\x00", 0.2)
-        term.read_until(b"\x00", 1.0)  # a flood would have rolled for Bob too by now
         term.type("q")
         assert term.finish() == 0, term.output[-600:]
         assert b"The game is saved in" in term.output
-        assert inputs(journal) == 1  # one roll, in one game: twenty repeats were one press
+        assert inputs(journal) == 1  # one roll, in one game
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
