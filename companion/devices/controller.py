@@ -137,7 +137,6 @@ class TableController:
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
         self._own_state: State | None = None  # the state of the last input these buttons sent
         self._foreign_at = -GUARD  # when the game last changed from elsewhere (a phone, the host's page, the timer)
-        self._last_own = False  # whether the last change was these buttons' own
         self.latencies: list[float] = []  # button edge → first frame handed to the display, seconds
         self.result_latencies: list[float] = []  # button edge → the frame of the input's result
         self._edge_answered = False
@@ -556,8 +555,7 @@ class TableController:
         place, asked = self._place(), self._prompt
         while self._inbox:
             update = self._inbox.popleft()
-            self._last_own = update.state is self._own_state
-            if not self._last_own:
+            if update.state is not self._own_state:
                 self._changed_elsewhere()
             if update.events:
                 self.events = list(update.events)
@@ -566,8 +564,8 @@ class TableController:
                     self.entry = None
             self._adopt(update.state)
         state = self.table.state
-        if self.mode == "game" and self._last_own and state is not None:  # after the buttons' own input: the start
-            self.cursor, self.selected = first_choice(state, find_ruleset(state["ruleset"])), None
+        if self.mode == "game" and state is not None and state is self._own_state:  # after the buttons' own input
+            self.cursor, self.selected = self._first_choice(state), None
             self.confirming = None
         elif place is not None and (self.mode == "deeds" or self._prompt == asked):
             self._find_again(place)  # the same choice, or the start (an offer answered on a phone is gone)
@@ -596,7 +594,11 @@ class TableController:
             if key in keys:
                 self.cursor = keys.index(key)
             else:
-                self.cursor, self.selected = first_choice(state, find_ruleset(state["ruleset"])), None
+                self.cursor, self.selected = self._first_choice(state), None
+
+    @staticmethod
+    def _first_choice(state: State) -> int:
+        return first_choice(state, find_ruleset(state["ruleset"]))
 
     def _changed_elsewhere(self) -> None:
         """The game changed from a phone (or the host's page, the timer): what the buttons were about to confirm,
@@ -612,7 +614,7 @@ class TableController:
         prompt = state.get("prompt")
         if prompt != self._prompt:
             self._prompt = prompt
-            self.cursor = first_choice(state, find_ruleset(state["ruleset"])) if self.mode == "game" else self.cursor
+            self.cursor = self._first_choice(state) if self.mode == "game" else self.cursor
             self.selected = None if self.mode == "game" else self.selected
             self.confirming = None if self.mode == "game" else self.confirming
             self.scroll = 0
@@ -672,7 +674,7 @@ class TableController:
         # What the last act asks the table to do (a house to put down, a deed to turn over); its payment is in the
         # header's cash.
         told = screens.story([e for e in self.events if e.get("kind") != "pay"]) \
-            if state["seq"] > self._deeds_seq and self._last_own else []  # not another player's act from a phone
+            if state["seq"] > self._deeds_seq and self.table.state is self._own_state else []  # not a phone's act
         notice, _ = self.notices.shown(self.scroll)
         if notice:  # a refusal (a phone changed the game meanwhile), a fault: before the story
             told = [f"! {notice}"]
