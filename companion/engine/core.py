@@ -100,6 +100,8 @@ class Ruleset:
     deck_names: ClassVar[frozenset[str]] = frozenset()
     effects: ClassVar[frozenset[str]] = frozenset()
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+    #: Whole-number options with a narrower range than "0 or more" (a share, a throw, a count of cards): inclusive.
+    option_bounds: ClassVar[Mapping[str, tuple[int, int]]] = {}
     pool_names: ClassVar[tuple[str, ...]] = ()
     #: Decks whose cards are held face down: a phone sees only its own (addon's travel cards).
     secret_decks: ClassVar[frozenset[str]] = frozenset()
@@ -493,6 +495,10 @@ class Ruleset:
                 raise reject(f"option {name} must be {TYPE_WORDS.get(type(default), type(default).__name__)}, not {value!r}")
             elif isinstance(value, int) and not isinstance(value, bool):
                 whole(value, f"option {name}")
+                low, high = self.option_bounds.get(name, (0, MAX_AMOUNT))
+                if not low <= value <= high:
+                    limits = f"from {low} to {high}" if high < MAX_AMOUNT else f"at least {low}"
+                    raise reject(f"option {name} must be {limits}, not {value}")
             options[name] = self.check_option(name, value)
         return options
 

@@ -45,6 +45,7 @@ class AddonRules(ClassicRules):
         "backwards": ("reverse", "rotate"),
         "pool": ("all", "taxes"),
     }
+    option_bounds = {**ClassicRules.option_bounds, "refund_percent": (0, 100)}  # a share of the tax pool
     pool_names = ("tax-pool",)
     secret_decks = frozenset({"travel"})
 
@@ -83,8 +84,6 @@ class AddonRules(ClassicRules):
                              "then one of the inner board")
             if set(value) & (set(self.elevator_sides) | set(self.railroad_by_side.values())):
                 raise reject("option bridge: an elevator or its railroad is already a transition")
-        if name == "refund_percent" and not 0 <= value <= 100:
-            raise reject(f"option refund_percent is a share of the tax pool: 0 to 100, not {value}")
         return value
 
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -69,6 +69,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     whole_options: ClassVar[tuple[str, ...]] = (
         "start_cash", "salary", "income_tax_flat", "income_tax_percent", "luxury_tax", "jail_fine", "houses", "hotels",
         "end_after_bankruptcies", "end_at_minutes")
+    option_bounds: ClassVar[Mapping[str, tuple[int, int]]] = {"income_tax_percent": (0, 100)}
     #: The parameters a card of each effect needs; the numeric ones are whole numbers.
     effect_params: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "pay": ("amount",), "collect": ("amount",), "pay-each": ("amount",), "collect-each": ("amount",),

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..board import Board, KindRule, Space
-from ..core import money, names_of, reject, whole
+from ..core import MAX_AMOUNT, money, names_of, reject, whole
 from ..draft import Draft, State, Task
 from ..errors import BoardError
 from .magie import MagieRules
@@ -48,6 +48,7 @@ class Magie1904Rules(MagieRules):
     whole_options = ("start_cash", "start_cash_without_tickets", "tickets_drawn", "laps", "wages", "note",
                      "note_interest", "loan_margin", "jail_fine", "luxury_price", "luxury_value", "legacy")
     flag_options = ("no_lot_tickets",)
+    option_bounds = {"note": (1, MAX_AMOUNT), "laps": (1, MAX_AMOUNT)}  # a bank note is worth something; one lap at least
 
     def __init__(self, board: Board) -> None:
         super().__init__(board)
@@ -80,6 +81,12 @@ class Magie1904Rules(MagieRules):
 
     def start_cash(self, options: Mapping[str, Any]) -> int:
         return int(options["start_cash_without_tickets" if options["no_lot_tickets"] else "start_cash"])
+
+    def check_option(self, name: str, value: Any) -> Any:
+        tickets = sum(1 for card in self.board.cards.values() if card.deck == "lot-tickets")
+        if name == "tickets_drawn" and value > tickets:
+            raise reject(f"option tickets_drawn must be from 0 to {tickets} (the lot tickets there are), not {value}")
+        return value
 
     def opening(self, d: Draft, setup: Mapping[str, Any]) -> list[Task]:
         """Lot tickets: dealt in turn until ``tickets_drawn`` are out; each holder may buy the lot."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..board import Board, KindRule, Space
-from ..core import Throw, money, names_of, reject, whole
+from ..core import MAX_AMOUNT, Throw, money, names_of, reject, whole
 from ..draft import Draft, State, Task
 from ..errors import BoardError
 from .auction import Auctions
@@ -56,6 +56,7 @@ class Magie1924Rules(Auctions, MagieRules):
                      "improvement_rent", "side_improvements", "wages", "wages_exact", "jail_fine", "jail_release",
                      "railroad_move", "idle_price", "hotel_fee", "hotel_threshold")
     flag_options = ("unlimited_board",)
+    option_bounds = {"jail_release": (2, 12), "goal": (1, MAX_AMOUNT)}  # a throw of two dice; a goal not yet reached
     space_verbs = ("improve", "sign")
 
     def __init__(self, board: Board) -> None:
