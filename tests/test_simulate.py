@@ -248,6 +248,34 @@ def test_addon_counts_board_switches_tax_pool_and_triple_play() -> None:
     assert set(res["triple_play_prizes"]) <= {"50", "200", "1000", "1500"} and res["triple_play_paid"] > 0
 
 
+def acts_played(ruleset: str, options: dict, verb: str, games: int) -> list[dict]:
+    """The acts ``verb`` the bots sent over ``games`` games (each accepted: a refused one is not in the game file)."""
+    acts = []
+    for index in range(games):
+        lines: list = []
+        record = play_game(GameSpec(ruleset, 4, seed=5, options=options), index, lines)
+        assert record.rejected == 0
+        acts += [line["act"] for line in lines[1:] if "act" in line and line["act"]["do"] == verb]
+    return acts
+
+
+def test_addon_bots_add_travel_cards_to_the_throw_with_travel_with_dice() -> None:
+    """A house rule the bots ignored would be measured as "no travel cards at all"."""
+    added = acts_played("addon", {"travel_with_dice": True}, "travel", 10)
+    assert len(added) >= 10
+    assert all("steps" in find_ruleset("addon").board.cards[c].params for act in added for c in act["cards"])
+
+
+def test_addon_bots_move_the_bridge_with_bridge_moves() -> None:
+    bridge = {"bridge": ["boardwalk", "canal-street"]}
+    moves = acts_played("addon", {**bridge, "bridge_moves": True}, "move-bridge", 10)
+    assert len(moves) >= 10
+    assert not acts_played("addon", bridge, "move-bridge", 3)  # only who passed over it may: never without the option
+    board = find_ruleset("addon").board
+    outer = board.spaces[0].track
+    assert all(board.by_id[m["outer"]].track == outer != board.by_id[m["inner"]].track for m in moves)
+
+
 def test_percentile_is_the_nearest_rank() -> None:
     assert percentile(list(range(1, 11)), 0.9) == 9
     assert percentile([5], 0.9) == 5
