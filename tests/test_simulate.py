@@ -12,8 +12,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
+from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
@@ -22,8 +28,8 @@ from companion.cli import main
 from companion.engine import apply, find_ruleset, new_game, public_state, ruleset_ids
 from companion.gamefile import replay
 from companion.sim import GameSpec, play_game
-from companion.sim.command import run_games, simulate
-from companion.sim.plot import heat_map_svg, layout
+from companion.sim.command import Progress, run_games, simulate
+from companion.sim.plot import heat_map_svg, label_lines, layout
 from companion.sim.property import PropertyStrategy, _picker
 from companion.sim.summary import percentile, summarise
 from companion.sim.tally import Tally, cause_of_bankruptcy
@@ -237,8 +243,9 @@ def test_means_carry_their_95_percent_confidence_interval() -> None:
     pool = res["pool_payouts_per_game"]["tax-pool"]
     assert pool["mean"] == round(res["pool_payouts"]["tax-pool"] / 5, 2) and pool["ci95"] > 0
     assert res["triple_play_paid_per_game"]["mean"] == round(res["triple_play_paid"] / 5, 2)
-    assert f"mean {res['turns']['mean']} ± {res['turns']['mean_ci95']} (95% CI)" in summary.as_text()
-    assert simulate(GameSpec("chambers", 2, seed=1), 1).results()["turns"]["mean_ci95"] == 0  # one game: no interval
+    assert f"mean {res['turns']['mean']} ± {res['turns']['mean_ci95']:.2f} (95% CI)" in summary.as_text()
+    one = simulate(GameSpec("chambers", 2, seed=1), 1)  # one game: no interval (not "± 0.0", which reads as certain)
+    assert one.results()["turns"]["mean_ci95"] is None and "± n/a (95% CI)" in one.as_text()
 
 
 def test_addon_counts_board_switches_tax_pool_and_triple_play() -> None:
@@ -320,6 +327,27 @@ def test_command_line_names_a_bad_option(capsys) -> None:
                 io.StringIO()) == 1
     assert "option salary" in capsys.readouterr().err
     assert main(["simulate", "--ruleset", "chambers", "--players", "9", "--games", "1"], io.StringIO()) == 1
+    assert "chambers is for 2 to 4 players, not 9" in capsys.readouterr().err
+    assert main(["simulate", "--ruleset", "classic", "--players", "13", "--games", "1"], io.StringIO()) == 1
+    assert "classic is for 2 to 8 players, not 13" in capsys.readouterr().err  # not the bots' 1 to 12 names
+    for seed in ("-1", str(2 ** 64)):  # both would play the games of another seed (2**64 - 1, 0)
+        assert main(["simulate", "--ruleset", "classic", "--games", "1", "--seed", seed], io.StringIO()) == 1
+        assert "--seed is a whole number from 0 to 2**64 - 1" in capsys.readouterr().err
+
+
+def test_heat_map_labels_mark_every_cut() -> None:
+    assert label_lines("Mediterranean Avenue") == ["Mediterrane…", "Avenue"]
+    assert label_lines("Tax on Personal Property 2") == ["Tax on", "Personal Pr…"]
+    assert label_lines("Park Place") == ["Park Place"]
+
+
+def test_progress_without_a_terminal_is_one_plain_line() -> None:
+    stream = io.StringIO()
+    bar = Progress(stream, 2, "classic ×4")
+    bar.update(1)
+    bar.update(2)
+    assert stream.getvalue().startswith("classic ×4 [") and stream.getvalue().count("\n") == 1
+    assert "\r" not in stream.getvalue()
 
 
 def test_a_subway_ride_to_the_other_board_is_a_change_of_board_not_a_switch() -> None:
@@ -372,3 +400,24 @@ def test_a_player_taken_out_without_a_prompt_has_the_cause_of_the_payment() -> N
     _, events = apply(state, line)
     (out,) = [e for e in events if e["kind"] == "bankrupt"]
     assert cause_of_bankruptcy(state, line, out) == "rent"
+
+
+def test_ctrl_c_stops_a_run_over_workers_with_one_line() -> None:
+    """Ctrl-C reaches the whole process group, workers too: one line and exit 130, never a traceback per process."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "simulate", "--ruleset", "classic", "--games",
+                             "100000", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its own group, as a terminal's foreground job
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 60
+        while len(children.read_text().split()) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until both workers are forked (a Ctrl-C as they start is held back until they run)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "companion simulate: interrupted" in err
+    assert out == ""

@@ -11,6 +11,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -23,6 +24,14 @@ from companion.engine import CompanionError, find_ruleset, new_game, ruleset_ids
 from .game import DEFAULT_TURN_CAP, GameRecord, GameSpec, play_game
 from .plot import heat_map_svg
 from .summary import Summary, summarise
+
+
+class Interrupted(CompanionError):
+    """The run was stopped (Ctrl-C) after ``done`` games."""
+
+    def __init__(self, done: int) -> None:
+        super().__init__(f"interrupted after {done} games")
+        self.done = done
 
 
 class Progress:
@@ -41,7 +50,7 @@ class Progress:
         self._drawn = now
         filled = self.width * done // max(self.total, 1)
         rate = done / (now - self.started) if now > self.started else 0.0
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] "
+        self.stream.write(("\r" if self.live else "") + f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] "
                           f"{done}/{self.total} games, {rate:.1f} games/s")
         if done >= self.total:
             self.stream.write("\n")
@@ -59,17 +68,45 @@ def run_games(spec: GameSpec, games: int, workers: int = 1,
         records = _collect(stream, on_progress)
     else:
         chunk = max(1, min(50, games // (workers * 8)))
-        with multiprocessing.get_context("spawn" if sys.platform != "linux" else "fork").Pool(workers) as pool:
+        context = multiprocessing.get_context("spawn" if sys.platform != "linux" else "fork")
+        held = _hold_interrupts()  # a Ctrl-C while the workers start would kill one before it ignores them
+        try:
+            pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
+        except BaseException:
+            _release_interrupts(held)
+            raise
+        with pool:  # ends the workers however the run ends
+            _release_interrupts(held)  # a Ctrl-C held back is raised here
             records = _collect(pool.imap(play, range(games), chunksize=chunk), on_progress)
     return records, time.perf_counter() - started
 
 
+def _hold_interrupts() -> set[int | signal.Signals] | None:
+    """Block SIGINT (where the OS can) and return the mask before, for :func:`_release_interrupts`."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _release_interrupts(held: set[int | signal.Signals] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """In a worker: Ctrl-C reaches the whole process group; the parent stops the pool (no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _collect(stream: Iterator[GameRecord], on_progress: Callable[[int], None] | None) -> list[GameRecord]:
-    records = []
-    for record in stream:
-        records.append(record)
-        if on_progress is not None:
-            on_progress(len(records))
+    records: list[GameRecord] = []
+    try:
+        for record in stream:
+            records.append(record)
+            if on_progress is not None:
+                on_progress(len(records))
+    except KeyboardInterrupt:
+        raise Interrupted(len(records)) from None
     return records
 
 
@@ -127,6 +164,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         spec = GameSpec(args.ruleset, args.players, args.seed, options, args.turn_cap)
         _check(spec, args)
         summary = simulate(spec, args.games, args.workers, None if args.quiet else sys.stderr)
+    except (Interrupted, KeyboardInterrupt) as stop:  # Ctrl-C: one line, no report of a run cut short
+        done = f" after {stop.done} of {args.games} games" if isinstance(stop, Interrupted) else ""
+        print(f"\ncompanion simulate: interrupted{done}; nothing reported", file=sys.stderr)
+        return 130
     except (CompanionError, ValueError) as error:
         print(f"companion simulate: {error}", file=sys.stderr)
         return 1
@@ -150,6 +191,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 def _check(spec: GameSpec, args: argparse.Namespace) -> None:
     if args.games < 1:
         raise ValueError("--games must be at least 1")
+    board = find_ruleset(spec.ruleset).board
+    if not board.min_players <= spec.players <= board.max_players:
+        raise ValueError(f"{spec.ruleset} is for {board.min_players} to {board.max_players} players, not {spec.players}")
+    if not 0 <= spec.seed < 2 ** 64:
+        raise ValueError(f"--seed is a whole number from 0 to 2**64 - 1 (the games' seeds are 64-bit), not {spec.seed}")
     if args.workers < 1:
         raise ValueError("--workers must be at least 1")
     if spec.turn_cap < 1:

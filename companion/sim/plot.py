@@ -20,17 +20,16 @@ PALETTE = ("#fff7ec", "#fee8c8", "#fdd49e", "#fdbb84", "#fc8d59", "#ef6548", "#d
 
 
 def label_lines(name: str, width: int = 12) -> list[str]:
-    """A space's name in at most two short lines (the second cut with … when too long)."""
+    """A space's name in at most two short lines (a line too long cut with …)."""
     lines = [""]
     for word in name.split():
         if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
             lines.append(word)
         else:
             lines[-1] = f"{lines[-1]} {word}".strip()
-    if len(lines) > 2 or len(lines[-1]) > width:
-        second = " ".join(lines[1:])
-        lines = [lines[0][:width], second[: width - 1] + "…" if len(second) > width else second]
-    return [line[:width] for line in lines]
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [line if len(line) <= width else line[: width - 1] + "…" for line in lines]
 
 
 def heat_colour(share: float) -> str:

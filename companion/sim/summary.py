@@ -17,18 +17,23 @@ from companion.engine.board import Board
 from .game import GameRecord, GameSpec
 
 
-def ci95(values: Sequence[float]) -> float:
-    """Half the width of the 95% confidence interval of the mean (1.96 standard errors; 0 below two values).
+def ci95(values: Sequence[float]) -> float | None:
+    """Half the width of the 95% confidence interval of the mean (1.96 standard errors; None below two values).
 
     Two runs (say ``transition=even_step`` against ``even_total``) whose intervals do not overlap differ by more
     than the luck of the dice.
     """
     if len(values) < 2:
-        return 0.0
+        return None
     return round(1.96 * statistics.stdev(values) / len(values) ** 0.5, 2)
 
 
-def mean_and_ci(values: Sequence[float]) -> dict[str, float]:
+def plus_minus(ci: float | None, digits: int = 1) -> str:
+    """A confidence interval as the report prints it ("± 2.3"; "± n/a" from a single game)."""
+    return "± n/a" if ci is None else f"± {ci:.{digits}f}"
+
+
+def mean_and_ci(values: Sequence[float]) -> dict[str, float | None]:
     return {"mean": round(statistics.fmean(values), 2) if values else 0.0, "ci95": ci95(values)}
 
 
@@ -135,7 +140,7 @@ class Summary:
             f"  speed        {tim['games_per_second']} games/s ({tim['inputs_per_second']} inputs/s, "
             f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
             f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
-            (f"  turns        mean {res['turns']['mean']} ± {res['turns']['mean_ci95']} (95% CI), "
+            (f"  turns        mean {res['turns']['mean']} {plus_minus(res['turns']['mean_ci95'], 2)} (95% CI), "
              f"median {res['turns']['median']}, p90 {res['turns']['p90']} "
              f"(finished games; min {res['turns']['min']}, max {res['turns']['max']})") if res["finished"] else
             "  turns        n/a (no game finished)",
@@ -149,12 +154,12 @@ class Summary:
                        f"{res['track_changes_per_game']} changes of board in all (cards, subway, airplane, jail too)")
         for pool, paid in res["pool_payouts"].items():
             per_game = res["pool_payouts_per_game"][pool]
-            out.append(f"  {pool} paid out {paid} in all, {per_game['mean']:.1f} ± {per_game['ci95']:.1f} per game")
+            out.append(f"  {pool} paid out {paid} in all, {per_game['mean']:.1f} {plus_minus(per_game['ci95'])} per game")
         if res["triple_play_prizes"]:
             prizes = ", ".join(f"{n}× ${amount}" for amount, n in res["triple_play_prizes"].items())
             per_game = res["triple_play_paid_per_game"]
             out.append(f"  triple play  {prizes} (${res['triple_play_paid']} in all, "
-                       f"{per_game['mean']:.1f} ± {per_game['ci95']:.1f} per game)")
+                       f"{per_game['mean']:.1f} {plus_minus(per_game['ci95'])} per game)")
         if res["rejected_inputs"]:
             out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']} (first: {res['first_rejection']})")
         total = res["landings_total"] or 1
