@@ -90,6 +90,10 @@ class Draft:
             self._copied.add(space_id)
         return s["spaces"][space_id]
 
+    def written_spaces(self) -> set[str]:
+        """The spaces this input has changed (or taken to change)."""
+        return set(self._copied)
+
     def read_space(self, space_id: str) -> dict[str, Any]:
         """The record of an ownable space, for reading only."""
         return self.state["spaces"][space_id]

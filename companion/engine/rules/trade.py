@@ -119,6 +119,24 @@ class Trades(Ruleset):
         d.state["trade"] = None
         d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the trade", player=name)
 
+    def resume(self, d: Draft) -> None:
+        """After a voluntary act: an offer whose spaces the act changed (a deed mortgaged, a house built or sold) is
+        withdrawn, so nobody accepts what they did not read."""
+        offer = d.state.get("trade")
+        changed = d.written_spaces() & set(self.offer_spaces(offer)) if offer else set()
+        if offer and changed:
+            d.state["trade"] = None
+            names = names_of(sorted(self.board.by_id[s].name for s in changed))
+            d.say("trade", f"{offer['from']}'s offer to {offer['with']} is withdrawn: {names} changed since it was "
+                  "made", player=offer["from"], other=offer["with"])
+        super().resume(d)
+
+    @staticmethod
+    def offer_spaces(offer: Mapping[str, Any]) -> list[str]:
+        """The spaces an offer names: both sides of a trade, a loan's security."""
+        sides = [offer.get("give") or {}, offer.get("get") or {}, offer.get("loan") or {}]
+        return [sid for side in sides for sid in side.get("spaces", [])]
+
     def cancel_offers(self, d: Draft, name: str) -> None:
         """Drop the waiting offer of a player who left the game."""
         trade = d.state.get("trade")
