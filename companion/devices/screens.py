@@ -214,7 +214,8 @@ def offer_text(offer: Mapping[str, Any], labels: Labels) -> str:
     by, to = offer["from"], offer["with"]
     if "loan" in offer:
         loan = offer["loan"]
-        return (f"{by} offers {to} a loan of {money(loan['amount'])} at {money(loan['interest'])} each wages: "
+        terms = f" (terms: {loan['terms']})" if loan.get("terms") else ""
+        return (f"{by} offers {to} a loan of {money(loan['amount'])} at {money(loan['interest'])} each wages{terms}: "
                 f"{to}, accept or reject (PREV/NEXT)")
 
     def bundle(side: Mapping[str, Any]) -> str:

@@ -247,3 +247,11 @@ def test_the_deeds_header_cuts_the_name_never_the_money() -> None:
     header = screens.deeds_screen("Christopher", 300, [], "x", 0, 2, owes=600).rows[0].text
     assert header.startswith("Chris~ $300 owes $600") and header.endswith("1/2")
     assert screens.fit_label("Christopher Wellington: accept offer", 25).endswith(": accept offer")
+
+
+def test_a_loan_offer_reads_its_terms_on_the_oled() -> None:
+    """The borrower may have no phone: the terms agreed (RULES.md: recorded by both) are read before YES."""
+    offer = {"from": "Bob", "with": "Ann", "loan": {"amount": 100, "interest": 7, "spaces": ["lot-19"],
+                                                    "terms": "back in two laps"}}
+    assert "(terms: back in two laps)" in screens.offer_text(offer, screens.Labels())
+    assert "terms" not in screens.offer_text({**offer, "loan": {**offer["loan"], "terms": ""}}, screens.Labels())

@@ -338,7 +338,7 @@ def test_magie_1904_a_loan_offer_is_shown_and_accepted_on_the_phone(browser: Any
         table.new_game({"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4,
                         "start": {"players": {"Ann": {"space": "lot-21"}}, "spaces": {"lot-19": {"owner": "Ann"}}}})
         table.submit({"act": {"player": "Bob", "do": "loan", "to": "Ann", "amount": 100, "interest": 7,
-                              "spaces": ["lot-19"]}}, source="test")
+                              "spaces": ["lot-19"], "terms": "back in two laps"}}, source="test")
         app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
         with make_server(app, "127.0.0.1", 0) as server:
             page = phone(server.url + f"/join#code={CODE}")
@@ -347,10 +347,12 @@ def test_magie_1904_a_loan_offer_is_shown_and_accepted_on_the_phone(browser: Any
 
             expect(page.locator("#trade-offer")).to_contain_text("Bob offers Ann a loan of $100 at $7 each wages",
                                                                  timeout=TIMEOUT)
+            expect(page.locator("#trade-offer")).to_contain_text("(terms: back in two laps)")  # agreed by both
             assert "null" not in page.locator("#mine").inner_text()
             page.click("#trade-offer button:text('Accept')")
             expect(cash(page, "Ann")).to_have_text("$600", timeout=TIMEOUT)
             assert table.state["players"][0]["cash"] == 600  # type: ignore[index]
+            expect(page.locator("#bank")).to_contain_text("Ann owes Bob $100 ($7 each wages) on Lot 19; terms: back in two laps")
             assert page.errors == []
 
 

@@ -504,9 +504,10 @@ class Magie1904Rules(MagieRules):
         self.check_spending(d, name, "lend money")
         loan = self.loan_terms(d, name, borrower, act)
         d.state["trade"] = {"from": name, "with": borrower, "loan": loan}
+        terms = f" (terms: {loan['terms']})" if loan["terms"] else ""  # agreed, recorded by both (RULES.md)
         d.say("trade", f"{name} offers {borrower} a loan of {money(loan['amount'])} at {money(loan['interest'])} "
-              f"each wages, on {names_of([self.board.by_id[s].name for s in loan['spaces']])}. {borrower}, accept "
-              f"or reject", player=name, other=borrower)
+              f"each wages, on {names_of([self.board.by_id[s].name for s in loan['spaces']])}{terms}. {borrower}, "
+              f"accept or reject", player=name, other=borrower)
 
     def loan_terms(self, d: Draft, lender: str, borrower: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         amount = whole(raw.get("amount"), "a loan", minimum=1)

@@ -288,7 +288,8 @@ function renderBank(state) {
   if (state.dice) list.append(el("dt", {}, "last roll"), el("dd", {}, state.dice.join(" + ")));
   for (const loan of state.loans || []) {  // magie-1904: who owes whom counts at the end
     list.append(el("dt", {}, `loan ${loan.id}`), el("dd", {}, `${loan.borrower} owes ${loan.lender === "bank" ? "the bank" : loan.lender} `
-      + `${money(loan.amount)} (${money(loan.interest)} each wages) on ${loan.spaces.map(spaceName).join(", ")}`));
+      + `${money(loan.amount)} (${money(loan.interest)} each wages) on ${loan.spaces.map(spaceName).join(", ")}`
+      + (loan.terms ? `; terms: ${loan.terms}` : "")));
   }
   $("bank-panel").hidden = !list.children.length;  // nothing to list (chambers before its first roll): no empty panel
 }
@@ -408,6 +409,7 @@ function renderTrade(state) {
     const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards.map(cardName)].filter(Boolean).join(", ") || "nothing";
     const text = t.loan  // magie-1904: a loan between players is offered and answered like a trade
       ? `${t.from} offers ${t.with} a loan of ${money(t.loan.amount)} at ${money(t.loan.interest)} each wages, on ${t.loan.spaces.map(spaceName).join(", ")}`
+        + (t.loan.terms ? ` (terms: ${t.loan.terms})` : "")
       : `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`;
     const box = el("div", { class: "offer" }, el("p", {}, text));
     const buttons = el("div", { class: "actions" });
