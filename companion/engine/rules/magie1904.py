@@ -23,6 +23,10 @@ RAILROAD = "railroad"
 MAX_TERMS = 200
 
 
+#: A player's queued tasks that going to the poorhouse ends: the rest of a move, and what it would have cost.
+POORHOUSE_ENDS = frozenset({"move", "offer-pass", "land", "pay", "go-to-jail"})
+
+
 class Magie1904Rules(MagieRules):
     """The 1904 landlord's game."""
 
@@ -595,9 +599,13 @@ class Magie1904Rules(MagieRules):
         self.to_poorhouse(d, prompt["player"])
 
     def to_poorhouse(self, d: Draft, name: str) -> None:
-        """The payment is forgotten; the player keeps their cash and pays nothing while there."""
+        """The payment is forgotten; the player keeps their cash and pays nothing while there. A move under way
+        ends there (interest falls due at Mother Earth, mid-move): its railroad pass, its steps left, its landing
+        and its other payments are dropped."""
         p = d.player(name)
         p["in_poorhouse"], p["poorhouse_throws"], p["in_jail"] = True, 0, False
+        s = d.state
+        s["queue"] = [task for task in s["queue"] if not (task[0] in POORHOUSE_ENDS and task[1] == name)]
         self.put(d, name, self.poorhouse, f": {name} goes to the poorhouse and pays nothing")
 
     # ================================================================== the end
