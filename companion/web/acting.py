@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.config import PhoneDice
+from companion.engine import find_ruleset
 from companion.engine.core import Ruleset
 
 from .access import AccessDenied
@@ -43,6 +44,7 @@ def check_allowed(state: Mapping[str, Any], line: Mapping[str, Any], player: str
         act = line["act"]
         if isinstance(act, Mapping) and act.get("player") != player:
             raise AccessDenied(f"this phone plays for {player}, not {act.get('player')!r}")
+        check_no_face_down_asked(state, act)
         return
     if "answer" in line:
         if prompt.get("player") not in (None, player):
@@ -52,6 +54,25 @@ def check_allowed(state: Mapping[str, Any], line: Mapping[str, Any], player: str
         if phone_dice != "manual":
             raise AccessDenied("the dice come from the table, not from a phone")
         check_own_roll(prompt, player)
+
+
+def check_no_face_down_asked(state: Mapping[str, Any], act: Any) -> None:
+    """Raise :class:`AccessDenied` if a trade asks for face-down cards (addon's travel cards), whatever the other
+    player holds: the phone cannot see them, and the engine's refusal of each card they do not hold would tell
+    which they do. Their holder can still offer them."""
+    get = act.get("get") if isinstance(act, Mapping) and act.get("do") == "trade" else None
+    cards = get.get("cards") if isinstance(get, Mapping) else None
+    if not isinstance(cards, list):
+        return
+    ruleset = find_ruleset(state["ruleset"])
+    decks = {card: ruleset.board.cards[card].deck for card in cards
+             if isinstance(card, str) and card in ruleset.board.cards}
+    decks.update({card: card.removesuffix("-hidden") for card in cards if isinstance(card, str)
+                  and card.endswith("-hidden")})
+    secret = sorted(set(decks.values()) & ruleset.secret_decks)
+    if secret:
+        raise AccessDenied(f"{', '.join(secret)} cards are dealt face down: a trade cannot ask for them "
+                           "(their holder may offer them)")
 
 
 def check_own_roll(prompt: Mapping[str, Any], player: str) -> None:

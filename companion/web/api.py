@@ -40,13 +40,15 @@ def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
 
 
 def input_is_taken_now() -> bool:
-    """Whether the engine would take this request's input line now: a dry run on the pure engine, which changes
-    nothing (the limit on refusals lets such an input through, whatever came before it)."""
+    """Whether the engine would take this request's input line now, from this phone: a dry run on the pure engine,
+    which changes nothing (the limit on refusals lets such an input through, whatever came before it). A line the
+    phone may not send is not taken, so a refusal of it never depends on the engine (hidden cards stay hidden)."""
     try:
         line = check_shape(json_body().get("input"))
         state = context().table.state
         if state is None:
             return False
+        check_allowed(state, line, current_player(), host=is_host(), phone_dice=context().phone_dice)
         find_ruleset(state["ruleset"]).apply(state, line)
     except Exception:  # a dry run decides nothing but this: refused, or not understood (the view says why)
         return False

@@ -47,3 +47,27 @@ def test_the_reply_to_a_phones_input_hides_the_other_players_travel_cards(table,
     assert reply.status_code == 200, reply.get_json()
     assert [p["cards"][0] for p in reply.get_json()["state"]["players"]] == ["travel-forward-2", "travel-hidden"]
 
+
+
+def test_a_trade_cannot_ask_for_face_down_cards_whatever_the_other_holds(table, app) -> None:
+    """Asking for each travel card in turn would tell which one Ann holds (the engine refuses the others by name):
+    every such ask gets the same answer, and Ann can still offer hers."""
+    from .conftest import join, send
+
+    table.new_game({**SETUP, "start": {"turn": "Bob"}}, source="host")
+    bob = join(app.test_client(), "Bob")
+    travel = [c for c in bob.get("/api/board").get_json()["cards"] if c.startswith("travel-")] + ["travel-hidden"]
+    assert "travel-forward-2" in travel
+    replies = set()
+    for card in travel:
+        asked = send(bob, {"act": {"player": "Bob", "do": "trade", "with": "Ann",
+                                   "give": {"cash": 10}, "get": {"cash": 0, "spaces": [], "cards": [card]}}})
+        replies.add((asked.status_code, asked.get_json().get("message"), asked.headers.get("X-RateLimit-Remaining")))
+    assert len(replies) == 1 and next(iter(replies))[0] == 403, replies
+    assert table.state["trade"] is None
+    public = send(bob, {"act": {"player": "Bob", "do": "trade", "with": "Ann", "get": {"cards": ["triple-play-136"]}}})
+    assert public.status_code == 200, public.get_json()  # a face-up card may be asked for
+    send(bob, {"act": {"player": "Bob", "do": "reject"}})
+    ann = join(app.test_client(), "Ann")
+    offered = send(ann, {"act": {"player": "Ann", "do": "trade", "with": "Bob", "give": {"cards": ["travel-forward-2"]}}})
+    assert offered.status_code == 200, offered.get_json()
