@@ -304,6 +304,18 @@ def test_host_acts_for_anyone_and_undoes(app: Flask, table: Table) -> None:
     refused(post(host, "/api/host/undo", {"seq": 0}), 409, "stale")
 
 
+def test_a_host_who_joined_as_a_player_acts_for_the_others_too(app: Flask, table: Table) -> None:
+    """The server takes the host's inputs for any player, the host's own seat not first (the page's "Act for")."""
+    host = as_host(join(app.test_client(), "Bob"))
+    assert host.get("/api/session").get_json()["player"] == "Bob"
+    assert send(host, {"roll": [1, 2]}).status_code == 200  # Ann's roll
+    assert send(host, {"answer": "no"}).status_code == 200  # Ann's question: Baltic Avenue to auction
+    assert send(host, {"act": {"player": "Ann", "do": "bid", "amount": 30}}).status_code == 200
+    assert table.state["auction"]["bidder"] == "Ann"
+    assert send(host, {"act": {"player": "Bob", "do": "bid", "amount": 40}}).status_code == 200
+    assert table.state["auction"]["bidder"] == "Bob"
+
+
 def test_host_new_game_export_import_resume(app: Flask, table: Table) -> None:
     host = as_host(app.test_client())
     send(host, {"roll": [1, 2]})

@@ -210,6 +210,34 @@ def test_the_host_page(server: WebServer, table: Table, phone: Any) -> None:
     assert page.errors == []
 
 
+def test_a_host_who_joined_as_a_player_acts_for_a_player_without_a_phone(server: WebServer, table: Table,
+                                                                        phone: Any) -> None:
+    """One friend runs the host page on the phone they play on: "Act for" starts at their own seat, and another
+    player picked there is the one the page acts for (the seat used to win: "Ann decides." and no dice)."""
+    page = phone(server.url + f"/join#code={CODE}")
+    join(page, "Bob")
+    page.goto(server.url + "/host")
+    page.fill("#host-pin", PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector("#host-tools:not([hidden])")
+    assert page.input_value("#act-as") == "Bob"
+    page.select_option("#act-as", "Ann")
+    page.wait_for_selector('#act-prompt select[aria-label="die 1"]')  # Ann's roll, from the host's phone
+    page.select_option('#act-prompt select[aria-label="die 2"]', "2")
+    page.click("#act-prompt button:text('Enter dice')")
+    page.click('[data-answer="no"]')  # Ann leaves Baltic Avenue to the auction
+    page.wait_for_selector("#auction-panel:not([hidden]) #bid-form:not([hidden])")
+    page.fill("#bid-amount", "30")
+    page.click("#bid-button")
+    expect_text(page.locator("#auction-text"), "Baltic Avenue: Ann bids $30 · waiting for Bob, Cy")
+    assert table.state["auction"]["bidder"] == "Ann"
+    page.select_option("#act-as", "Bob")  # and back to the host's own seat
+    page.fill("#bid-amount", "40")
+    page.click("#bid-button")
+    expect_text(page.locator("#auction-text"), "Baltic Avenue: Bob bids $40 · waiting for Ann, Cy")
+    assert page.errors == []
+
+
 def test_a_phone_gives_up_its_seat_and_another_takes_it(server: WebServer, table: Table, phone: Any) -> None:
     ann = phone(server.url + f"/join#code={CODE}")
     join(ann, "Ann")

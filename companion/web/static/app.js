@@ -78,7 +78,8 @@ async function send(path, body, okText) {
   }
 }
 
-const actor = () => (app.session && app.session.player) || (app.session && app.session.host ? app.actAs : null);
+// The host acts for the player picked in "Act for" (their own seat first, if they joined too); a phone for its seat.
+const actor = () => (!app.session ? null : app.session.host ? app.actAs || app.session.player : app.session.player) || null;
 // Every change names the game and the state it was made on: a new game's first state has seq 0 too.
 const made = (body) => ({ ...body, seq: app.state.seq, ...(app.game != null ? { game: app.game } : {}) });
 const input = (line) => send("/api/input", made({ input: line }));
@@ -145,8 +146,9 @@ function render(state) {
   // Each panel on its own: one that fails must not leave the join, host or prompt panels undrawn (the error is
   // still thrown, after the others, so that it is seen).
   const failures = [];
-  for (const panel of [renderTurn, renderPlayers, renderBank, renderStory, renderTokens, renderAuction, renderTrade,
-    renderMine, renderJoin, renderHost]) {
+  // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
+  for (const panel of [renderHost, renderTurn, renderPlayers, renderBank, renderStory, renderTokens, renderAuction,
+    renderTrade, renderMine, renderJoin]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
   if (failures.length) setTimeout(() => { throw failures[0]; });
@@ -601,8 +603,9 @@ function renderHost(state) {
   const select = $("act-as");
   if ([...select.options].map((o) => o.value).join() !== names.join()) {
     select.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
+    select.value = [app.actAs, app.session.player].find((n) => names.includes(n)) || names[0];
   }
-  app.actAs = names.includes(select.value) ? select.value : names[0];
+  app.actAs = select.value;
   const actions = $("host-actions");
   actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
   const hostVerbs = (app.board && app.board.host_verbs) || [];
