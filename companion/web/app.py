@@ -17,7 +17,7 @@ from flask import Flask, current_app, jsonify, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput
@@ -135,7 +135,21 @@ def _bound_bodies(app: Flask) -> None:
     @app.before_request
     def bound() -> None:
         view = app.view_functions.get(request.endpoint or "")
-        request.max_content_length = getattr(view, "max_body", MAX_INPUT_BODY)
+        limit = getattr(view, "max_body", MAX_INPUT_BODY)
+        request.max_content_length = limit  # a Content-Length over it: 413 before anything is read
+        if request.content_length is None and request.method == "POST":
+            read_unsized_body(limit)
+
+
+def read_unsized_body(limit: int) -> None:
+    """Read a body sent without a length (chunked) whole, keeping it for the view; 413 if it is over ``limit``.
+
+    werkzeug stops reading such a stream at the limit and hands on what it read, so a body over it would be cut
+    short (and valid JSON in its first ``limit`` bytes applied): one byte more is read to tell the two apart."""
+    request.max_content_length = limit + 1
+    if len(request.get_data(cache=True)) > limit:
+        raise RequestEntityTooLarge()
+    request.max_content_length = limit
 
 
 def _register_errors(app: Flask) -> None:
