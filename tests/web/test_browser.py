@@ -238,6 +238,33 @@ def test_a_host_who_joined_as_a_player_acts_for_a_player_without_a_phone(server:
     assert page.errors == []
 
 
+def test_a_new_game_of_the_same_players_replaces_the_old_one_on_every_page(server: WebServer, table: Table,
+                                                                           phone: Any) -> None:
+    """A new game of the same ruleset and players starts at seq 0 too: every page dropped it as an older state of
+    the game it showed and kept the old game until reloaded (the host's own "New game" as well)."""
+    looker = phone(server.url + "/")
+    host = phone(server.url + "/host")
+    host.fill("#host-pin", PIN)
+    host.click("#pin-form button")
+    host.wait_for_selector("#host-tools:not([hidden])")
+    table.submit({"roll": [1, 2]}, source="roller")
+    table.submit({"answer": "yes"}, source="roller")
+    for page in (looker, host):
+        expect_text(cash(page, "Ann"), "$1440")
+    host.click("summary:text('New game')")
+    host.select_option("#new-ruleset", "classic")
+    host.fill("#new-players", "Ann, Bob, Cy")
+    host.click("#new-form button")
+    for page in (looker, host):
+        expect_text(cash(page, "Ann"), "$1500")
+        assert page.get_attribute("body", "data-seq") == "0"
+    table.submit({"roll": [1, 2]}, source="roller")
+    host.click('[data-answer="yes"]')  # acted on the new game (an input naming the old one is refused as stale)
+    for page in (looker, host):
+        expect_text(cash(page, "Ann"), "$1440")
+    assert looker.errors == [] and host.errors == []
+
+
 def test_a_phone_gives_up_its_seat_and_another_takes_it(server: WebServer, table: Table, phone: Any) -> None:
     ann = phone(server.url + f"/join#code={CODE}")
     join(ann, "Ann")

@@ -66,8 +66,10 @@ async function api(path, body) {
 async function send(path, body, okText) {
   try {
     const result = await api(path, body);
-    if (result && result.state && result.state.seq !== undefined) render(result.state);
-    else if (result && result.seq !== undefined && result.players) render(result);
+    // An input's reply is a state of the game it was made on; a bare state (new game, resume, import, rename)
+    // is of a game whose id the stream or the session tells next.
+    if (result && result.state && result.state.seq !== undefined) render(result.state, body && body.game);
+    else if (result && result.seq !== undefined && result.players) render(result, null);
     if (okText) notice(okText, true);
     return result;
   } catch (error) {
@@ -87,7 +89,6 @@ const act = (verb, extra = {}) => input({ act: { player: actor(), do: verb, ...e
 
 async function loadSession() {
   app.session = await api("/api/session");
-  app.game = app.session.game_id;
   $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
     : app.session.player || "";
   $("leave-button").hidden = !app.session.player;
@@ -102,7 +103,7 @@ async function refresh() {
     if (!app.board || app.ruleset !== state.ruleset) await loadBoard(state.ruleset);
     const history = await api("/api/history");
     app.history = history.points;
-    render(state);
+    render(state, app.session.game_id);
   } catch (error) {
     $("prompt").textContent = error.message;
   }
@@ -124,24 +125,27 @@ function follow() {
   stream.addEventListener("error", () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; });
   stream.addEventListener("state", async (event) => {
     const state = JSON.parse(event.data);
-    app.game = Number(event.lastEventId.split(":")[0]);  // the event id is GAME:SEQ
+    const game = Number(event.lastEventId.split(":")[0]);  // the event id is GAME:SEQ
     const newTurn = app.state && app.state.turn.number !== state.turn.number;
     if (!app.board || app.ruleset !== state.ruleset || (app.board.dynamic_links && newTurn)) await loadBoard(state.ruleset);
-    if (app.state && app.state.ruleset === state.ruleset && state.seq >= app.state.seq) {
+    if (app.state && game === app.game && state.seq >= app.state.seq) {
       const cash = Object.fromEntries(state.players.filter((p) => "cash" in p).map((p) => [p.name, p.cash]));
       if (!app.history.length || app.history[app.history.length - 1].seq !== state.seq) app.history.push({ seq: state.seq, cash });
     } else if (app.state) {
       app.history = (await api("/api/history")).points;
     }
-    render(state);
+    render(state, game);
   });
 }
 
 // ------------------------------------------------------------------ drawing the state
-function render(state) {
-  if (app.state && state.seq < app.state.seq && state.ruleset === app.state.ruleset && state.players.length === app.state.players.length
-      && state.players.every((p, i) => p.name === app.state.players[i].name)) return; // an older state arrived late
+// `game` is the id of the state's game (null: not known yet). Only an older state of the game shown is dropped (an
+// input's reply arriving after the stream's next state): another game always replaces it, even one of the same
+// ruleset and players, whose first state has seq 0 too.
+function render(state, game) {
+  if (app.state && game != null && game === app.game && state.seq < app.state.seq) return;
   app.state = state;
+  app.game = game;
   document.body.dataset.seq = state.seq;
   // Each panel on its own: one that fails must not leave the join, host or prompt panels undrawn (the error is
   // still thrown, after the others, so that it is seen).
@@ -686,7 +690,7 @@ function wire() {
     if (confirm(`Give up ${app.session.player}'s seat on this phone? Another phone can then join as ${app.session.player}.`)
         && await send("/api/leave", {}, "seat given up")) { await refresh(); follow(); }
   });
-  $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state); });
+  $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
   $("trade-with").addEventListener("change", () => fillTradeItems("get-items", $("trade-with").value));
