@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import Any, TypeVar
@@ -18,10 +19,13 @@ from .acting import check_allowed, check_own_roll, check_shape, software_roll
 from .app import context
 from .board import layout, links
 from .errors import Conflict, NotFound, TooMany
+from .feed import Feed
 from .guard import current_player, field, is_host, json_body, requires, session_id
+from .server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
+GONE_CHECK = 1.0  # seconds between a waiting stream's looks at whether its phone is still there
 
 
 def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
@@ -137,6 +141,7 @@ def get_stream() -> Any:
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
     hide, viewer = not is_host(), current_player()
     address = request.remote_addr or ""
+    gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
     if not ctx.streams.take(address):
         raise TooMany("too many live views open from this address: close a tab and reload")
 
@@ -152,7 +157,9 @@ def get_stream() -> Any:
                     seen = event_id
                     data = json.dumps(public_state(state, hide_secrets=hide, viewer=viewer), separators=(",", ":"))
                     yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
-            new = ctx.feed.wait(version, ctx.stream_keepalive)
+            new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
+            if new is None:
+                return
             if new == version:
                 yield ": keep-alive\n\n"
             version = new
@@ -161,6 +168,18 @@ def get_stream() -> Any:
     response = Response(events(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: ctx.streams.give_back(address))
     return response
+
+
+def next_version(feed: Feed, version: int, keepalive: float, gone: Callable[[], bool]) -> int | None:
+    """Wait up to ``keepalive`` for the feed to move on from ``version``; the version then, or None as soon as the
+    phone has gone (the server's thread and the stream's slot are free at once, for a phone reloading the page)."""
+    deadline = time.monotonic() + keepalive
+    new = version
+    while new == version and not feed.closed and (left := deadline - time.monotonic()) > 0:
+        new = feed.wait(version, min(left, GONE_CHECK))
+        if new == version and gone():
+            return None
+    return new
 
 
 # ---------------------------------------------------------------------- joining

@@ -11,9 +11,11 @@ waitress and gunicorn.
 from __future__ import annotations
 
 import logging
+import select
 import socket
 import threading
 import time
+from functools import partial
 from typing import Any
 
 from cheroot import server, wsgi
@@ -88,6 +90,30 @@ class _Connection(server.HTTPConnection):
     RequestHandlerClass = _Request
 
 
+#: The environ key of a callable telling whether the client has closed the connection (see :class:`Gateway`).
+CLIENT_GONE = "companion.client_gone"
+
+
+class Gateway(wsgi.Gateway_10):
+    """cheroot's WSGI 1.0 gateway, adding ``environ[CLIENT_GONE]``: a live stream asks it while it waits, so a gone
+    phone's stream ends (and gives its slot back) at once, not when a write to it fails a keep-alive or two later."""
+
+    def get_environ(self) -> dict[str, Any]:  # type: ignore[override]  # cheroot's stub types the base's as None
+        environ: dict[str, Any] = super().get_environ()
+        environ[CLIENT_GONE] = partial(peer_closed, self.req.conn.socket)
+        return environ
+
+
+def peer_closed(sock: socket.socket) -> bool:
+    """Whether the other end has closed ``sock``: it reads as ended (a stream's client sends nothing after its
+    request), or it was reset."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
+
+
 class WebServer:
     """A cheroot server for the app; :meth:`start` serves in a background thread."""
 
@@ -99,6 +125,7 @@ class WebServer:
         self._server.ConnectionClass = _Connection
         self.head_watch = HeadWatch()
         self._server.head_watch = self.head_watch  # type: ignore[attr-defined]  # read by _Request
+        self._server.gateway = Gateway
         self._thread: threading.Thread | None = None
 
     @property

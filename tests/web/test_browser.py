@@ -287,6 +287,26 @@ def test_a_dropped_stream_resumes_without_reloading(server: WebServer, table: Ta
     assert page.evaluate("window.marker") == 1  # the same page: no reload
 
 
+def test_a_refused_stream_is_opened_again(server: WebServer, table: Table, browser: Any) -> None:
+    """A stream refused with 429 (every slot held) was never reopened by the browser: the page said
+    "reconnecting…" for good and stopped following the game."""
+    slots = server.app.extensions["companion"].streams
+    slots.total = 0  # every slot is held
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    with page.expect_response(lambda response: "/api/stream" in response.url and response.status == 429):
+        page.goto(server.url + "/")
+    expect_text(page.locator("#live"), "reconnecting…")
+    slots.total = 32  # a slot is free again
+    table.submit({"roll": [1, 2]}, source="roller")
+    page.wait_for_selector("#live.on")
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-seq", "1", timeout=TIMEOUT)
+    context.close()
+
+
 def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: Any, tmp_path: Path) -> None:
     """`companion demo`'s table: MockFactory pins, luma's dummy OLED, the page served by the station."""
     import threading

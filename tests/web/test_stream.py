@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -88,3 +89,25 @@ def test_stopping_the_server_ends_open_streams(app: Flask) -> None:
     with pytest.raises((EOFError, OSError)):
         while True:
             stream.next_event()
+
+
+def test_a_closed_streams_slot_is_given_back_without_waiting_for_a_write(app: Flask) -> None:
+    """A stream's slot came back only when a write to the gone phone failed (the second keep-alive after it left,
+    up to 30 s): a phone reloading a few times was refused its stream meanwhile."""
+    context = app.extensions["companion"]
+    context.stream_keepalive = 3600.0  # nothing is written while the test runs
+    context.streams.total = 1
+    with make_server(app, "127.0.0.1", 0) as running:
+        first = EventStream(running.host, running.port)
+        first.next_state()
+        first.close()  # the phone goes away
+        deadline = time.monotonic() + 30  # only a bound for a broken server: no speed is asserted
+        while True:
+            again = EventStream(running.host, running.port)
+            if again.response.status == 200:
+                break
+            again.close()
+            assert time.monotonic() < deadline, "the closed stream's slot was never given back"
+            time.sleep(0.05)
+        again.next_state()
+        again.close()

@@ -118,11 +118,20 @@ async function loadBoard(ruleset) {
 }
 
 function follow() {
+  clearTimeout(follow.again);
   if (app.stream) app.stream.close();
   const stream = new EventSource("/api/stream");
   app.stream = stream;
-  stream.addEventListener("open", () => { $("live").textContent = "live"; $("live").className = "live on"; });
-  stream.addEventListener("error", () => { $("live").textContent = "reconnecting…"; $("live").className = "live"; });
+  stream.addEventListener("open", () => {
+    follow.pause = 0;
+    $("live").textContent = "live";
+    $("live").className = "live on";
+  });
+  stream.addEventListener("error", () => {
+    $("live").textContent = "reconnecting…";
+    $("live").className = "live";
+    if (stream.readyState === EventSource.CLOSED && app.stream === stream) followAgain();
+  });
   stream.addEventListener("state", async (event) => {
     const state = JSON.parse(event.data);
     const game = Number(event.lastEventId.split(":")[0]);  // the event id is GAME:SEQ
@@ -136,6 +145,17 @@ function follow() {
     }
     render(state, game);
   });
+}
+
+// The browser reconnects a dropped stream by itself, but gives up on one the Pi refused (429: too many open from
+// this address, or every slot held): open it again after a pause that doubles up to 30 s, and fetch the state,
+// the history and this phone's rights afresh, since inputs were missed meanwhile.
+function followAgain() {
+  follow.pause = Math.min(2 * (follow.pause || 500), 30000);
+  follow.again = setTimeout(async () => {
+    try { await refresh(); } catch { /* the Pi is unreachable: the stream's own error tries again */ }
+    follow();
+  }, follow.pause);
 }
 
 // ------------------------------------------------------------------ drawing the state
