@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -14,13 +14,13 @@ from flask_wtf.csrf import generate_csrf
 from companion.engine import State, find_ruleset, public_state
 from companion.table import StaleInput
 
-from .access import AccessDenied, Permission
+from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
 from .app import context
 from .board import layout, links
 from .errors import Conflict, NotFound, TooMany
 from .feed import Feed
-from .guard import current_player, field, is_host, json_body, requires, session_id
+from .guard import current_player, field, host_rights, is_host, json_body, requires, seated_player, session_id
 from .server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -82,7 +82,13 @@ def get_state() -> Any:
 
 def as_seen_here(state: State) -> State:
     """The state as this phone may see it: other players' face-down cards hidden (the host sees all)."""
-    return public_state(state, hide_secrets=not is_host(), viewer=current_player())
+    return as_seen_by(state, context().access, session)
+
+
+def as_seen_by(state: State, access: Access, kept: Mapping[str, Any]) -> State:
+    """The state as the session ``kept`` (a live stream's) may see it now: its rights are the table's of this
+    moment (leaving host mode, or the seat freed by the host, hides the cards from then on)."""
+    return public_state(state, hide_secrets=not host_rights(access, kept), viewer=seated_player(access, state, kept))
 
 
 @api.get("/history")
@@ -136,10 +142,13 @@ def get_openapi() -> Any:
 @api.get("/stream")
 @requires(Permission.LOOK)
 def get_stream() -> Any:
-    """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``."""
+    """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``.
+
+    Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened.
+    """
     ctx = context()
+    kept = dict(session)  # the cookie's session; the generator runs outside the request
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
-    hide, viewer = not is_host(), current_player()
     address = request.remote_addr or ""
     gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
     if not ctx.streams.take(address):
@@ -155,7 +164,7 @@ def get_stream() -> Any:
                 event_id = f"{game.id}:{state['seq']}"
                 if event_id != seen:
                     seen = event_id
-                    data = json.dumps(public_state(state, hide_secrets=hide, viewer=viewer), separators=(",", ":"))
+                    data = json.dumps(as_seen_by(state, ctx.access, kept), separators=(",", ":"))
                     yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:

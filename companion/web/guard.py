@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, TypeVar
 
 from flask import request, session
 from werkzeug.exceptions import UnsupportedMediaType
 
-from .access import AccessDenied, Permission
+from companion.engine import State
+
+from .access import Access, AccessDenied, Permission
 from .app import context
 from .errors import BadRequest
 
@@ -56,7 +58,12 @@ def check(permission: Permission) -> None:
 
 def is_host() -> bool:
     """This session entered the PIN and has not logged out (checked on the table: a copied cookie stops too)."""
-    return bool(session.get("host")) and context().access.is_host_session(session.get("sid"))
+    return host_rights(context().access, session)
+
+
+def host_rights(access: Access, kept: Mapping[str, Any]) -> bool:
+    """Whether the session ``kept`` (this request's, or one a live stream holds) is the host's now."""
+    return bool(kept.get("host")) and access.is_host_session(kept.get("sid"))
 
 
 def session_id() -> str:
@@ -70,8 +77,12 @@ def session_id() -> str:
 def current_player() -> str | None:
     """The player this phone has joined as, if that player is in the current game."""
     ctx = context()
-    name = ctx.access.seat_of(session.get("sid"))
-    state = ctx.table.state
+    return seated_player(ctx.access, ctx.table.state, session)
+
+
+def seated_player(access: Access, state: State | None, kept: Mapping[str, Any]) -> str | None:
+    """The player the session ``kept`` holds the seat of now, if that player is in ``state``."""
+    name = access.seat_of(kept.get("sid"))
     if name is None or state is None or all(p["name"] != name for p in state["players"]):
         return None
     return name

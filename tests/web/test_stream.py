@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from http.cookiejar import CookieJar
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -13,7 +17,11 @@ from companion.engine import public_state
 from companion.table import Table
 from companion.web import WebServer, make_server
 
+from .conftest import CODE, PIN
 from .sse import EventStream
+
+SECRET_CARDS = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
+                "deal": {"Ann": ["travel-forward-2", "triple-play-136"], "Bob": ["travel-back-1", "triple-play-445"]}}
 
 
 @pytest.fixture
@@ -111,3 +119,58 @@ def test_a_closed_streams_slot_is_given_back_without_waiting_for_a_write(app: Fl
             time.sleep(0.05)
         again.next_state()
         again.close()
+
+
+class Phone:
+    """One phone's cookies on the real server: it joins, logs in and out, and opens its stream."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.server, self.jar = server, CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        csrf = json.load(self.opener.open(self.server.url + "/api/session"))["csrf"]
+        request = urllib.request.Request(self.server.url + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json", "X-CSRFToken": csrf})
+        return json.load(self.opener.open(request))
+
+    def stream(self) -> EventStream:
+        cookie = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        return EventStream(self.server.host, self.server.port, cookie=cookie)
+
+
+def travel_cards(stream: EventStream) -> list[str]:
+    """Each player's first card (their travel card) in the stream's next state."""
+    return [p["cards"][0] for p in stream.next_state()[1]["players"]]
+
+
+def test_leaving_host_mode_hides_the_others_cards_on_the_open_stream(server: WebServer, table: Table) -> None:
+    """The stream decided what its phone may see when it opened: after "Leave host mode" it still sent every
+    player's face-down travel cards."""
+    table.new_game(SECRET_CARDS)
+    bob = Phone(server)
+    bob.post("/api/join", {"code": CODE, "player": "Bob"})
+    bob.post("/api/host/login", {"pin": PIN})
+    stream = bob.stream()
+    assert travel_cards(stream) == ["travel-forward-2", "travel-back-1"]
+    bob.post("/api/host/logout", {})
+    table.submit({"roll": [1, 2]}, source="buttons")
+    assert travel_cards(stream) == ["travel-hidden", "travel-back-1"]
+    stream.close()
+
+
+def test_a_lost_phones_stream_stops_showing_its_players_cards(server: WebServer, table: Table) -> None:
+    """After the host freed a lost phone's seat and the player joined on a new phone, the lost phone's open stream
+    still carried that player's face-down cards."""
+    table.new_game(SECRET_CARDS)
+    lost = Phone(server)
+    lost.post("/api/join", {"code": CODE, "player": "Ann"})
+    stream = lost.stream()
+    assert travel_cards(stream) == ["travel-forward-2", "travel-hidden"]
+    host = Phone(server)
+    host.post("/api/host/login", {"pin": PIN})
+    host.post("/api/host/free-seat", {"player": "Ann"})
+    Phone(server).post("/api/join", {"code": CODE, "player": "Ann"})
+    table.submit({"roll": [1, 2]}, source="buttons")
+    assert travel_cards(stream) == ["travel-hidden", "travel-hidden"]
+    stream.close()
