@@ -277,6 +277,20 @@ def test_a_phone_gives_up_its_seat_and_another_takes_it(server: WebServer, table
     assert ann.errors == [] and other.errors == []
 
 
+def test_a_player_out_of_the_game_is_offered_no_acts(server: WebServer, table: Table, phone: Any) -> None:
+    """A bankrupt player's phone still offered "Propose a trade" and "Go bankrupt": every tap was refused."""
+    ann = phone(server.url + f"/join#code={CODE}")
+    join(ann, "Ann")
+    ann.wait_for_selector("#more-actions button:text('Go bankrupt')", state="attached")  # under "More"
+    table.submit({"act": {"player": "Ann", "do": "bankrupt"}}, source="test")
+    from playwright.sync_api import expect
+
+    expect(ann.locator("#mine-panel")).to_be_hidden(timeout=TIMEOUT)  # its acts, "Go bankrupt" among them
+    expect(ann.locator("#trade-new")).to_be_hidden()
+    assert "out of the game" in ann.locator('.player.out[data-player="Ann"] .where').inner_text()
+    assert ann.errors == []
+
+
 def test_a_dropped_stream_resumes_without_reloading(server: WebServer, table: Table, phone: Any) -> None:
     page = phone(server.url + "/")
     page.evaluate("window.marker = 1")

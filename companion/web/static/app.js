@@ -424,9 +424,13 @@ function renderAuction(state) {
   $("pass-button").disabled = auction.bidder === me;
 }
 
+function playing(name) {  // a seated player still in the game: one out of it is offered no acts
+  return !!name && !!player(name) && !player(name).bankrupt;
+}
+
 function renderTrade(state) {
   const me = actor();
-  const showPanel = !!me && state.players.length > 1 && "cash" in state.players[0];
+  const showPanel = playing(me) && state.players.length > 1 && "cash" in state.players[0];
   $("trade-panel").hidden = !showPanel && !state.trade;
   const offer = $("trade-offer");
   offer.replaceChildren();
@@ -485,7 +489,7 @@ function bundleFrom(boxId, cashId) {
 function renderMine(state) {
   const me = actor();
   // A ruleset with no deeds and no voluntary acts (chambers) has nothing to show here.
-  $("mine-panel").hidden = !me || !app.board || !player(me) || (!(app.board.verbs || []).length && !Object.keys(state.spaces || {}).length);
+  $("mine-panel").hidden = !playing(me) || !app.board || (!(app.board.verbs || []).length && !Object.keys(state.spaces || {}).length);
   if ($("mine-panel").hidden) return;
   // Rebuilt only when what it offers changes: a form half filled in (a loan, the bridge's ends, idle land) must not
   // be reset by another player's roll or by the stream's first state.
