@@ -271,6 +271,18 @@ class Ruleset:
         own = [sid for sid, rec in (state.get("spaces") or {}).items() if rec.get("owner") == name]
         return [{"player": name, "do": verb, "space": sid} for verb in self.space_verbs for sid in own]
 
+    def legal_acts(self, state: State, name: str) -> list[dict[str, Any]]:
+        """The :meth:`candidate_acts` the engine takes now, each tried on ``state`` (which stays as it was), as
+        python-chess filters its pseudo-legal moves: what a phone or the buttons can offer without a refusal."""
+        legal = []
+        for act in self.candidate_acts(state, name):
+            try:
+                self.apply(state, {"act": act})
+            except IllegalInput:
+                continue
+            legal.append(act)
+        return legal
+
     def roll_line(self, prompt: Mapping[str, Any], values: Sequence[int]) -> dict[str, Any]:
         """The roll input for ``values``, one per :meth:`throws` of ``prompt``, in that order."""
         line: dict[str, Any] = {"roll": []}
