@@ -18,7 +18,7 @@ from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
 from .app import context
 from .board import layout, links
-from .errors import Conflict, NotFound, TooMany
+from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
 from .guard import current_player, field, host_rights, is_host, json_body, requires, seated_player, session_id
 from .server import CLIENT_GONE
@@ -96,6 +96,21 @@ def as_seen_by(state: State, access: Access, kept: Mapping[str, Any]) -> State:
 def get_history() -> Any:
     """Each player's cash after every input since the game was opened on this Pi."""
     return jsonify(context().feed.history())
+
+
+@api.get("/acts")
+@requires(Permission.LOOK)
+def get_acts() -> Any:
+    """The voluntary acts on deeds (build, mortgage, borrow...) the engine takes now from ``?player=`` (this phone's
+    player by default): the page offers these, not a button per verb that the engine would refuse."""
+    state = running_state()
+    name = request.args.get("player") or current_player()
+    if not name:
+        raise BadRequest("name a player (?player=NAME): this phone has not joined")
+    if name not in {p["name"] for p in state["players"]}:
+        raise NotFound(f"there is no player called {name!r}")
+    return jsonify({"seq": state["seq"], "player": name,
+                    "acts": find_ruleset(state["ruleset"]).legal_acts(state, name)})
 
 
 @api.get("/board")

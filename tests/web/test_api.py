@@ -56,6 +56,17 @@ def test_board_of_the_running_game_and_of_another_ruleset(client: FlaskClient) -
     refused(client.get("/api/board?ruleset=nope"), 404, "not-found")
 
 
+def test_acts_are_the_legal_acts_of_the_phones_player_or_the_one_named(client: FlaskClient, table: Table) -> None:
+    assert client.get("/api/acts").status_code == 400  # a looking phone names nobody
+    assert client.get("/api/acts?player=Zed").status_code == 404
+    table.submit({"roll": [1, 2]}, source="test")  # Ann to Baltic Avenue
+    table.submit({"answer": "yes"}, source="test")
+    body = client.get("/api/acts?player=Ann").get_json()
+    assert body == {"seq": table.state["seq"], "player": "Ann",
+                    "acts": [{"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}]}  # no house: half a group
+    assert join(client, "Bob").get("/api/acts").get_json()["acts"] == []
+
+
 def test_history_follows_cash(client: FlaskClient, table: Table) -> None:
     table.submit({"roll": [1, 2]}, source="test")
     table.submit({"answer": "yes"}, source="test")  # Ann buys Baltic Avenue for $60

@@ -612,3 +612,27 @@ def test_the_player_who_passed_the_bridge_moves_it_from_the_phone(browser: Any, 
             expect(page.locator("#story")).to_contain_text("Move the bridge to Illinois Avenue", timeout=TIMEOUT)
             assert table.state["bridge"] == ["illinois-avenue", "gas-company"]  # type: ignore[index]
             assert page.errors == []
+
+
+def test_the_deeds_offer_only_the_acts_the_engine_takes(browser: Any, phone: Any, tmp_path: Path) -> None:
+    """A "Build house" on every street, whole group or not, was a refusal per tap: the page asks /api/acts."""
+    with Journal(tmp_path / "deeds.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3, "start": {"spaces": {
+            "baltic-avenue": {"owner": "Ann"}, "oriental-avenue": {"owner": "Ann"},
+            "vermont-avenue": {"owner": "Ann"}, "connecticut-avenue": {"owner": "Ann"}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            from playwright.sync_api import expect
+
+            build = page.locator('#mine [data-verb="build"]:visible')
+            expect(build).to_have_count(3, timeout=TIMEOUT)  # the light blue group, whole; not Baltic Avenue
+            assert page.locator('[data-deed="baltic-avenue"] [data-verb="build"]').is_hidden()
+            assert page.locator('[data-deed="baltic-avenue"] [data-verb="mortgage"]').is_visible()
+            page.click('[data-deed="oriental-avenue"] [data-verb="build"]')
+            expect(page.locator('[data-deed="oriental-avenue"] [data-verb="build"]')).to_be_hidden(timeout=TIMEOUT)
+            expect(build).to_have_count(2)  # evenly: the next house goes on Vermont or Connecticut first
+            assert page.locator('[data-deed="oriental-avenue"] [data-verb="sell"]').is_visible()
+            assert page.errors == []

@@ -493,7 +493,7 @@ function renderMine(state) {
   if ($("mine-panel").hidden) return;
   // Rebuilt only when what it offers changes: a form half filled in (a loan, the bridge's ends, idle land) must not
   // be reset by another player's roll or by the stream's first state.
-  const key = JSON.stringify([me, state.spaces, player(me).cards, state.prompt, state.trade, state.loans,
+  const key = JSON.stringify([me, state.spaces, player(me).cash, player(me).cards, state.prompt, state.trade, state.loans,
     state.bridge_mover, state.players.map((p) => [p.name, p.bankrupt]), app.board.ruleset]);
   if ($("mine-panel").dataset.key === key) return;
   $("mine-panel").dataset.key = key;
@@ -517,6 +517,7 @@ function renderMine(state) {
     box.append(row);
   }
   if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
+  offerOnlyLegalActs(me, key);
   landlordControls(state, me, verbs, box);
   if (verbs.has("move-bridge") && state.bridge_mover === me) box.append(bridgePicker((ends) => act("move-bridge", ends)));
   const travel = $("travel");
@@ -542,6 +543,22 @@ function renderMine(state) {
       try { extra = params.value ? JSON.parse(params.value) : {}; } catch { return notice("details must be JSON"); }
       act(verb.value, extra);
     } } }, "Do"));
+  }
+}
+
+async function offerOnlyLegalActs(me, key) {
+  // The engine says which acts on deeds it takes now (a house only on a whole group, with the cash, no debt...):
+  // the others' buttons are hidden, as the table's buttons offer only those. Until it answers, all are shown.
+  let reply;
+  try {
+    reply = await api(`/api/acts?player=${encodeURIComponent(me)}`);
+  } catch {
+    return;  // every button stays: a refusal still says why
+  }
+  if ($("mine-panel").dataset.key !== key) return;  // rebuilt meanwhile: its own answer comes
+  const legal = new Set(reply.acts.filter((a) => a.space).map((a) => `${a.do} ${a.space}`));
+  for (const button of $("mine").querySelectorAll("[data-deed] [data-verb]")) {
+    button.hidden = !legal.has(`${button.dataset.verb} ${button.closest("[data-deed]").dataset.deed}`);
   }
 }
 
