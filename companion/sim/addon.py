@@ -13,7 +13,7 @@
   over the 36 throws of two dice, of landing so on a property it would buy;
 * **the bridge** (``bridge_moves``: who passed over it may move it): in front of the next player
   (its outer end 7 spaces ahead of their token, else 6, 8, 5 or 9), its inner end on the bot's
-  best inner street (the highest base rent), else where it was; not moved when the next player
+  best inner property (the highest base rent), else where it was; not moved when the next player
   is on the inner board or no such place is free.
 """
 

@@ -87,9 +87,11 @@ class Magie1904Rules(MagieRules):
         return int(options["start_cash_without_tickets" if options["no_lot_tickets"] else "start_cash"])
 
     def check_option(self, name: str, value: Any) -> Any:
-        tickets = sum(1 for card in self.board.cards.values() if card.deck == "lot-tickets")
-        if name == "tickets_drawn" and value > tickets:
-            raise reject(f"option tickets_drawn must be from 0 to {tickets} (the lot tickets there are), not {value}")
+        if name == "tickets_drawn":
+            tickets = sum(1 for card in self.board.cards.values() if card.deck == "lot-tickets")
+            if value > tickets:
+                raise reject(f"option tickets_drawn must be from 0 to {tickets} (the lot tickets there are), "
+                             f"not {value}")
         return value
 
     def opening(self, d: Draft, setup: Mapping[str, Any]) -> list[Task]:
