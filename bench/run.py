@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.engine import apply, ruleset_ids  # noqa: E402
+from companion.engine import BUILD, apply, ruleset_ids  # noqa: E402
 from companion.sim import GameSpec, play_game  # noqa: E402
 
 PLAYERS = 4
@@ -286,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     random.seed(0)
     print(f"companion benchmark, {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
     print(f"machine: {machine()}")
+    print(f"engine: {BUILD.describe()}")
     print(f"one core for the engine figures (one process, no workers); {PLAYERS} players\n")
     rows = run(args.quick)
     print_table(rows)

@@ -26,7 +26,9 @@ install -d /opt/companion
 rm -rf /opt/companion/src && cp -r "$SRC" /opt/companion/src
 python3 -m venv --system-site-packages /opt/companion/.venv
 /opt/companion/.venv/bin/pip install -q --upgrade pip
-/opt/companion/.venv/bin/pip install -q "/opt/companion/src[pi]"
+# COMPANION_PURE: the engine runs from its sources, not compiled by Cython (see README): the table applies an input
+# a second, and compiling takes a Pi Zero 2 W minutes and most of its 512 MB.
+COMPANION_PURE=1 /opt/companion/.venv/bin/pip install -q "/opt/companion/src[pi]"
 
 echo "== /etc/companion (kept if present)"
 install -d /etc/companion

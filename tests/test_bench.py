@@ -34,6 +34,7 @@ def row(output: str, label: str, value: str) -> re.Match[str]:
 def test_bench_run_prints_every_figure_with_the_machine() -> None:
     out = run_bench("bench/run.py", "--quick")
     assert len(re.findall(rf"^machine: .+ cores, .+; reference loop {NUMBER} µs$", out, re.MULTILINE)) == 2
+    assert re.search(r"^engine: (compiled \(Cython\)|pure Python): .+$", out, re.MULTILINE)
     for ruleset in ruleset_ids():
         row(out, f"{ruleset}, 4 bots: complete games/s", rf"{NUMBER} \({NUMBER} games, {NUMBER} inputs/s\)")
         row(out, f"{ruleset}: apply per input p50 / p99", rf"{NUMBER} / {NUMBER} µs")

@@ -10,15 +10,21 @@ the seed kept in the state, so replaying a game's inputs rebuilds it exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from .core import Throw
-from .draft import Event, State
-from .errors import BoardError, CompanionError, IllegalInput
-from .rules import find_ruleset, ruleset_ids
+from companion.compiled import choose
+
+#: Which engine this process runs: compiled by Cython from these sources, or the sources (see companion.compiled).
+BUILD = choose(__name__, Path(__file__).parent)
+
+from .core import Throw  # noqa: E402 - after the choice of the compiled modules or the sources
+from .draft import Event, State  # noqa: E402
+from .errors import BoardError, CompanionError, IllegalInput  # noqa: E402
+from .rules import find_ruleset, ruleset_ids  # noqa: E402
 
 __all__ = [
-    "BoardError", "CompanionError", "Event", "IllegalInput", "State", "Throw",
+    "BUILD", "BoardError", "CompanionError", "Event", "IllegalInput", "State", "Throw",
     "apply", "find_ruleset", "new_game", "public_state", "ruleset_ids",
 ]
 

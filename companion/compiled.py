@@ -1,0 +1,99 @@
+"""Which engine runs: the modules Cython compiled from the engine's sources, or the sources themselves.
+
+``setup.py`` may compile the engine's ``.py`` files into extension modules beside them, which Python
+then imports first, and writes ``compiled.json``: the SHA-256 of each source it compiled. Before the
+engine imports its modules, :func:`choose` checks that manifest. While every compiled source still
+has its hash, the compiled modules run; when one was edited since (``pip install -e .`` compiled
+it, then a developer changed it) the whole engine is imported from its sources, with a warning,
+so what runs is always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+from types import ModuleType
+
+MANIFEST = "compiled.json"
+
+
+@dataclass(frozen=True)
+class EngineBuild:
+    """What :func:`choose` decided: ``compiled`` is True when the compiled modules are the ones imported."""
+
+    compiled: bool
+    reason: str
+
+    def describe(self) -> str:
+        return ("compiled (Cython)" if self.compiled else "pure Python") + f": {self.reason}"
+
+
+def stale_sources(directory: Path, manifest: Mapping[str, str]) -> list[str]:
+    """The sources named in ``manifest`` whose SHA-256 is no longer the one compiled (or that are gone)."""
+    stale = []
+    for relative, digest in sorted(manifest.items()):
+        source = directory / relative
+        if not source.is_file() or hashlib.sha256(source.read_bytes()).hexdigest() != digest:
+            stale.append(relative)
+    return stale
+
+
+class SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules of one package from their ``.py`` files only, never an extension module beside them."""
+
+    def __init__(self, package: str, directory: Path) -> None:
+        self.prefix = package + "."
+        self.directory = directory
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(self.prefix):
+            return None
+        base = self.directory.joinpath(*fullname[len(self.prefix):].split("."))
+        if (base / "__init__.py").is_file():
+            return importlib.util.spec_from_file_location(fullname, base / "__init__.py",
+                                                          submodule_search_locations=[str(base)])
+        if base.with_suffix(".py").is_file():
+            return importlib.util.spec_from_file_location(fullname, base.with_suffix(".py"))
+        return None
+
+
+def choose(package: str, directory: Path, environ: Mapping[str, str] = os.environ) -> EngineBuild:
+    """Decide which engine ``package`` (its ``__init__`` in ``directory``) imports; call before importing its modules."""
+    manifest_file = directory / MANIFEST
+    if not manifest_file.is_file():
+        return EngineBuild(False, "not compiled on this machine")
+    if environ.get("COMPANION_ENGINE") == "pure":
+        use_sources(package, directory)
+        return EngineBuild(False, "COMPANION_ENGINE=pure")
+    try:
+        manifest = json.loads(manifest_file.read_text())
+    except (OSError, ValueError) as error:
+        use_sources(package, directory)
+        return EngineBuild(False, f"{MANIFEST} unreadable ({error})")
+    stale = stale_sources(directory, manifest)
+    if stale:
+        use_sources(package, directory)
+        warnings.warn(f"{package}: {', '.join(stale)} changed since the engine was compiled: the engine runs from "
+                      f"its sources (slower); `pip install -e .` compiles it again", stacklevel=3)
+        return EngineBuild(False, f"sources changed since compiled: {', '.join(stale)}")
+    built = [r for r in manifest if any((directory / r).with_suffix(s).is_file() for s in EXTENSION_SUFFIXES)]
+    if not built:
+        return EngineBuild(False, "no module compiled for this Python (no C compiler or Python headers at install?)")
+    return EngineBuild(True, f"{len(built)} of {len(manifest)} modules")
+
+
+def use_sources(package: str, directory: Path) -> None:
+    """Import ``package``'s modules from their sources from now on (once per process and package)."""
+    if not any(isinstance(f, SourceFinder) and f.prefix == package + "." for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceFinder(package, directory))
