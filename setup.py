@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -36,16 +37,22 @@ def module_name(source: Path) -> str:
 
 
 def engine_extensions() -> list[Extension]:
+    """The engine's modules as Cython extensions; none (the pure engine) if Cython is missing or cannot translate them."""
     if os.environ.get("COMPANION_PURE"):
         return []
-    from Cython.Build import cythonize  # a build requirement (pyproject.toml)
-
     extensions = [Extension(module_name(p), [str(p)], optional=True) for p in engine_sources()]
-    return cythonize(extensions, quiet=True, build_dir="build/cython", compiler_directives={
-        "language_level": 3,
-        "annotation_typing": False,  # hints stay hints: ``-> list[str]`` must not refuse a list subclass
-        "binding": True,  # functions keep Python's introspection (inspect.signature, __wrapped__)
-    })
+    try:
+        from Cython.Build import cythonize  # a build requirement (pyproject.toml), absent without build isolation
+
+        return cythonize(extensions, quiet=True, build_dir="build/cython", compiler_directives={
+            "language_level": 3,
+            "annotation_typing": False,  # hints stay hints: ``-> list[str]`` must not refuse a list subclass
+            "binding": True,  # functions keep Python's introspection (inspect.signature, __wrapped__)
+        })
+    except Exception as error:  # noqa: BLE001 - ImportError, or Cython's CompileError on syntax it does not know yet
+        print(f"warning: the engine is not compiled ({type(error).__name__}: {error}); it runs from its sources",
+              file=sys.stderr)
+        return []
 
 
 class BuildEngine(build_ext):
@@ -56,6 +63,21 @@ class BuildEngine(build_ext):
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
 
+    def build_extensions(self) -> None:
+        self.not_built: set[str] = set()
+        super().build_extensions()
+        # What was not built is not copied into the sources (``pip install -e``) nor listed in the wheel.
+        self.extensions = [ext for ext in self.extensions if ext.name not in self.not_built]
+
+    def build_extension(self, ext: Extension) -> None:
+        # Every module is optional. setuptools' own ``optional`` lets a failed compiler command through in recent
+        # releases (a CalledProcessError), so the failure is caught here, whatever form it takes.
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # noqa: BLE001 - no compiler, no headers, a compiler error: the source runs
+            self.not_built.add(ext.name)
+            self.warn(f"{ext.name} is not compiled ({error}): it runs from its source")
+
     def run(self) -> None:
         super().run()
         built = {}
@@ -65,7 +87,7 @@ class BuildEngine(build_ext):
                 source = Path(*extension.name.split(".")).with_suffix(".py")
                 built[source.relative_to(ENGINE).as_posix()] = hashlib.sha256(source.read_bytes()).hexdigest()
         if not self.extensions:
-            return
+            return  # nothing compiled: no manifest, the engine runs from its sources
         target = Path(self.get_ext_fullpath(module_name(ENGINE / "core.py"))).parent / MANIFEST
         target.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
 

@@ -4,8 +4,9 @@
 then imports first, and writes ``compiled.json``: the SHA-256 of each source it compiled. Before the
 engine imports its modules, :func:`choose` checks that manifest. While every compiled source still
 has its hash, the compiled modules run; when one was edited since (``pip install -e .`` compiled
-it, then a developer changed it) the whole engine is imported from its sources, with a warning,
-so what runs is always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources.
+it, then a developer changed it), or an extension module has no hash recorded (left from an
+older build), the whole engine is imported from its sources, with a warning, so what runs is
+always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources.
 """
 
 from __future__ import annotations
@@ -38,14 +39,16 @@ class EngineBuild:
         return ("compiled (Cython)" if self.compiled else "pure Python") + f": {self.reason}"
 
 
-def stale_sources(directory: Path, manifest: Mapping[str, str]) -> list[str]:
-    """The sources named in ``manifest`` whose SHA-256 is no longer the one compiled (or that are gone)."""
-    stale = []
-    for relative, digest in sorted(manifest.items()):
-        source = directory / relative
-        if not source.is_file() or hashlib.sha256(source.read_bytes()).hexdigest() != digest:
-            stale.append(relative)
-    return stale
+def shadowed_sources(directory: Path) -> list[str]:
+    """The sources under ``directory`` that an extension module beside them (one Python would import first) shadows."""
+    return sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*.py")
+                  if any(p.with_suffix(suffix).is_file() for suffix in EXTENSION_SUFFIXES))
+
+
+def stale_sources(directory: Path, shadowed: Sequence[str], manifest: Mapping[str, str]) -> list[str]:
+    """The ``shadowed`` sources whose SHA-256 is not the one the manifest recorded when they were compiled."""
+    return [relative for relative in shadowed
+            if manifest.get(relative) != hashlib.sha256((directory / relative).read_bytes()).hexdigest()]
 
 
 class SourceFinder(importlib.abc.MetaPathFinder):
@@ -70,27 +73,23 @@ class SourceFinder(importlib.abc.MetaPathFinder):
 
 def choose(package: str, directory: Path, environ: Mapping[str, str] = os.environ) -> EngineBuild:
     """Decide which engine ``package`` (its ``__init__`` in ``directory``) imports; call before importing its modules."""
-    manifest_file = directory / MANIFEST
-    if not manifest_file.is_file():
+    shadowed = shadowed_sources(directory)
+    if not shadowed:
         return EngineBuild(False, "not compiled on this machine")
     if environ.get("COMPANION_ENGINE") == "pure":
         use_sources(package, directory)
         return EngineBuild(False, "COMPANION_ENGINE=pure")
     try:
-        manifest = json.loads(manifest_file.read_text())
-    except (OSError, ValueError) as error:
-        use_sources(package, directory)
-        return EngineBuild(False, f"{MANIFEST} unreadable ({error})")
-    stale = stale_sources(directory, manifest)
+        manifest = json.loads((directory / MANIFEST).read_text())
+    except (OSError, ValueError):
+        manifest = {}  # compiled modules with no record of their sources: none can be trusted
+    stale = stale_sources(directory, shadowed, manifest)
     if stale:
         use_sources(package, directory)
         warnings.warn(f"{package}: {', '.join(stale)} changed since the engine was compiled: the engine runs from "
                       f"its sources (slower); `pip install -e .` compiles it again", stacklevel=3)
         return EngineBuild(False, f"sources changed since compiled: {', '.join(stale)}")
-    built = [r for r in manifest if any((directory / r).with_suffix(s).is_file() for s in EXTENSION_SUFFIXES)]
-    if not built:
-        return EngineBuild(False, "no module compiled for this Python (no C compiler or Python headers at install?)")
-    return EngineBuild(True, f"{len(built)} of {len(manifest)} modules")
+    return EngineBuild(True, f"{len(shadowed)} modules")
 
 
 def use_sources(package: str, directory: Path) -> None:

@@ -94,10 +94,32 @@ def test_current_compiled_modules_are_used(isolated_imports: Path) -> None:
     directory = make_package(isolated_imports, "currentpkg")
     manifest_of(directory, **{"mod.py": hashlib.sha256((directory / "mod.py").read_bytes()).hexdigest()})
     build = choose("currentpkg", directory, environ={})
-    assert build.compiled and build.reason == "1 of 1 modules"
+    assert build.compiled and build.reason == "1 modules"
     assert not any(isinstance(f, SourceFinder) and f.prefix == "currentpkg." for f in sys.meta_path)
     with pytest.raises(ImportError):  # Python's own order: the extension module first (here a broken one)
         import currentpkg.mod  # noqa: F401
+
+
+def test_an_extension_module_the_manifest_does_not_name_is_not_trusted(isolated_imports: Path) -> None:
+    """A module left by an older build (the new one could not compile it) is as good as stale."""
+    directory = make_package(isolated_imports, "leftpkg")
+    (directory / "other.py").write_text("")
+    manifest_of(directory, **{"other.py": hashlib.sha256(b"").hexdigest()})
+    with pytest.warns(UserWarning, match="mod.py changed"):
+        build = choose("leftpkg", directory, environ={})
+    assert not build.compiled
+    import leftpkg.mod
+
+    assert leftpkg.mod.VALUE == "from the source"
+
+
+def test_compiled_modules_without_a_manifest_are_not_trusted(isolated_imports: Path) -> None:
+    directory = make_package(isolated_imports, "bareso")
+    with pytest.warns(UserWarning):
+        assert not choose("bareso", directory, environ={}).compiled
+    import bareso.mod
+
+    assert bareso.mod.VALUE == "from the source"
 
 
 def test_pure_engine_on_request(isolated_imports: Path) -> None:
@@ -110,17 +132,12 @@ def test_pure_engine_on_request(isolated_imports: Path) -> None:
     assert purepkg.mod.VALUE == "from the source"
 
 
-def test_no_manifest_means_not_compiled(isolated_imports: Path) -> None:
-    directory = isolated_imports / "plainpkg"
-    directory.mkdir()
-    (directory / "__init__.py").write_text("")
-    build = choose("plainpkg", directory, environ={})
-    assert not build.compiled and build.reason == "not compiled on this machine"
-
-
-def test_a_manifest_without_modules_for_this_python_is_not_compiled(isolated_imports: Path) -> None:
+def test_no_extension_module_means_not_compiled(isolated_imports: Path) -> None:
+    """A manifest alone (the compiler failed for every module, or they were built for another Python) is not
+    a compiled engine."""
     directory = make_package(isolated_imports, "otherpkg")
     (directory / f"mod{EXTENSION_SUFFIXES[0]}").unlink()
     manifest_of(directory, **{"mod.py": hashlib.sha256((directory / "mod.py").read_bytes()).hexdigest()})
     build = choose("otherpkg", directory, environ={})
-    assert not build.compiled and "no module compiled for this Python" in build.reason
+    assert build == type(build)(False, "not compiled on this machine")
+    assert not any(isinstance(f, SourceFinder) and f.prefix == "otherpkg." for f in sys.meta_path)
