@@ -87,7 +87,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   web: tuple[str, int] | None = None, phone_dice: PhoneDice = "none",
                   shutdown: Callable[[], None] | None = None, resume_game: int | None = None,
                   wall_clock: Callable[[], datetime] = utc_now) -> Station:
-    """Open the journal, resume game ``resume_game`` or else its last unfinished game (or start ``setup``),
+    """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
     and wire the devices to it."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
@@ -208,7 +208,7 @@ def lan_address() -> str | None:
 def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down.
 
-    ``game``: the stored game to go on with (else the last unfinished one)."""
+    ``game``: the stored game to go on with (else the game played last, finished or not)."""
     pins = load_pins(config.pins)
     factory = _pin_factory(config.pin_factory)
     open_device = oled_opener(config.display, pins)

@@ -35,7 +35,7 @@ class GameJournal(Protocol):
 
     def open_game(self, game_id: int) -> GameStore: ...
 
-    def last_game(self) -> GameStore | None: ...
+    def latest_game(self) -> GameStore | None: ...
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,9 @@ class Table:
             return self._game.state
 
     def resume(self, game_id: int | None = None, *, source: str = "host") -> State | None:
-        """Open a stored game (the last unfinished one when no id is given)."""
+        """Open a stored game (the one played most recently, finished or not, when no id is given)."""
         with self._lock:
-            game = self.journal.open_game(game_id) if game_id is not None else self.journal.last_game()
+            game = self.journal.open_game(game_id) if game_id is not None else self.journal.latest_game()
             if game is None:
                 return None
             self._game = game

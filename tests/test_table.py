@@ -84,7 +84,7 @@ def test_waiting_wakes_on_an_input_and_on_a_new_game_at_the_same_seq(table: Tabl
     assert woke == [0] and not waiter.is_alive()
 
 
-def test_resume_opens_the_last_unfinished_game(tmp_path: Path) -> None:
+def test_resume_opens_the_game_played_last(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with Journal(path) as journal:
         first = Table(journal)

@@ -223,6 +223,16 @@ class Journal:
                 return self.open_game(info.id)
         return None
 
+    def latest_game(self) -> StoredGame | None:
+        """The game played most recently, finished or not (damaged games skipped), or None: where the table stopped.
+
+        After a game over the table comes back to that game's result (its screen offers a new game), not to
+        an older game left unfinished weeks ago."""
+        for info in self.games():
+            if info.problem is None:
+                return self.open_game(info.id)
+        return None
+
     def import_game(self, text: str) -> StoredGame:
         """Store a game file (JSON Lines) as a new game.
 

@@ -28,6 +28,7 @@ from companion.devices.pins import load_pins
 from companion.devices.screens import Labels
 from companion.devices.virtual import VirtualButtons, VirtualI2CBus, VirtualRoller
 from companion.engine import find_ruleset
+from companion.journal import Journal
 from companion.launch import Station, build_station, mock_station
 
 from .panel import SSD1306Ram
@@ -689,6 +690,22 @@ def test_resume_after_a_power_cut(tmp_path: Path) -> None:
         assert "resumed where it stopped" in t.text() and "Buy Baltic Avenue" in t.text()
         t.play("YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
+
+
+def test_a_restart_after_a_game_over_comes_back_to_that_game_not_an_older_one(tmp_path: Path) -> None:
+    """The power goes off while the players read the result: it is still there when the table comes back, with
+    the way to a new game; an older game left unfinished is not resumed in its place."""
+    journal = tmp_path / "games.sqlite3"
+    with table(tmp_path, start(), journal=journal) as t:
+        t.play("ROLL", "DICE 1 2")  # game 1, left unfinished
+    with Journal(journal) as stored:
+        ended = stored.new_game({"ruleset": "classic", "players": ["Cy", "Di"], "seed": 3})
+        ended.submit({"act": {"player": "host", "do": "end-game"}})
+        winner = ended.state["winner"]
+    with table(tmp_path, None, journal=journal) as t:
+        assert t.station.resumed and t.station.table.game.id == ended.id  # type: ignore[union-attr]
+        assert t.state["winner"] == winner is not None
+        assert "GAME OVER" in t.text() and "MENU held: new game" in t.text()
 
 
 def test_demo_default_game_is_a_two_player_addon_game(tmp_path: Path) -> None:

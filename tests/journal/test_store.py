@@ -132,6 +132,8 @@ def test_several_games_are_listed_and_any_can_be_resumed(path: Path) -> None:
             assert journal.open_game(game_id).state == state
         last = journal.last_game()  # the finished game is skipped
         assert last is not None and last.id == first.id
+        latest = journal.latest_game()  # where the table stopped: the finished game's result
+        assert latest is not None and latest.id == third.id and latest.state == states[third.id]
         with pytest.raises(JournalError, match="no game 99"):
             journal.open_game(99)
 
