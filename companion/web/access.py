@@ -18,6 +18,7 @@ import logging
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -62,6 +63,8 @@ class Access:
     #: session here, so a copy of the cookie made before stops working too.
     _hosts: set[str] = field(default_factory=set, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Told after every change of who may see or do what (a seat taken or freed, host rights given or taken).
+    _listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     @classmethod
     def generate(cls, *, pin_digits: int = 6, code_digits: int = 6, table_code: str | None = None) -> Access:
@@ -107,6 +110,14 @@ class Access:
         except OSError as error:  # a full disk: the seats hold for this run, the phones may join again later
             log.warning("%s: not kept: %s", self.path, error)
 
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every change of rights (the live streams send each phone its view again)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
     def __repr__(self) -> str:  # never print the secrets into a log
         return f"Access(seats={sorted(self._seats)})"
 
@@ -126,11 +137,13 @@ class Access:
         with self._lock:
             self._hosts.add(session_id)
             self._save()
+        self._changed()
 
     def revoke_host(self, session_id: str) -> None:
         with self._lock:
             self._hosts.discard(session_id)
             self._save()
+        self._changed()
 
     def is_host_session(self, session_id: object) -> bool:
         with self._lock:
@@ -173,6 +186,7 @@ class Access:
                     del self._seats[name]
             self._seats[player] = session_id
             self._save()
+        self._changed()
 
     def leave(self, session_id: str) -> None:
         with self._lock:
@@ -180,19 +194,22 @@ class Access:
                 if sid == session_id:
                     del self._seats[name]
             self._save()
+        self._changed()
 
     def free_seat(self, player: str) -> bool:
         """The host frees a seat (a lost phone); True if it was held."""
         with self._lock:
             held = self._seats.pop(player, None) is not None
             self._save()
-            return held
+        self._changed()
+        return held
 
     def rename_seat(self, old: str, new: str) -> None:
         with self._lock:
             if old in self._seats:
                 self._seats[new] = self._seats.pop(old)
                 self._save()
+        self._changed()
 
     def seat_of(self, session_id: str | None) -> str | None:
         """The player the phone ``session_id`` has joined as, or None."""

@@ -159,7 +159,8 @@ def get_openapi() -> Any:
 def get_stream() -> Any:
     """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``.
 
-    Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened.
+    Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened;
+    when only that changes (the host freed this phone's seat), the same state is sent again as it may see it now.
     """
     ctx = context()
     kept = dict(session)  # the cookie's session; the generator runs outside the request
@@ -170,17 +171,19 @@ def get_stream() -> Any:
         raise TooMany("too many live views open from this address: close a tab and reload")
 
     def events() -> Iterator[str]:
-        seen = last
+        seen, sent = last, ""
         version = ctx.feed.version
         yield "retry: 1000\n\n"
         while not ctx.feed.closed:
             game, state = ctx.table.game, ctx.table.state
             if state is not None and game is not None:
                 event_id = f"{game.id}:{state['seq']}"
-                if event_id != seen:
-                    seen = event_id
-                    data = json.dumps(as_seen_by(state, ctx.access, kept), separators=(",", ":"))
+                data = json.dumps(as_seen_by(state, ctx.access, kept), separators=(",", ":"))
+                if event_id != seen or (sent and data != sent):  # a new state, or this phone's view of it changed
+                    seen, sent = event_id, data
                     yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
+                elif not sent:
+                    sent = data  # resumed with Last-Event-ID at this state: the phone has it as it may see it now
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:
                 return

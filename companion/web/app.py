@@ -85,6 +85,7 @@ def create_app(
     CSRFProtect(app)
     limiter = Limiter(get_remote_address, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
+    access.on_change(context.feed.poke)  # a change of rights reaches the open streams at once, not at the next input
     app.extensions["companion"] = context
 
     from .api import api

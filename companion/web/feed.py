@@ -42,6 +42,12 @@ class Feed:
             self._changed.wait_for(lambda: self.version != version or self.closed, timeout)
             return self.version
 
+    def poke(self) -> None:
+        """Wake every stream with no new state: what a phone may see has changed (a seat freed, host rights taken)."""
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
     def history(self) -> dict[str, Any]:
         """``{"game": id, "points": [{"seq": n, "cash": {name: cash}}]}`` since the game was opened here."""
         with self._changed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 from typing import Any
 
 
@@ -22,10 +23,15 @@ class EventStream:
         self.response = self.conn.getresponse()
         self.comments = 0
 
-    def next_event(self) -> dict[str, str]:
-        """The next event's fields (``id``, ``event``, ``data``); comments are counted and skipped."""
+    def next_event(self, within: float | None = None) -> dict[str, str]:
+        """The next event's fields (``id``, ``event``, ``data``); comments are counted and skipped.
+
+        ``within``: seconds to wait for it while keep-alive comments arrive (``TimeoutError`` after)."""
+        deadline = None if within is None else time.monotonic() + within
         fields: dict[str, str] = {}
         while True:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"no event within {within} s")
             raw = self.response.readline()
             if not raw:
                 raise EOFError("the stream ended")
@@ -40,9 +46,10 @@ class EventStream:
             key, _, value = line.partition(":")
             fields[key] = fields.get(key, "") + value.removeprefix(" ")
 
-    def next_state(self) -> tuple[str, dict[str, Any]]:
+    def next_state(self, within: float | None = None) -> tuple[str, dict[str, Any]]:
+        deadline = None if within is None else time.monotonic() + within
         while True:
-            event = self.next_event()
+            event = self.next_event(None if deadline is None else max(0.0, deadline - time.monotonic()))
             if event.get("event") == "state":
                 return event["id"], json.loads(event["data"])
 

@@ -174,3 +174,38 @@ def test_a_lost_phones_stream_stops_showing_its_players_cards(server: WebServer,
     table.submit({"roll": [1, 2]}, source="buttons")
     assert travel_cards(stream) == ["travel-hidden", "travel-hidden"]
     stream.close()
+
+
+def test_freeing_a_seat_alone_reaches_the_lost_phones_open_stream(server: WebServer, table: Table) -> None:
+    """Freeing a lost phone's seat changed what its stream sent only at the next input: until somebody played,
+    the lost phone went on showing its player's face-down cards."""
+    table.new_game(SECRET_CARDS)
+    lost = Phone(server)
+    lost.post("/api/join", {"code": CODE, "player": "Ann"})
+    stream = lost.stream()
+    assert travel_cards(stream) == ["travel-forward-2", "travel-hidden"]
+    host = Phone(server)
+    host.post("/api/host/login", {"pin": PIN})
+    host.post("/api/host/free-seat", {"player": "Ann"})
+    event_id, state = stream.next_state(within=5)  # the same state, as the phone may see it now
+    assert event_id == f"{table.game.id}:0" and [p["cards"][0] for p in state["players"]] == ["travel-hidden"] * 2
+    stream.close()
+
+
+def test_leaving_host_mode_alone_reaches_the_open_stream_and_nothing_is_sent_twice(
+        server: WebServer, table: Table) -> None:
+    table.new_game(SECRET_CARDS)
+    bob = Phone(server)
+    bob.post("/api/join", {"code": CODE, "player": "Bob"})
+    bob.post("/api/host/login", {"pin": PIN})
+    stream = bob.stream()
+    assert travel_cards(stream) == ["travel-forward-2", "travel-back-1"]
+    bob.post("/api/host/logout", {})
+    assert [p["cards"][0] for p in stream.next_state(within=5)[1]["players"]] == ["travel-hidden", "travel-back-1"]
+    Phone(server).post("/api/join", {"code": CODE, "player": "Ann"})  # another phone's seat: Bob's view is the same
+    stream.comments = 0
+    while stream.comments < 3:  # keep-alives every 0.2 s, and no state event among them
+        line = stream.response.readline()
+        assert not line.startswith(b"event:"), line
+        stream.comments += line.startswith(b":")
+    stream.close()
