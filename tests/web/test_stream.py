@@ -159,9 +159,8 @@ def test_leaving_host_mode_hides_the_others_cards_on_the_open_stream(server: Web
     stream.close()
 
 
-def test_a_lost_phones_stream_stops_showing_its_players_cards(server: WebServer, table: Table) -> None:
-    """After the host freed a lost phone's seat and the player joined on a new phone, the lost phone's open stream
-    still carried that player's face-down cards."""
+def stream_of_a_lost_phone(server: WebServer, table: Table) -> EventStream:
+    """Ann's phone, its stream open on a game where she holds a face-down card, then the host frees her seat."""
     table.new_game(SECRET_CARDS)
     lost = Phone(server)
     lost.post("/api/join", {"code": CODE, "player": "Ann"})
@@ -170,6 +169,13 @@ def test_a_lost_phones_stream_stops_showing_its_players_cards(server: WebServer,
     host = Phone(server)
     host.post("/api/host/login", {"pin": PIN})
     host.post("/api/host/free-seat", {"player": "Ann"})
+    return stream
+
+
+def test_a_lost_phones_stream_stops_showing_its_players_cards(server: WebServer, table: Table) -> None:
+    """After the host freed a lost phone's seat and the player joined on a new phone, the lost phone's open stream
+    still carried that player's face-down cards."""
+    stream = stream_of_a_lost_phone(server, table)
     Phone(server).post("/api/join", {"code": CODE, "player": "Ann"})
     table.submit({"roll": [1, 2]}, source="buttons")
     assert travel_cards(stream) == ["travel-hidden", "travel-hidden"]
@@ -179,14 +185,7 @@ def test_a_lost_phones_stream_stops_showing_its_players_cards(server: WebServer,
 def test_freeing_a_seat_alone_reaches_the_lost_phones_open_stream(server: WebServer, table: Table) -> None:
     """Freeing a lost phone's seat changed what its stream sent only at the next input: until somebody played,
     the lost phone went on showing its player's face-down cards."""
-    table.new_game(SECRET_CARDS)
-    lost = Phone(server)
-    lost.post("/api/join", {"code": CODE, "player": "Ann"})
-    stream = lost.stream()
-    assert travel_cards(stream) == ["travel-forward-2", "travel-hidden"]
-    host = Phone(server)
-    host.post("/api/host/login", {"pin": PIN})
-    host.post("/api/host/free-seat", {"player": "Ann"})
+    stream = stream_of_a_lost_phone(server, table)
     event_id, state = stream.next_state(within=5)  # the same state, as the phone may see it now
     assert event_id == f"{table.game.id}:0" and [p["cards"][0] for p in state["players"]] == ["travel-hidden"] * 2
     stream.close()
