@@ -7,7 +7,7 @@ as fast (docs/simulate.md). Each module is ``optional``: with no C compiler or n
 build warns and the package installs with the pure engine. ``COMPANION_PURE=1`` skips the compiling.
 
 Beside the modules the build writes ``compiled.json``, the SHA-256 of each source compiled:
-``companion.speedups`` uses the compiled modules only while every source still has its hash (an
+``companion.compiled`` uses the compiled modules only while every source still has its hash (an
 engine file edited after ``pip install -e .`` is imported from its source, with a warning).
 """
 
@@ -26,6 +26,27 @@ ENGINE = Path("companion", "engine")
 #: Not compiled: the package's ``__init__`` runs the check of the compiled modules before it imports them.
 NOT_COMPILED = {"__init__.py"}
 MANIFEST = "compiled.json"
+#: Memory one compiler needs: gcc 12's cc1 took 349 MB on the largest module at -O3. A machine with less free
+#: (a Pi Zero 2 W has 512 MB in all) is not asked to compile, and a larger one runs one compiler per such share.
+MEMORY_PER_COMPILER = 512 * 2**20
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux's MemAvailable), or None where that is not known."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def compilers() -> int:
+    """How many modules to compile at once: one per core, as memory allows (0: none)."""
+    memory = available_memory()
+    cores = os.cpu_count() or 1
+    return cores if memory is None else min(cores, memory // MEMORY_PER_COMPILER)
 
 
 def engine_sources() -> list[Path]:
@@ -39,6 +60,10 @@ def module_name(source: Path) -> str:
 def engine_extensions() -> list[Extension]:
     """The engine's modules as Cython extensions; none (the pure engine) if Cython is missing or cannot translate them."""
     if os.environ.get("COMPANION_PURE"):
+        return []
+    if compilers() == 0:
+        print(f"warning: the engine is not compiled (less than {MEMORY_PER_COMPILER >> 20} MB of memory available); "
+              "it runs from its sources", file=sys.stderr)
         return []
     extensions = [Extension(module_name(p), [str(p)], optional=True) for p in engine_sources()]
     try:
@@ -56,12 +81,12 @@ def engine_extensions() -> list[Extension]:
 
 
 class BuildEngine(build_ext):
-    """build_ext that compiles on every core and writes the manifest of the sources it compiled."""
+    """build_ext that compiles on every core memory allows and writes the manifest of the sources it compiled."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if not self.parallel:
-            self.parallel = os.cpu_count() or 1
+            self.parallel = max(1, compilers())
 
     def build_extensions(self) -> None:
         self.not_built: set[str] = set()
