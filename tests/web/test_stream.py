@@ -139,20 +139,26 @@ class Phone:
         return EventStream(self.server.host, self.server.port, cookie=cookie)
 
 
-def travel_cards(stream: EventStream) -> list[str]:
-    """Each player's first card (their travel card) in the stream's next state."""
-    return [p["cards"][0] for p in stream.next_state()[1]["players"]]
+def travel_cards(stream: EventStream, within: float | None = None) -> list[str]:
+    """Each player's first card (their travel card) in the stream's next state (``within`` seconds: else a failure)."""
+    return [p["cards"][0] for p in stream.next_state(within)[1]["players"]]
 
 
-def test_leaving_host_mode_hides_the_others_cards_on_the_open_stream(server: WebServer, table: Table) -> None:
-    """The stream decided what its phone may see when it opened: after "Leave host mode" it still sent every
-    player's face-down travel cards."""
+def stream_of_a_host(server: WebServer, table: Table) -> tuple[Phone, EventStream]:
+    """Bob's phone in host mode, its stream open on a game where each player holds a face-down card."""
     table.new_game(SECRET_CARDS)
     bob = Phone(server)
     bob.post("/api/join", {"code": CODE, "player": "Bob"})
     bob.post("/api/host/login", {"pin": PIN})
     stream = bob.stream()
     assert travel_cards(stream) == ["travel-forward-2", "travel-back-1"]
+    return bob, stream
+
+
+def test_leaving_host_mode_hides_the_others_cards_on_the_open_stream(server: WebServer, table: Table) -> None:
+    """The stream decided what its phone may see when it opened: after "Leave host mode" it still sent every
+    player's face-down travel cards."""
+    bob, stream = stream_of_a_host(server, table)
     bob.post("/api/host/logout", {})
     table.submit({"roll": [1, 2]}, source="buttons")
     assert travel_cards(stream) == ["travel-hidden", "travel-back-1"]
@@ -193,14 +199,9 @@ def test_freeing_a_seat_alone_reaches_the_lost_phones_open_stream(server: WebSer
 
 def test_leaving_host_mode_alone_reaches_the_open_stream_and_nothing_is_sent_twice(
         server: WebServer, table: Table) -> None:
-    table.new_game(SECRET_CARDS)
-    bob = Phone(server)
-    bob.post("/api/join", {"code": CODE, "player": "Bob"})
-    bob.post("/api/host/login", {"pin": PIN})
-    stream = bob.stream()
-    assert travel_cards(stream) == ["travel-forward-2", "travel-back-1"]
+    bob, stream = stream_of_a_host(server, table)
     bob.post("/api/host/logout", {})
-    assert [p["cards"][0] for p in stream.next_state(within=5)[1]["players"]] == ["travel-hidden", "travel-back-1"]
+    assert travel_cards(stream, within=5) == ["travel-hidden", "travel-back-1"]  # the same state, as it may see it now
     Phone(server).post("/api/join", {"code": CODE, "player": "Ann"})  # another phone's seat: Bob's view is the same
     stream.comments = 0
     while stream.comments < 3:  # keep-alives every 0.2 s, and no state event among them
