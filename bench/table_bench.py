@@ -8,7 +8,11 @@ counted are the ones the Pi would put on the wire (luma sends each data run as o
 message on a bus it opened); luma's stock ssd1306 on the same frames gives the comparison.
 Prints figures; asserts nothing.
 
-    .venv/bin/python bench/table_bench.py [--presses 200]
+    .venv/bin/python bench/table_bench.py [--presses 200] [--mixes 3]
+
+The presses pick YES, NO and NEXT at random, and the median of bytes per change moves with that
+mix (a NEXT at a question costs two rows, a result six or seven), so the bench plays several
+games, each with its own seed, and prints the pooled figures and each game's median.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,31 +64,41 @@ def differing_bytes(frames: list, shown_before: Any = None) -> list[int]:
     return counts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--presses", type=int, default=200)
-    args = parser.parse_args()
+@dataclass
+class Mix:
+    """One scripted game: what each screen change cost on the bus and which layout it showed."""
 
+    seed: int
+    presses: int
+    inputs: int
+    elapsed: float
+    per_change: list[int]  # bytes on the wire per screen change (address + control + data)
+    kinds: list[str]  # per change: the layout shown ("ack" is a press's cue)
+    frames: list[Any]
+    shown_before: Any  # on the panel when the presses start (not counted)
+    latencies: list[float]  # ms, edge -> first frame
+    result_latencies: list[float]  # ms, edge -> frame of the input's result
+    slow: list[tuple[float, str, str]]
+
+
+def play(seed: int, presses_wanted: int) -> Mix:
+    """A three-player classic game whose presses pick YES, NO and NEXT at random from ``seed``."""
     pins = load_pins()
     factory = MockFactory()
-    bus, stock_bus = VirtualI2CBus(), VirtualI2CBus()
-    with virtual_smbus(stock_bus):
-        stock = ssd1306(i2c(port=pins.i2c_bus, address=pins.i2c_address))
+    bus = VirtualI2CBus()
     per_change: list[int] = []
-    stock_per_change: list[int] = []
-
-    frames = []
-    kinds: list[str] = []  # per change: the layout shown ("ack" is a press's cue)
+    frames: list[Any] = []
+    kinds: list[str] = []
     built: list = []  # the station, once built (frames arrive while it is being built)
 
-    def on_frame(image) -> None:  # the bytes this frame cost (luma's own driver is timed after the run)
+    def on_frame(image) -> None:  # the bytes this frame cost
         per_change.append(bus.wire_bytes())
         bus.reset()
         frames.append(image)
         shown = built[0].controller.shown if built else None
         kinds.append(shown.name if shown is not None else "")
 
-    rng = random.Random(6)
+    rng = random.Random(seed)
     clock = time.perf_counter
     with tempfile.TemporaryDirectory() as scratch, virtual_smbus(bus):
         station = build_station(journal_path=Path(scratch) / "bench.sqlite3", pins=pins, pin_factory=factory,
@@ -96,14 +111,14 @@ def main() -> None:
         station.journal.snapshot_every = 50
         bus.reset()
         per_change.clear()
-        shown_before = frames[-1] if frames else None  # on the panel when the presses start (not counted)
+        shown_before = frames[-1] if frames else None
         frames.clear()
         kinds.clear()
         buttons = VirtualButtons(factory, pins.buttons, time.sleep, after_step=station.tick)
         presses = 0
         slow: list[tuple[float, str, str]] = []
         started = clock()
-        while presses < args.presses:
+        while presses < presses_wanted:
             state = station.table.public()
             if state["winner"]:
                 break
@@ -126,42 +141,68 @@ def main() -> None:
                 slow.append((station.controller.latencies[-1] * 1000, button, prompt["kind"]))
             presses += 1
         elapsed = clock() - started
-        latencies = [s * 1000 for s in station.controller.latencies]
-        inputs = station.table.public()["seq"]
+        mix = Mix(seed, presses, station.table.public()["seq"], elapsed, per_change, kinds, frames, shown_before,
+                  [s * 1000 for s in station.controller.latencies],
+                  [s * 1000 for s in station.controller.result_latencies], slow)
         station.close()
     factory.reset()
-    for image in frames:  # what luma's stock driver would have sent for the same frames
+    return mix
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=200, help="button presses per game")
+    parser.add_argument("--mixes", type=int, default=3,
+                        help="games, each with its own random choice of presses (seeds 1, 2, ...)")
+    args = parser.parse_args()
+
+    pins = load_pins()
+    stock_bus = VirtualI2CBus()
+    with virtual_smbus(stock_bus):
+        stock = ssd1306(i2c(port=pins.i2c_bus, address=pins.i2c_address))
+    mixes = [play(seed, args.presses) for seed in range(1, args.mixes + 1)]
+    per_change = [b for m in mixes for b in m.per_change]
+    kinds = [k for m in mixes for k in m.kinds]
+    latencies = [ms for m in mixes for ms in m.latencies]
+    results = [ms for m in mixes for ms in m.result_latencies]
+    slow = [s for m in mixes for s in m.slow]
+    inputs = sum(m.inputs for m in mixes)
+    stock_per_change: list[int] = []
+    for image in (f for m in mixes for f in m.frames):  # what luma's stock driver would have sent for the same frames
         stock_bus.reset()
         stock.display(image)
         stock_per_change.append(stock_bus.wire_bytes())
 
-    print(f"table bench: {presses} button presses, {inputs} inputs journaled, {len(per_change)} screen changes, "
-          f"{elapsed:.1f} s of real time (python {sys.version.split()[0]})")
+    print(f"table bench: {len(mixes)} games x {args.presses} button presses, {inputs} inputs journaled, "
+          f"{len(per_change)} screen changes, {sum(m.elapsed for m in mixes):.1f} s of real time "
+          f"(python {sys.version.split()[0]})")
     print(f"button edge -> frame handed to the display: median {statistics.median(latencies):.2f} ms, "
           f"p99 {percentile(latencies, 0.99):.2f} ms, max {max(latencies):.2f} ms over {len(latencies)} frames "
           "(target p99 <= 5 ms)")
     print("slowest first frames: " + ", ".join(f"{ms:.1f} ms ({b} at {k})" for ms, b, k in sorted(slow)[-4:]))
-    results = [s * 1000 for s in station.controller.result_latencies]
     print(f"button edge -> frame of the input's result (after the journal's synced commit): median "
           f"{statistics.median(results):.2f} ms, p99 {percentile(results, 0.99):.2f} ms")
     median_bytes = statistics.median(per_change)
     print(f"I2C bytes per screen change (address + control + data): median {median_bytes:.0f}, "
           f"p90 {percentile(per_change, 0.9):.0f}, max {max(per_change)}; "
           f"{100 * median_bytes / FULL_FRAME:.0f}% of the 1 KB frame (target <= 40%)")
+    print("  each game alone (the median moves with the mix of presses): " + ", ".join(
+        f"seed {m.seed} {statistics.median(m.per_change):.0f} B ({100 * statistics.median(m.per_change) / FULL_FRAME:.0f}%)"
+        for m in mixes))
     by_layout: dict[str, list[int]] = {}
     for sent, kind in zip(per_change, kinds):
         by_layout.setdefault(kind or "?", []).append(sent)
-    print("  by layout (the median moves with the mix): " + ", ".join(
+    print("  by layout: " + ", ".join(
         f"{kind} {len(sent)} x median {statistics.median(sent):.0f} B" for kind, sent in sorted(by_layout.items())))
     cues = [b for b, k in zip(per_change, kinds) if k == "ack"]
     others = [b for b, k in zip(per_change, kinds) if k != "ack"]
     if cues and others:
-        print(f"  of which press cues (the hint row says the press was taken): {len(cues)}, median "
+        print(f"  of which press cues (the answered row says the press was taken): {len(cues)}, median "
               f"{statistics.median(cues):.0f} bytes; the input's result and every other change: {len(others)}, "
               f"median {statistics.median(others):.0f} bytes ({100 * statistics.median(others) / FULL_FRAME:.0f}%)")
     print(f"  all changes together: {sum(per_change) / max(inputs, 1):.0f} bytes per input journaled "
           f"(luma's stock driver: {sum(stock_per_change) / max(inputs, 1):.0f})")
-    least = differing_bytes(frames, shown_before)
+    least = [b for m in mixes for b in differing_bytes(m.frames, m.shown_before)]
     least_results = [b for b, k in zip(least, kinds) if k != "ack"]
     print(f"  bytes that differ from the frame before (no driver writing the panel RAM sends less): median {statistics.median(least):.0f} "
           f"({100 * statistics.median(least) / FULL_FRAME:.0f}%); of the results alone "

@@ -263,6 +263,67 @@ def test_a_press_is_answered_at_once_by_a_cue_that_never_shows_the_dice(tmp_path
         assert result[0] == "game" and f"Ann rolls {a} and {b}" in result[1] and result[2] == 1
 
 
+@contextmanager
+def paged_station(tmp_path: Path, setup: dict[str, Any], dice: str) -> Iterator[tuple[Station, VirtualButtons,
+                                                                                    VirtualI2CBus]]:
+    """A station whose OLED is the paged SSD1306 driver on a recording I2C bus (simulated time)."""
+    sim = SimClock()
+    factory = MockFactory()
+    pins = load_pins()
+    bus = VirtualI2CBus()
+    station = build_station(journal_path=tmp_path / "g.sqlite3", pins=pins, pin_factory=factory,
+                            open_device=lambda: PagedSSD1306(i2c(bus=bus)), dice=dice, clock=sim,
+                            sleep=sim.sleep, setup=setup, new_seed=lambda: 1)
+    try:
+        yield station, VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick), bus
+    finally:
+        station.close()
+        factory.reset()
+
+
+def pages_written(bus: VirtualI2CBus) -> set[int]:
+    """The controller pages a paged SSD1306 driver opened a window on (COLUMNADDR a b, PAGEADDR p p)."""
+    return {payload[4] for _, control, payload in bus.transfers if control == 0x00 and payload[:1] == b"\x21"}
+
+
+def test_a_press_cue_takes_the_answered_row_and_leaves_the_hint_unsent(tmp_path: Path) -> None:
+    """The cue replaces the row being answered (just above the hint), which the result rewrites anyway; the hint
+    row stays. A roll whose result asks for the next roll (rent paid, Bob rolls) never sends the hint's page: when
+    the cue took the hint row, every input's result had to write it back (one page in eight, every time)."""
+    setup = {**start(), "start": {**start()["start"], "spaces": {"baltic-avenue": {"owner": "Bob"},
+                                                               "oriental-avenue": {"owner": "Ann"}}}}
+    with paged_station(tmp_path, setup, dice="software") as (station, buttons, bus):
+        faces = iter([0, 1])  # 1 and 2: Ann lands on Bob's Baltic Avenue and pays the rent
+        station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
+        before = station.controller.frame()
+        asked = station.controller.shown
+        assert asked is not None and asked.rows[-2].text == "Mortgage"  # the option row: both own a street
+        shown: list[screens.Screen] = []
+        show = station.display.show
+
+        def recording(image: Any) -> bool:
+            assert station.controller.shown is not None
+            shown.append(station.controller.shown)
+            return show(image)
+
+        station.display.show = recording  # type: ignore[method-assign]
+        bus.reset()
+        buttons.press("ROLL")
+        cue, result = shown[0], shown[-1]
+        assert cue.name == "ack" and cue.rows[-2].text == "Rolling..." and cue.rows[-1] == asked.rows[-1]
+        assert cue.rows[:-2] == asked.rows[:-2]
+        assert result.name == "game" and result.rows[-3].text == "Bob, roll the dice"
+        assert result.rows[-1] == asked.rows[-1]  # the same hint for Bob as for Ann
+        assert station.table.public()["players"][0]["cash"] == 1500 - 4  # type: ignore[index]
+        written = pages_written(bus)
+        assert 7 not in written and 6 in written, written
+        panel = SSD1306Ram()  # and what the panel holds is the result, whole
+        panel.ram = [bytearray(expected_pages(before)[p * 128:(p + 1) * 128]) for p in range(8)]
+        panel.feed(bus)
+        assert panel.pages() == expected_pages(station.controller.frame())
+
+
+
 def test_host_menu_undo(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 2", "YES")
@@ -715,16 +776,8 @@ def test_demo_default_game_is_a_two_player_addon_game(tmp_path: Path) -> None:
 
 
 def test_display_unplugged_the_game_goes_on_and_it_recovers(tmp_path: Path) -> None:
-    sim = SimClock()
-    factory = MockFactory()
-    pins = load_pins()
-    bus = VirtualI2CBus()
-    station = build_station(journal_path=tmp_path / "g.sqlite3", pins=pins, pin_factory=factory,
-                            open_device=lambda: PagedSSD1306(i2c(bus=bus)), dice="roller", clock=sim,
-                            sleep=sim.sleep, setup=start(), new_seed=lambda: 1)
-    try:
-        buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
-        roller = VirtualRoller(factory, pins.roller, sim.sleep)
+    with paged_station(tmp_path, start(), dice="roller") as (station, buttons, bus):
+        roller = VirtualRoller(buttons.factory, load_pins().roller, buttons.sleep)
         bus.plugged = False
         buttons.press("ROLL")
         roller.present(1, 2)
@@ -738,9 +791,7 @@ def test_display_unplugged_the_game_goes_on_and_it_recovers(tmp_path: Path) -> N
         panel = SSD1306Ram()
         panel.feed(bus)
         assert panel.pages() == expected_pages(station.controller.frame())
-    finally:
-        station.close()
-        factory.reset()
+
 
 
 def test_a_full_disk_is_reported_and_the_input_not_lost(tmp_path: Path) -> None:
