@@ -274,14 +274,21 @@ class Ruleset:
     def legal_acts(self, state: State, name: str) -> list[dict[str, Any]]:
         """The :meth:`candidate_acts` the engine takes now, each tried on ``state`` (which stays as it was), as
         python-chess filters its pseudo-legal moves: what a phone or the buttons can offer without a refusal."""
-        legal = []
+        return self.judged_acts(state, name)[0]
+
+    def judged_acts(self, state: State, name: str) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+        """The :meth:`candidate_acts` tried on ``state``: those the engine takes now, and those it refuses, each
+        with its reason ("build evenly, ..."), so that a phone can say why a deed offers no Build."""
+        legal: list[dict[str, Any]] = []
+        refused: list[tuple[dict[str, Any], str]] = []
         for act in self.candidate_acts(state, name):
             try:
                 self.apply(state, {"act": act})
-            except IllegalInput:
+            except IllegalInput as error:
+                refused.append((act, str(error)))
                 continue
             legal.append(act)
-        return legal
+        return legal, refused
 
     def roll_line(self, prompt: Mapping[str, Any], values: Sequence[int]) -> dict[str, Any]:
         """The roll input for ``values``, one per :meth:`throws` of ``prompt``, in that order."""

@@ -102,15 +102,17 @@ def get_history() -> Any:
 @requires(Permission.LOOK)
 def get_acts() -> Any:
     """The voluntary acts on deeds (build, mortgage, borrow...) the engine takes now from ``?player=`` (this phone's
-    player by default): the page offers these, not a button per verb that the engine would refuse."""
+    player by default): the page offers these, not a button per verb that the engine would refuse; and the acts it
+    refuses, with the engine's reason, so that the page can say why a whole group offers no Build."""
     state = running_state()
     name = request.args.get("player") or current_player()
     if not name:
         raise BadRequest("name a player (?player=NAME): this phone has not joined")
     if name not in {p["name"] for p in state["players"]}:
         raise NotFound(f"there is no player called {name!r}")
-    return jsonify({"seq": state["seq"], "player": name,
-                    "acts": find_ruleset(state["ruleset"]).legal_acts(state, name)})
+    legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
+    return jsonify({"seq": state["seq"], "player": name, "acts": legal,
+                    "refused": [{"act": act, "why": why} for act, why in refused]})
 
 
 @api.get("/board")

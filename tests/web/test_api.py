@@ -63,8 +63,13 @@ def test_acts_are_the_legal_acts_of_the_phones_player_or_the_one_named(client: F
     table.submit({"answer": "yes"}, source="test")
     body = client.get("/api/acts?player=Ann").get_json()
     assert body == {"seq": table.state["seq"], "player": "Ann",
-                    "acts": [{"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}]}  # no house: half a group
-    assert join(client, "Bob").get("/api/acts").get_json()["acts"] == []
+                    "acts": [{"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}],  # no house: half a group
+                    "refused": [{"act": {"player": "Ann", "do": verb, "space": "baltic-avenue"}, "why": why} for verb, why in (
+                        ("build", "Ann cannot build on Baltic Avenue: Ann does not own the whole purple group"),
+                        ("unmortgage", "Ann cannot lift the mortgage on Baltic Avenue: it is not mortgaged"),
+                        ("sell", "Ann cannot sell a building on Baltic Avenue: there is none"))]}
+    assert join(client, "Bob").get("/api/acts").get_json() == {"seq": table.state["seq"], "player": "Bob",
+                                                                "acts": [], "refused": []}
 
 
 def test_history_follows_cash(client: FlaskClient, table: Table) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -621,25 +622,70 @@ def test_the_player_who_passed_the_bridge_moves_it_from_the_phone(browser: Any, 
             assert page.errors == []
 
 
-def test_the_deeds_offer_only_the_acts_the_engine_takes(browser: Any, phone: Any, tmp_path: Path) -> None:
-    """A "Build house" on every street, whole group or not, was a refusal per tap: the page asks /api/acts."""
+@contextmanager
+def deeds_game(tmp_path: Path, phone: Any, spaces: dict[str, Any], cash: int = 1500) -> Iterator[Any]:
+    """A classic game where Ann holds ``spaces`` and ``cash``; yields her phone, joined."""
     with Journal(tmp_path / "deeds.sqlite3") as journal:
         table = Table(journal)
-        table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3, "start": {"spaces": {
-            "baltic-avenue": {"owner": "Ann"}, "oriental-avenue": {"owner": "Ann"},
-            "vermont-avenue": {"owner": "Ann"}, "connecticut-avenue": {"owner": "Ann"}}}})
+        table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3, "start": {
+            "spaces": spaces, "players": {"Ann": {"cash": cash}}}})
         app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
         with make_server(app, "127.0.0.1", 0) as server:
             page = phone(server.url + f"/join#code={CODE}")
             join(page, "Ann")
-            from playwright.sync_api import expect
+            yield page
 
-            build = page.locator('#mine [data-verb="build"]:visible')
-            expect(build).to_have_count(3, timeout=TIMEOUT)  # the light blue group, whole; not Baltic Avenue
-            assert page.locator('[data-deed="baltic-avenue"] [data-verb="build"]').is_hidden()
-            assert page.locator('[data-deed="baltic-avenue"] [data-verb="mortgage"]').is_visible()
-            page.click('[data-deed="oriental-avenue"] [data-verb="build"]')
-            expect(page.locator('[data-deed="oriental-avenue"] [data-verb="build"]')).to_be_hidden(timeout=TIMEOUT)
-            expect(build).to_have_count(2)  # evenly: the next house goes on Vermont or Connecticut first
-            assert page.locator('[data-deed="oriental-avenue"] [data-verb="sell"]').is_visible()
-            assert page.errors == []
+
+def test_the_deeds_offer_only_the_acts_the_engine_takes(phone: Any, tmp_path: Path) -> None:
+    """A "Build house" on every street, whole group or not, was a refusal per tap: the page asks /api/acts."""
+    with deeds_game(tmp_path, phone, {"baltic-avenue": {"owner": "Ann"}, "oriental-avenue": {"owner": "Ann"},
+                                      "vermont-avenue": {"owner": "Ann"}, "connecticut-avenue": {"owner": "Ann"}}) as page:
+        from playwright.sync_api import expect
+
+        build = page.locator('#mine [data-verb="build"]:visible')
+        expect(build).to_have_count(3, timeout=TIMEOUT)  # the light blue group, whole; not Baltic Avenue
+        assert page.locator('[data-deed="baltic-avenue"] [data-verb="build"]').is_hidden()
+        assert page.locator('[data-deed="baltic-avenue"] [data-verb="mortgage"]').is_visible()
+        page.click('[data-deed="oriental-avenue"] [data-verb="build"]')
+        expect(page.locator('[data-deed="oriental-avenue"] [data-verb="build"]')).to_be_hidden(timeout=TIMEOUT)
+        expect(build).to_have_count(2)  # evenly: the next house goes on Vermont or Connecticut first
+        assert page.locator('[data-deed="oriental-avenue"] [data-verb="sell"]').is_visible()
+        assert page.errors == []
+
+
+def test_a_deed_says_why_the_button_a_player_looks_for_is_not_there(phone: Any, tmp_path: Path) -> None:
+    """The page hid what the engine refuses without a word: "why can't I build?" on a whole group. Now the deed
+    says why, in the engine's words; a house on half a group (Baltic Avenue) is not explained on every street."""
+    with deeds_game(tmp_path, phone, {
+            "baltic-avenue": {"owner": "Ann"}, "oriental-avenue": {"owner": "Ann", "houses": 1},
+            "vermont-avenue": {"owner": "Ann"}, "connecticut-avenue": {"owner": "Ann"},
+            "reading-railroad": {"owner": "Ann", "mortgaged": True}}, cash=60) as page:
+        from playwright.sync_api import expect
+
+        why = page.locator("#mine .why")
+        expect(why).to_have_count(4, timeout=TIMEOUT)
+        expect_text(page.locator('[data-deed="oriental-avenue"] [data-why="build"]'),
+                    "Build house: build evenly, the other streets of the light-blue group come first")
+        expect_text(page.locator('[data-deed="vermont-avenue"] [data-why="mortgage"]'),
+                    "Mortgage: sell the buildings of the light-blue group first")
+        expect_text(page.locator('[data-deed="reading-railroad"] [data-why="unmortgage"]'),
+                    "Lift mortgage: it costs $110")
+        assert page.locator('[data-deed="baltic-avenue"] .why').count() == 0
+        shot(page, "deeds-why")
+        assert page.locator('[data-deed="vermont-avenue"] [data-verb="build"]').is_visible()  # $50 of Ann's $60
+        page.click('[data-deed="vermont-avenue"] [data-verb="build"]')  # $10 left: no house anywhere now
+        expect_text(page.locator('[data-deed="connecticut-avenue"] [data-why="build"]'), "Build house: a house costs $50")
+        expect_text(page.locator('[data-deed="vermont-avenue"] [data-why="build"]'),
+                    "Build house: build evenly, the other streets of the light-blue group come first")
+        assert page.locator("#mine > .why").count() == 0  # causes differ per deed: each row says its own
+        assert page.errors == []
+
+
+def test_one_cause_for_every_deed_is_said_once(phone: Any, tmp_path: Path) -> None:
+    with deeds_game(tmp_path, phone, {"baltic-avenue": {"owner": "Ann"}, "mediterranean-avenue": {"owner": "Ann"}},
+                    cash=10) as page:
+        from playwright.sync_api import expect
+
+        expect(page.locator("#mine .why")).to_have_count(1, timeout=TIMEOUT)
+        expect_text(page.locator("#mine > .why"), "Build house: a house costs $50")
+        assert page.errors == []

@@ -291,8 +291,13 @@ class RealEstate(Auctions, Ruleset):
             raise reject(f"{why}: {name} does not own {space.name}")
         return space
 
+    def named(self, space_id: Any) -> str:
+        """A space as players name it in a refusal ("Baltic Avenue"); the id as sent when no space has it."""
+        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
+        return space.name if space is not None else str(space_id)
+
     def verb_mortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        why = f"{name} cannot mortgage {act.get('space')}"
+        why = f"{name} cannot mortgage {self.named(act.get('space'))}"
         space = self.deed(d, name, act.get("space"), why)
         if d.read_space(space.id)["mortgaged"]:
             raise reject(f"{why}: it is mortgaged already")
@@ -304,7 +309,7 @@ class RealEstate(Auctions, Ruleset):
 
     def verb_unmortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         self.check_spending(d, name, "lift a mortgage")
-        why = f"{name} cannot lift the mortgage on {act.get('space')}"
+        why = f"{name} cannot lift the mortgage on {self.named(act.get('space'))}"
         space = self.deed(d, name, act.get("space"), why)
         if not d.read_space(space.id)["mortgaged"]:
             raise reject(f"{why}: it is not mortgaged")

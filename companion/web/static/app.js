@@ -517,7 +517,7 @@ function renderMine(state) {
     box.append(row);
   }
   if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
-  offerOnlyLegalActs(me, key);
+  offerOnlyLegalActs(state, me, key);
   landlordControls(state, me, verbs, box);
   if (verbs.has("move-bridge") && state.bridge_mover === me) box.append(bridgePicker((ends) => act("move-bridge", ends)));
   const travel = $("travel");
@@ -546,7 +546,7 @@ function renderMine(state) {
   }
 }
 
-async function offerOnlyLegalActs(me, key) {
+async function offerOnlyLegalActs(state, me, key) {
   // The engine says which acts on deeds it takes now (a house only on a whole group, with the cash, no debt...):
   // the others' buttons are hidden, as the table's buttons offer only those. Until it answers, all are shown.
   let reply;
@@ -560,6 +560,32 @@ async function offerOnlyLegalActs(me, key) {
   for (const button of $("mine").querySelectorAll("[data-deed] [data-verb]")) {
     button.hidden = !legal.has(`${button.dataset.verb} ${button.closest("[data-deed]").dataset.deed}`);
   }
+  sayWhyNot(state, me, reply.refused || []);
+}
+
+function sayWhyNot(state, me, refused) {
+  // Where a player looks for a button the engine refuses now (a house on a whole group, a mortgage to lift, a
+  // mortgage under buildings), the deed says why, in the engine's words after the colon ("build evenly, ...",
+  // "it costs $110"). A house on half a group is not explained on every street: the group's colour says it.
+  const notes = [];
+  for (const { act, why } of refused) {
+    const row = act.space && $("mine").querySelector(`[data-deed="${CSS.escape(act.space)}"]`);
+    const button = row && row.querySelector(`[data-verb="${CSS.escape(act.do)}"]`);
+    if (!button || (act.do === "build" && !ownsGroup(state, me, act.space))) continue;
+    notes.push({ row, verb: act.do, label: button.textContent, reason: why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why });
+  }
+  if (notes.length > 1 && notes.every((n) => n.reason === notes[0].reason)) {  // one cause for all: said once
+    const label = notes.every((n) => n.label === notes[0].label) ? notes[0].label : "Not now";
+    $("mine").prepend(el("p", { class: "why" }, `${label}: ${notes[0].reason}`));
+    return;
+  }
+  for (const n of notes) n.row.append(el("p", { class: "why", "data-why": n.verb }, `${n.label}: ${n.reason}`));
+}
+
+function ownsGroup(state, me, id) {
+  const group = (app.board.byId[id] || {}).group;
+  const members = group && app.board.groups && app.board.groups[group] ? app.board.groups[group].spaces : [id];
+  return members.every((m) => (state.spaces[m] || {}).owner === me);
 }
 
 function bridgePicker(move) {
