@@ -663,11 +663,11 @@ def test_a_deed_says_why_the_button_a_player_looks_for_is_not_there(phone: Any, 
         from playwright.sync_api import expect
 
         why = page.locator("#mine .why")
-        expect(why).to_have_count(4, timeout=TIMEOUT)
+        expect(why).to_have_count(3, timeout=TIMEOUT)
         expect_text(page.locator('[data-deed="oriental-avenue"] [data-why="build"]'),
                     "Build house: build evenly, the other streets of the light-blue group come first")
-        expect_text(page.locator('[data-deed="vermont-avenue"] [data-why="mortgage"]'),
-                    "Mortgage: sell the buildings of the light-blue group first")
+        # Vermont and Connecticut Avenue refuse a mortgage for one cause: said once, above the deeds.
+        expect_text(page.locator('#mine > [data-why="mortgage"]'), "Mortgage: sell the buildings of the light-blue group first")
         expect_text(page.locator('[data-deed="reading-railroad"] [data-why="unmortgage"]'),
                     "Lift mortgage: it costs $110")
         assert page.locator('[data-deed="baltic-avenue"] .why').count() == 0
@@ -675,9 +675,9 @@ def test_a_deed_says_why_the_button_a_player_looks_for_is_not_there(phone: Any, 
         assert page.locator('[data-deed="vermont-avenue"] [data-verb="build"]').is_visible()  # $50 of Ann's $60
         page.click('[data-deed="vermont-avenue"] [data-verb="build"]')  # $10 left: no house anywhere now
         expect_text(page.locator('[data-deed="connecticut-avenue"] [data-why="build"]'), "Build house: a house costs $50")
-        expect_text(page.locator('[data-deed="vermont-avenue"] [data-why="build"]'),
+        expect_text(page.locator('#mine > [data-why="build"]'),  # Oriental and Vermont Avenue alike now
                     "Build house: build evenly, the other streets of the light-blue group come first")
-        assert page.locator("#mine > .why").count() == 0  # causes differ per deed: each row says its own
+        assert page.locator('[data-deed="oriental-avenue"] .why').count() == 0
         assert page.errors == []
 
 
@@ -689,3 +689,23 @@ def test_one_cause_for_every_deed_is_said_once(phone: Any, tmp_path: Path) -> No
         expect(page.locator("#mine .why")).to_have_count(1, timeout=TIMEOUT)
         expect_text(page.locator("#mine > .why"), "Build house: a house costs $50")
         assert page.errors == []
+
+
+def test_the_landlords_game_says_once_when_land_is_improved(phone: Any, tmp_path: Path) -> None:
+    """magie-1924: improvements and signs only in one's own turn, before the throw. Two lines, not two a lot."""
+    with Journal(tmp_path / "1924.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 3, "start": {
+            "turn": "Bob", "spaces": {lot: {"owner": "Ann"} for lot in ("wayback", "boomtown", "rubeville")}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            from playwright.sync_api import expect
+
+            expect(page.locator("#mine .why")).to_have_count(2, timeout=TIMEOUT)
+            expect_text(page.locator('#mine > [data-why="improve"]'),
+                        "Improve: improvements are bought in one's own turn, before the throw")
+            expect_text(page.locator('#mine > [data-why="sign"]'),
+                        "Put sign here: signs are placed in one's own turn, before the throw")
+            assert page.errors == []

@@ -574,12 +574,18 @@ function sayWhyNot(state, me, refused) {
     if (!button || (act.do === "build" && !ownsGroup(state, me, act.space))) continue;
     notes.push({ row, verb: act.do, label: button.textContent, reason: why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why });
   }
-  if (notes.length > 1 && notes.every((n) => n.reason === notes[0].reason)) {  // one cause for all: said once
-    const label = notes.every((n) => n.label === notes[0].label) ? notes[0].label : "Not now";
-    $("mine").prepend(el("p", { class: "why" }, `${label}: ${notes[0].reason}`));
-    return;
+  const byReason = new Map();  // (not Map.groupBy: older phones' browsers lack it)
+  for (const n of notes) byReason.set(n.reason, [...(byReason.get(n.reason) || []), n]);
+  const shared = [];
+  for (const [reason, same] of byReason) {
+    if (same.length === 1) {
+      same[0].row.append(el("p", { class: "why", "data-why": same[0].verb }, `${same[0].label}: ${reason}`));
+    } else {  // one cause on several deeds (1924: "in one's own turn, before the throw"): said once, above them
+      const label = same.every((n) => n.label === same[0].label) ? same[0].label : "Not now";
+      shared.push(el("p", { class: "why", "data-why": same[0].verb }, `${label}: ${reason}`));
+    }
   }
-  for (const n of notes) n.row.append(el("p", { class: "why", "data-why": n.verb }, `${n.label}: ${n.reason}`));
+  $("mine").prepend(...shared);
 }
 
 function ownsGroup(state, me, id) {
