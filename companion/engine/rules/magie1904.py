@@ -523,6 +523,12 @@ class Magie1904Rules(MagieRules):
                 "spaces": self.security(d, borrower, raw.get("spaces"), f"{borrower} cannot borrow"),
                 "terms": self.terms(raw.get("terms", ""))}
 
+    def recheck_offer(self, d: Draft, offer: Mapping[str, Any]) -> None:
+        if "loan" not in offer:
+            super().recheck_offer(d, offer)
+            return
+        self.loan_terms(d, offer["from"], offer["with"], offer["loan"])
+
     def settle(self, d: Draft, offer: Mapping[str, Any]) -> list[Task]:
         if "loan" not in offer:
             return super().settle(d, offer)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft, Task
+from ..errors import IllegalInput
 
 
 #: The reason of a trade's cash payment (a ruleset may judge the trade after both sides, not after each).
@@ -121,15 +122,31 @@ class Trades(Ruleset):
 
     def resume(self, d: Draft) -> None:
         """After a voluntary act: an offer whose spaces the act changed (a deed mortgaged, a house built or sold) is
-        withdrawn, so nobody accepts what they did not read."""
+        withdrawn, so nobody accepts what they did not read; and so is an offer the act made impossible (a house
+        built beside a deed offered, the cash offered spent), which would only be refused at its acceptance."""
         offer = d.state.get("trade")
-        changed = d.written_spaces() & set(self.offer_spaces(offer)) if offer else set()
-        if offer and changed:
+        why = self.offer_spoilt(d, offer) if offer else None
+        if offer and why:
             d.state["trade"] = None
-            names = names_of(sorted(self.board.by_id[s].name for s in changed))
-            d.say("trade", f"{offer['from']}'s offer to {offer['with']} is withdrawn: {names} changed since it was "
-                  "made", player=offer["from"], other=offer["with"])
+            d.say("trade", f"{offer['from']}'s offer to {offer['with']} is withdrawn: {why}", player=offer["from"],
+                  other=offer["with"])
         super().resume(d)
+
+    def offer_spoilt(self, d: Draft, offer: Mapping[str, Any]) -> str | None:
+        """Why the waiting offer cannot stand after this input's act, or None."""
+        changed = d.written_spaces() & set(self.offer_spaces(offer))
+        if changed:
+            return f"{names_of(sorted(self.board.by_id[s].name for s in changed))} changed since it was made"
+        try:
+            self.recheck_offer(d, offer)
+        except IllegalInput as error:
+            return str(error)
+        return None
+
+    def recheck_offer(self, d: Draft, offer: Mapping[str, Any]) -> None:
+        """Refuse an offer that could no longer be carried out (the checks :meth:`settle` makes, changing nothing)."""
+        self.bundle(d, offer["from"], offer["give"], "give")
+        self.bundle(d, offer["with"], offer["get"], "get")
 
     @staticmethod
     def offer_spaces(offer: Mapping[str, Any]) -> list[str]:
