@@ -61,8 +61,10 @@ def test_what_the_journal_check_found_is_on_the_oled_until_the_next_question(tmp
         assert t.station.controller.notices.shown(0)[0] != notice
 
 
-def press_yes_when_asked(factory: MockFactory, pin: int, clock: SimClock) -> tuple[list[int], object]:
-    """A ``sleep`` for the trouble screen's loop that presses YES on its third turn."""
+def press_yes_when_asked(factory: MockFactory, pin: int, clock: SimClock,
+                         stop: threading.Event) -> tuple[list[int], object]:
+    """A ``sleep`` for the trouble screen's loop that presses YES on its third turn, and stops the loop after 1000
+    turns (a YES never taken then fails the test instead of spinning for ever on simulated time)."""
     turns = [0]
 
     def sleep(seconds: float) -> None:
@@ -72,6 +74,8 @@ def press_yes_when_asked(factory: MockFactory, pin: int, clock: SimClock) -> tup
             factory.pin(pin).drive_low()
         if turns[0] == 8:
             factory.pin(pin).drive_high()
+        if turns[0] == 1000:
+            stop.set()
 
     return turns, sleep
 
@@ -82,13 +86,14 @@ def test_a_journal_that_cannot_be_opened_is_set_aside_with_yes(tmp_path: Path) -
     path.write_bytes(b"this is not a database" * 100)
     pins, factory, clock = load_pins(), MockFactory(), SimClock()
     frames: list[object] = []
-    _, sleep = press_yes_when_asked(factory, pins.buttons["YES"], clock)
+    stop = threading.Event()
+    _, sleep = press_yes_when_asked(factory, pins.buttons["YES"], clock, stop)
     try:
         with pytest.raises(JournalError) as error:
             Journal(path)
         assert ask_to_set_aside(error.value, path, pins=pins, pin_factory=factory,
                                 open_device=lambda: dummy(width=128, height=64, mode="1"), clock=clock, sleep=sleep,
-                                stop=threading.Event(), now=lambda: datetime(2026, 11, 23, 20, 15),
+                                stop=stop, now=lambda: datetime(2026, 11, 23, 20, 15),
                                 on_frame=frames.append)
     finally:
         factory.reset()
@@ -99,6 +104,18 @@ def test_a_journal_that_cannot_be_opened_is_set_aside_with_yes(tmp_path: Path) -
         assert journal.games() == []
 
 
+def read_lines(proc: subprocess.Popen[str], count: int, within: float) -> str:
+    """``count`` lines of the process's output, or a failure after ``within`` seconds (never a hang)."""
+    assert proc.stdout is not None
+    out = proc.stdout
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(out.readline() for _ in range(count)), daemon=True)
+    reader.start()
+    reader.join(within)
+    assert not reader.is_alive(), f"not {count} lines within {within} s"
+    return "".join(said)
+
+
 def test_run_waits_on_the_oled_instead_of_exiting_into_a_restart_loop(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     (tmp_path / "games.sqlite3").write_bytes(b"not a database" * 200)
@@ -106,7 +123,7 @@ def test_run_waits_on_the_oled_instead_of_exiting_into_a_restart_loop(tmp_path: 
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert proc.stdout is not None
-        said = proc.stdout.readline() + proc.stdout.readline()
+        said = read_lines(proc, 2, within=30)
         assert "not a database" in said and "the OLED asks" in said
         assert proc.poll() is None  # still there, showing it
         proc.send_signal(signal.SIGTERM)

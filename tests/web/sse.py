@@ -8,6 +8,13 @@ import time
 from typing import Any
 
 
+WITHIN = 20.0  # seconds a test waits for an event by default, keep-alives or not
+
+
+class NoEventInTime(AssertionError):
+    """No event came in time: a failure of the test, never taken for the stream's end (not an ``OSError``)."""
+
+
 class EventStream:
     """An open ``GET /api/stream``; :meth:`next_state` returns the next ``state`` event."""
 
@@ -23,15 +30,16 @@ class EventStream:
         self.response = self.conn.getresponse()
         self.comments = 0
 
-    def next_event(self, within: float | None = None) -> dict[str, str]:
+    def next_event(self, within: float | None = WITHIN) -> dict[str, str]:
         """The next event's fields (``id``, ``event``, ``data``); comments are counted and skipped.
 
-        ``within``: seconds to wait for it while keep-alive comments arrive (``TimeoutError`` after)."""
+        ``within``: seconds to wait for it while keep-alive comments arrive (:class:`NoEventInTime` after; None:
+        for ever), so that a test of something that never comes fails instead of hanging."""
         deadline = None if within is None else time.monotonic() + within
         fields: dict[str, str] = {}
         while True:
             if deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"no event within {within} s")
+                raise NoEventInTime(f"no event within {within} s")
             raw = self.response.readline()
             if not raw:
                 raise EOFError("the stream ended")
@@ -46,7 +54,7 @@ class EventStream:
             key, _, value = line.partition(":")
             fields[key] = fields.get(key, "") + value.removeprefix(" ")
 
-    def next_state(self, within: float | None = None) -> tuple[str, dict[str, Any]]:
+    def next_state(self, within: float | None = WITHIN) -> tuple[str, dict[str, Any]]:
         deadline = None if within is None else time.monotonic() + within
         while True:
             event = self.next_event(None if deadline is None else max(0.0, deadline - time.monotonic()))

@@ -18,7 +18,7 @@ from companion.table import Table
 from companion.web import WebServer, make_server
 
 from .conftest import CODE, PIN
-from .sse import EventStream
+from .sse import WITHIN, EventStream
 
 SECRET_CARDS = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
                 "deal": {"Ann": ["travel-forward-2", "triple-play-136"], "Bob": ["travel-back-1", "triple-play-445"]}}
@@ -139,7 +139,7 @@ class Phone:
         return EventStream(self.server.host, self.server.port, cookie=cookie)
 
 
-def travel_cards(stream: EventStream, within: float | None = None) -> list[str]:
+def travel_cards(stream: EventStream, within: float = WITHIN) -> list[str]:
     """Each player's first card (their travel card) in the stream's next state (``within`` seconds: else a failure)."""
     return [p["cards"][0] for p in stream.next_state(within)[1]["players"]]
 
