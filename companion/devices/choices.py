@@ -191,18 +191,15 @@ def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
 
 
 def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
-    """Every act of the ruleset's :meth:`~companion.engine.core.Ruleset.candidate_acts` that the engine takes now
-    (build, lift a mortgage, mortgage, sell a building; improve, place the sign; borrow, repay; buy or sell idle
-    land), each with what it pays or costs, found by trying it on the engine: "Build on Baltic Avenue: pay $50"."""
+    """Every act the engine takes now (:meth:`~companion.engine.core.Ruleset.judged_acts`: build, lift a mortgage,
+    mortgage, sell a building; improve, place the sign; borrow, repay; buy or sell idle land), each with what it
+    pays or costs: "Build on Baltic Avenue: pay $50"."""
     ruleset = find_ruleset(state["ruleset"])
     choices = []
-    for act in ruleset.candidate_acts(state, name):
-        line = {"act": act}
-        events = tried(ruleset, state, line)
-        if events is not None:
-            change = own_payment(events, name)
-            amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
-            choices.append(ButtonChoice(f"{act_words(ruleset, act, labels)}{amount}", line))
+    for act, events in ruleset.judged_acts(state, name)[0]:
+        change = own_payment(events, name)
+        amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
+        choices.append(ButtonChoice(f"{act_words(ruleset, act, labels)}{amount}", {"act": act}))
     return choices
 
 

@@ -274,20 +274,20 @@ class Ruleset:
     def legal_acts(self, state: State, name: str) -> list[dict[str, Any]]:
         """The :meth:`candidate_acts` the engine takes now, each tried on ``state`` (which stays as it was), as
         python-chess filters its pseudo-legal moves: what a phone or the buttons can offer without a refusal."""
-        return self.judged_acts(state, name)[0]
+        return [act for act, _ in self.judged_acts(state, name)[0]]
 
-    def judged_acts(self, state: State, name: str) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
-        """The :meth:`candidate_acts` tried on ``state``: those the engine takes now, and those it refuses, each
-        with its reason ("build evenly, ..."), so that a phone can say why a deed offers no Build."""
-        legal: list[dict[str, Any]] = []
+    def judged_acts(self, state: State, name: str) -> tuple[list[tuple[dict[str, Any], list[Event]]],
+                                                            list[tuple[dict[str, Any], str]]]:
+        """The :meth:`candidate_acts` tried on ``state``: those the engine takes now, each with the events it would
+        bring (what it pays or costs), and those it refuses, each with its reason ("build evenly, ..."), so that a
+        phone can say why a deed offers no Build."""
+        legal: list[tuple[dict[str, Any], list[Event]]] = []
         refused: list[tuple[dict[str, Any], str]] = []
         for act in self.candidate_acts(state, name):
             try:
-                self.apply(state, {"act": act})
+                legal.append((act, self.apply(state, {"act": act})[1]))
             except IllegalInput as error:
                 refused.append((act, str(error)))
-                continue
-            legal.append(act)
         return legal, refused
 
     def roll_line(self, prompt: Mapping[str, Any], values: Sequence[int]) -> dict[str, Any]:

@@ -111,7 +111,7 @@ def get_acts() -> Any:
     if name not in {p["name"] for p in state["players"]}:
         raise NotFound(f"there is no player called {name!r}")
     legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
-    return jsonify({"seq": state["seq"], "player": name, "acts": legal,
+    return jsonify({"seq": state["seq"], "player": name, "acts": [act for act, _ in legal],
                     "refused": [{"act": act, "why": why} for act, why in refused]})
 
 
