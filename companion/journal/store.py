@@ -216,20 +216,14 @@ class Journal:
             except sqlite3.Error as error:
                 raise self._error(error, f"reading game {game_id}") from error
 
-    def last_game(self) -> StoredGame | None:
-        """The unfinished game played most recently (damaged games skipped), or None."""
-        for info in self.games():
-            if not info.finished and info.problem is None:
-                return self.open_game(info.id)
-        return None
+    def latest_game(self, *, unfinished: bool = False) -> StoredGame | None:
+        """The game played most recently (damaged games skipped; ``unfinished``: the most recent of those not over),
+        or None.
 
-    def latest_game(self) -> StoredGame | None:
-        """The game played most recently, finished or not (damaged games skipped), or None: where the table stopped.
-
-        After a game over the table comes back to that game's result (its screen offers a new game), not to
-        an older game left unfinished weeks ago."""
+        Without ``unfinished`` it is where the table stopped: after a game over the table comes back to that game's
+        result (its screen offers a new game), not to an older game left unfinished weeks ago."""
         for info in self.games():
-            if info.problem is None:
+            if info.problem is None and not (unfinished and info.finished):
                 return self.open_game(info.id)
         return None
 

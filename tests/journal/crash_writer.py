@@ -24,7 +24,7 @@ SNAPSHOT_EVERY = 4
 def main(path: str, seed: int) -> None:
     rnd = random.Random(seed)
     with Journal(path, snapshot_every=SNAPSHOT_EVERY) as journal:
-        game = journal.last_game() or journal.new_game({**SETUP, "seed": seed})
+        game = journal.latest_game(unfinished=True) or journal.new_game({**SETUP, "seed": seed})
         while True:
             line = next_input(game.state, rnd)
             try:

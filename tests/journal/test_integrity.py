@@ -94,7 +94,7 @@ def test_damage_before_the_last_record_is_an_error_and_other_games_still_load(
         assert info[2].problem is not None and info[1].problem is info[3].problem is None
         for game_id in (1, 3):
             assert journal.open_game(game_id).state == replay_all({**SETUP, "seed": 1 + game_id}, sent[game_id - 1])
-        last = journal.last_game()
+        last = journal.latest_game(unfinished=True)
         assert last is not None and last.id == 3
     assert raw(path, "SELECT count(*) FROM damaged") == [(0,)]  # nothing was dropped
 

@@ -96,7 +96,7 @@ def test_a_refused_setup_stores_nothing(journal: Journal) -> None:
     with pytest.raises(IllegalInput, match="ruleset"):
         journal.new_game({"ruleset": "parcheesi", "players": ["Ann", "Bob"]})
     assert journal.games() == []
-    assert journal.last_game() is None
+    assert journal.latest_game(unfinished=True) is None
 
 
 def test_sqlite_runs_in_wal_mode_with_full_sync(journal: Journal, path: Path) -> None:
@@ -130,7 +130,7 @@ def test_several_games_are_listed_and_any_can_be_resumed(path: Path) -> None:
     with Journal(path) as journal:
         for game_id, state in states.items():
             assert journal.open_game(game_id).state == state
-        last = journal.last_game()  # the finished game is skipped
+        last = journal.latest_game(unfinished=True)  # the finished game is skipped
         assert last is not None and last.id == first.id
         latest = journal.latest_game()  # where the table stopped: the finished game's result
         assert latest is not None and latest.id == third.id and latest.state == states[third.id]
