@@ -359,30 +359,60 @@ HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT
         "      m MENU · M hold MENU (host menu) · q or Ctrl-C quit")
 #: A key held down repeats (about every 30 ms): the button stays down until this long after the last repeat.
 KEY_HOLD = 0.08
+#: Terminals start repeating a held key after a delay (250-660 ms): the same key again within this long of its
+#: press waits ``KEY_HOLD`` to see whether repeats follow it (a key held) or not (a key tapped again).
+REPEAT_DELAY = 0.7
 
 
 class HeldKeys:
-    """Terminal keys as buttons: a key's button stays down until ``KEY_HOLD`` after its last repeat (``M``: held
-    2 s, the host menu), so a key held down (the terminal repeats it) is one press, as a button held down is."""
+    """Terminal keys as buttons, so that a key held down (the terminal repeats it) is one press, as a button held
+    down is, and a key tapped again is another press (``M``: MENU held 2 s, the host menu).
+
+    A terminal gives no key-up, only the repeats: after a press, the same key again within ``REPEAT_DELAY`` is
+    held back ``KEY_HOLD``; if another follows that fast it is the terminal's repeat (the key is held: no press
+    until it has been let go), else a second tap, pressed then."""
 
     def __init__(self, down: Callable[[str], None], up: Callable[[str], None]) -> None:
         self.down, self.up = down, up
         self._until: dict[str, float] = {}  # buttons down, and when each goes up
+        self._pressed: dict[str, float] = {}  # when each button was last pressed
+        self._waiting: dict[str, float] = {}  # the same key again soon after its press: a tap, or repeats?
+        self._repeating: dict[str, float] = {}  # keys held down (the terminal repeating them), and their last repeat
 
     def typed(self, keys: list[str], now: float) -> None:
         for key in keys:
             name = "MENU" if key == "M" else KEYS.get(key)
             if name is None:
                 continue
-            if name not in self._until:
-                self.down(name)
-            self._until[name] = now + (2.0 if key == "M" else KEY_HOLD)
+            if name in self._until:  # down already: a repeat keeps it down
+                self._until[name] = now + (2.0 if key == "M" else KEY_HOLD)
+            elif name in self._repeating:
+                self._repeating[name] = now
+            elif name in self._waiting:  # two in quick succession: the terminal repeats a held key
+                del self._waiting[name]
+                self._repeating[name] = now
+            elif now - self._pressed.get(name, float("-inf")) < REPEAT_DELAY and key != "M":
+                self._waiting[name] = now
+            else:
+                self._press(name, now, 2.0 if key == "M" else KEY_HOLD)
 
     def release(self, now: float) -> None:
         for name, when in list(self._until.items()):
             if now >= when:
                 self.up(name)
                 del self._until[name]
+        for name, when in list(self._waiting.items()):
+            if now >= when + KEY_HOLD:  # no repeat followed: tapped again
+                del self._waiting[name]
+                self._press(name, now, KEY_HOLD)
+        for name, when in list(self._repeating.items()):
+            if now >= when + KEY_HOLD:  # let go
+                del self._repeating[name]
+
+    def _press(self, name: str, now: float, hold: float) -> None:
+        self.down(name)
+        self._pressed[name] = now
+        self._until[name] = now + hold
 
 
 def split_keys(text: str) -> list[str]:

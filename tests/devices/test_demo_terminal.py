@@ -50,8 +50,9 @@ def test_a_key_held_down_is_one_press_and_keys_typed_again_are_more() -> None:
     assert pressed == [("down", "YES"), ("up", "YES")]
     held.typed(["y", "y", "."], 1.0)  # in one read: YES once (repeated), NEXT once
     held.release(1.0 + KEY_HOLD)
-    held.typed(["y"], 1.5)  # typed again after a pause: another press
+    held.typed(["y"], 1.5)  # typed again after a pause: another press (held back KEY_HOLD: no repeat follows)
     held.release(1.5 + KEY_HOLD)
+    held.release(1.5 + 3 * KEY_HOLD)
     assert pressed[2:] == [("down", "YES"), ("down", "NEXT"), ("up", "YES"), ("up", "NEXT"), ("down", "YES"),
                            ("up", "YES")]
     held.typed(["M"], 3.0)
@@ -59,6 +60,26 @@ def test_a_key_held_down_is_one_press_and_keys_typed_again_are_more() -> None:
     assert pressed[-1] == ("down", "MENU")  # held for the host menu: still down after a second
     held.release(5.0)
     assert pressed[-1] == ("up", "MENU")
+
+
+def play_keys(key: str, times: list[float]) -> list[tuple[str, str]]:
+    """The presses a key typed at ``times`` makes, the demo's loop ticking every 10 ms meanwhile."""
+    pressed: list[tuple[str, str]] = []
+    held = HeldKeys(lambda name: pressed.append(("down", name)), lambda name: pressed.append(("up", name)))
+    typed = sorted(times)
+    for tick in range(int((typed[-1] + 1.0) * 100)):
+        now = tick / 100
+        while typed and typed[0] <= now:
+            held.typed([key], typed.pop(0))
+        held.release(now)
+    return pressed
+
+
+def test_a_key_held_as_terminals_repeat_it_is_one_press_and_quick_taps_are_each_a_press() -> None:
+    """Terminals repeat a held key only after a delay (here 500 ms), then every 33 ms: the first repeat came after
+    the button had gone up, so holding `y` at "Go bankrupt? YES again" confirmed it."""
+    assert play_keys("y", [0.0] + [0.5 + i * 0.033 for i in range(30)]) == [("down", "YES"), ("up", "YES")]
+    assert play_keys(".", [0.0, 0.2, 0.4]) == [("down", "NEXT"), ("up", "NEXT")] * 3  # tapped quickly: three
 
 
 def test_keys_in_one_read_are_each_a_key_and_arrows_stay_whole() -> None:
