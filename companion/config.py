@@ -9,6 +9,8 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
     pins = "/etc/companion/pins.toml"   # optional: the pin map (else found as pins.py says)
     pin_factory = "lgpio"      # gpiozero pin factory: "lgpio" (every Pi, the Pi 5 too), "mock", "auto"
     phone_dice = "none"        # may a phone send the dice: "none", "manual", "software"
+    web_names = []             # names the phone page answers to besides its addresses and local names
+                               # (companion.web.hosts: a defence against DNS rebinding), e.g. ["games.example.org"]
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class TableConfig:
     pins: str | None = None
     pin_factory: str = "lgpio"
     phone_dice: PhoneDice = "none"
+    web_names: tuple[str, ...] = ()
     source: str = "<defaults>"
 
 
@@ -87,4 +90,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
             raise ConfigError(f"{source}: {key} must be a non-empty string")
     if config.pins is not None and not isinstance(config.pins, str):
         raise ConfigError(f"{source}: pins must be a file name")
-    return config
+    names = config.web_names
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise ConfigError(f"{source}: web_names must be a list of host names, such as [\"games.example.org\"]")
+    return replace(config, web_names=tuple(names))

@@ -18,7 +18,7 @@ import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -85,6 +85,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   dice: str, clock: clocks.Clock, sleep: clocks.Sleep, setup: dict[str, Any] | None,
                   new_seed: Callable[[], int], on_frame: Callable[[Any], None] | None = None,
                   web: tuple[str, int] | None = None, phone_dice: PhoneDice = "none",
+                  web_names: Sequence[str] = (),
                   shutdown: Callable[[], None] | None = None, resume_game: int | None = None,
                   wall_clock: Callable[[], datetime] = utc_now) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
@@ -106,7 +107,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             table.new_game(setup or default_setup(new_seed()), source="host")
         display = Display(open_device, clock=clock, on_frame=on_frame)
         closers.append(display.close)
-        server, join = _start_web(table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"))
+        server, join = _start_web(table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"), web_names)
         if server is not None:
             closers.append(server.stop)
         controller_box: list[TableController] = []
@@ -144,10 +145,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit)
 
 
-def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
-               kept: Path) -> tuple[Any, Callable[[], JoinInfo]]:
+def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
+               names: Sequence[str] = ()) -> tuple[Any, Callable[[], JoinInfo]]:
     """The phone page, when asked for and when the web package is installed; its PIN, join code,
-    cookie key and seats are ``kept`` in that file (beside the journal) from one run to the next."""
+    cookie key and seats are ``kept`` in that file (beside the journal) from one run to the next. It answers
+    to its addresses, local names and ``names`` (:mod:`companion.web.hosts`)."""
     if web is None:
         return None, JoinInfo
     try:
@@ -156,7 +158,7 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
         log.warning("no phone page: %s", error)
         return None, JoinInfo
     access = Access.kept(kept)
-    app = create_app(table, access=access, phone_dice=phone_dice)
+    app = create_app(table, access=access, phone_dice=phone_dice, config={"COMPANION_HOSTS": tuple(names)})
     host, port = web
     try:
         server = make_server(app, host=host, port=port).start()
@@ -227,7 +229,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     sleep=clocks.sleep, setup=None,
                                     new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
                                     web=(config.web_host, config.web_port) if config.web_port else None,
-                                    phone_dice=config.phone_dice, shutdown=shutdown, resume_game=game)
+                                    phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
+                                    resume_game=game)
             break
         except JournalUnusable as error:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets

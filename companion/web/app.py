@@ -26,6 +26,7 @@ from companion.table import StaleInput, Table
 from .access import Access, AccessDenied
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
+from .hosts import answers_to
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,7 @@ def create_app(
     access = access or Access.generate()
     if table_code is not None:
         access.table_code = table_code
+    _check_host(app)  # first of all: a name the table does not answer to gets nothing
     _bound_bodies(app)  # before the CSRF check, which reads the body
     CSRFProtect(app)
     limiter = Limiter(get_remote_address, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
@@ -130,6 +132,17 @@ def body_limit(max_bytes: int) -> Any:
         return view
 
     return mark
+
+
+def _check_host(app: Flask) -> None:
+    """Refuse a request made to a name the table does not answer to (DNS rebinding: :mod:`.hosts`)."""
+
+    @app.before_request
+    def known_host() -> Any:
+        if not answers_to(request.host, app.config.get("COMPANION_HOSTS", ())):
+            return _json_error(400, "unknown-host", f"this table does not answer to the name {request.host!r}: use "
+                               "the address on its screen, or list the name in web_names in its config file")
+        return None
 
 
 def _bound_bodies(app: Flask) -> None:

@@ -24,6 +24,7 @@ def test_a_file_sets_what_it_names_and_the_rest_is_default(tmp_path: Path) -> No
     assert (config.dice, config.pin_factory, config.display, config.web_port) == ("manual", "auto", "ssd1306", 8080)
     assert config.source == str(tmp_path / "config.toml")
     assert TableConfig().pin_factory == "lgpio"
+    assert load_config(write(tmp_path, 'web_names = ["games.example.org"]\n')).web_names == ("games.example.org",)
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -34,6 +35,8 @@ def test_a_file_sets_what_it_names_and_the_rest_is_default(tmp_path: Path) -> No
     ("web_port = true\n", "web_port must be a port number"),
     ('journal = ""\n', "journal must be a non-empty string"),
     ("pins = 5\n", "pins must be a file name"),
+    ('web_names = "games.example.org"\n', "web_names must be a list of host names"),
+    ('web_names = [""]\n', "web_names must be a list of host names"),
     ('dicee = "software"\n', "unknown key 'dicee'"),
     ('dice = "software"\ndice = "manual"\n', "config.toml:"),
     (b"\xff\xfe = 1\n", "not UTF-8 text"),
