@@ -158,8 +158,9 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
         log.warning("no phone page: %s", error)
         return None, JoinInfo
     access = Access.kept(kept)
-    app = create_app(table, access=access, phone_dice=phone_dice, config={"COMPANION_HOSTS": tuple(names)})
     host, port = web
+    # The name it listens on is one it answers to (the address its screen shows may be that name).
+    app = create_app(table, access=access, phone_dice=phone_dice, config={"COMPANION_HOSTS": (*names, host)})
     try:
         server = make_server(app, host=host, port=port).start()
     except OSError as error:  # the port is taken: any free one will do
@@ -293,7 +294,8 @@ def demo_journal_path() -> Path:
 def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sleep: clocks.Sleep,
                  setup: dict[str, Any] | None, new_seed: Callable[[], int], pins: PinMap | None = None,
                  on_frame: Callable[[Any], None] | None = None, web: tuple[str, int] | None = None,
-                 shutdown: Callable[[], None] | None = None) -> Iterator[tuple[Station, Any, PinMap]]:
+                 shutdown: Callable[[], None] | None = None,
+                 web_names: Sequence[str] = ()) -> Iterator[tuple[Station, Any, PinMap]]:
     """A station on gpiozero's MockFactory pins and luma's dummy OLED."""
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
@@ -303,7 +305,7 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
     station = build_station(journal_path=journal_path, pins=pins, pin_factory=factory,
                             open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
-                            phone_dice="software", shutdown=shutdown)
+                            phone_dice="software", web_names=web_names, shutdown=shutdown)
     try:
         yield station, factory, pins
     finally:

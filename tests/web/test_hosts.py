@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 import socket
+from pathlib import Path
 
 import pytest
 from flask import Flask
 
+from companion.devices.clock import SimClock
+from companion.launch import mock_station
 from companion.table import Table
 from companion.web import Access, create_app
 from companion.web.hosts import answers_to
@@ -53,3 +57,22 @@ def test_a_name_listed_in_the_config_is_answered(table: Table) -> None:
     client = app.test_client()
     assert client.get("/api/state", base_url="http://games.example.org").status_code == 200
     assert client.get("/api/state", base_url="http://evil.example").status_code == 400
+
+
+def test_the_tables_server_answers_the_names_of_its_config(tmp_path: Path) -> None:
+    """From the config's web_names to the running server (cheroot), as `companion run` builds it."""
+    sim = SimClock()
+    with mock_station(journal_path=tmp_path / "games.sqlite3", dice="software", clock=sim, sleep=sim.sleep,
+                      setup={"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 2}, new_seed=lambda: 3,
+                      web=("127.0.0.1", 0), web_names=("games.example.org",)) as (station, _, _):
+        def status(host: str) -> int:
+            connection = http.client.HTTPConnection("127.0.0.1", station.web.port, timeout=10)
+            try:
+                connection.request("GET", "/api/state", headers={"Host": host})
+                return connection.getresponse().status
+            finally:
+                connection.close()
+
+        assert status("games.example.org") == 200
+        assert status(f"127.0.0.1:{station.web.port}") == 200
+        assert status("evil.example") == 400
