@@ -219,6 +219,7 @@ class Ruleset:
         else:
             raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")
         self.run(d)
+        self.settled(d)
         return self._finish(d, line), d.events
 
     def public(self, state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:
@@ -357,6 +358,10 @@ class Ruleset:
 
     def resume(self, d: Draft) -> None:
         """After a voluntary act: let a waiting debt be paid once the debtor can pay it."""
+
+    def settled(self, d: Draft) -> None:
+        """After any input and all it set off (payments, moves), before the game waits again: what must hold
+        between inputs (a waiting offer that can still be accepted)."""
 
     def check_spending(self, d: Draft, name: str, doing: str) -> None:
         """Refuse an act that spends or gives away ``name``'s money when it may not (a debt waits)."""

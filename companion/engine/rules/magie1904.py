@@ -523,6 +523,9 @@ class Magie1904Rules(MagieRules):
                 "spaces": self.security(d, borrower, raw.get("spaces"), f"{borrower} cannot borrow"),
                 "terms": self.terms(raw.get("terms", ""))}
 
+    def cash_given(self, offer: Mapping[str, Any]) -> str | None:
+        return "lend money" if "loan" in offer else super().cash_given(offer)
+
     def recheck_offer(self, d: Draft, offer: Mapping[str, Any]) -> None:
         if "loan" not in offer:
             super().recheck_offer(d, offer)

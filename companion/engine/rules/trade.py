@@ -80,6 +80,9 @@ class Trades(Ruleset):
             raise reject(f"there is no trade offer for {name}")
         if (t.get("get") or {}).get("cash"):
             self.check_spending(d, name, "pay cash in a trade")
+        giving = self.cash_given(t)
+        if giving:  # a debt that came after the offer: its cash goes to the creditor first (refused, not withdrawn)
+            self.check_spending(d, t["from"], giving)
         d.state["trade"] = None
         later = self.settle(d, t)
         if later:
@@ -121,32 +124,40 @@ class Trades(Ruleset):
         d.say("trade", f"{name} {'withdraws' if name == t['from'] else 'rejects'} the trade", player=name)
 
     def resume(self, d: Draft) -> None:
-        """After a voluntary act: an offer whose spaces the act changed (a deed mortgaged, a house built or sold) is
-        withdrawn, so nobody accepts what they did not read; and so is an offer the act made impossible (a house
-        built beside a deed offered, the cash offered spent), which would only be refused at its acceptance."""
+        """After a voluntary act: an offer whose spaces the act changed (a deed mortgaged, a house built) is
+        withdrawn, so nobody accepts what they did not read."""
         offer = d.state.get("trade")
-        why = self.offer_spoilt(d, offer) if offer else None
-        if offer and why:
-            d.state["trade"] = None
-            d.say("trade", f"{offer['from']}'s offer to {offer['with']} is withdrawn: {why}", player=offer["from"],
-                  other=offer["with"])
+        changed = d.written_spaces() & set(self.offer_spaces(offer)) if offer else set()
+        if offer and changed:
+            self.withdraw(d, offer, f"{names_of(sorted(self.board.by_id[s].name for s in changed))} changed since "
+                                    "it was made")
         super().resume(d)
 
-    def offer_spoilt(self, d: Draft, offer: Mapping[str, Any]) -> str | None:
-        """Why the waiting offer cannot stand after this input's act, or None."""
-        changed = d.written_spaces() & set(self.offer_spaces(offer))
-        if changed:
-            return f"{names_of(sorted(self.board.by_id[s].name for s in changed))} changed since it was made"
-        try:
-            self.recheck_offer(d, offer)
-        except IllegalInput as error:
-            return str(error)
-        return None
+    def settled(self, d: Draft) -> None:
+        """After any input: an offer it made impossible (a house built beside a deed offered, the cash offered spent
+        on rent or a debt) is withdrawn with the reason its acceptance would meet, not left open to be refused."""
+        offer = d.state.get("trade")
+        if offer:
+            try:
+                self.recheck_offer(d, offer)
+            except IllegalInput as error:
+                self.withdraw(d, offer, str(error))
+        super().settled(d)
+
+    @staticmethod
+    def withdraw(d: Draft, offer: Mapping[str, Any], why: str) -> None:
+        d.state["trade"] = None
+        d.say("trade", f"{offer['from']}'s offer to {offer['with']} is withdrawn: {why}", player=offer["from"],
+              other=offer["with"])
 
     def recheck_offer(self, d: Draft, offer: Mapping[str, Any]) -> None:
         """Refuse an offer that could no longer be carried out (the checks :meth:`settle` makes, changing nothing)."""
         self.bundle(d, offer["from"], offer["give"], "give")
         self.bundle(d, offer["with"], offer["get"], "get")
+
+    def cash_given(self, offer: Mapping[str, Any]) -> str | None:
+        """What the offering player does with cash when the offer is accepted ("give cash in a trade"), or None."""
+        return "give cash in a trade" if (offer.get("give") or {}).get("cash") else None
 
     @staticmethod
     def offer_spaces(offer: Mapping[str, Any]) -> list[str]:
