@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -679,6 +680,40 @@ def test_a_deed_says_why_the_button_a_player_looks_for_is_not_there(phone: Any, 
                     "Build house: build evenly, the other streets of the light-blue group come first")
         assert page.locator('[data-deed="oriental-avenue"] .why').count() == 0
         assert page.errors == []
+
+
+def test_late_answers_about_the_deeds_never_say_a_cause_twice(phone: Any, tmp_path: Path) -> None:
+    """The page asks /api/acts at each rebuild of the deeds; an answer that came late to a rebuild of the same deeds
+    (a mortgage undone meanwhile) was taken as the current one's, and every cause was said twice."""
+    with Journal(tmp_path / "late.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3, "start": {
+            "players": {"Ann": {"cash": 10}}, "spaces": {
+                "baltic-avenue": {"owner": "Ann"}, "mediterranean-avenue": {"owner": "Ann"},
+                "reading-railroad": {"owner": "Ann", "mortgaged": True}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        acts, calls = app.view_functions["api.get_acts"], [0]
+
+        def slow_at_first(*args: Any, **kwargs: Any) -> Any:
+            calls[0] += 1
+            if calls[0] <= 2:  # the answers to the first two rebuilds come late
+                time.sleep(1.5)
+            return acts(*args, **kwargs)
+
+        app.view_functions["api.get_acts"] = slow_at_first
+        with make_server(app, "127.0.0.1", 0) as server:
+            page = phone(server.url + f"/join#code={CODE}")
+            join(page, "Ann")
+            table.submit({"act": {"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}}, source="test")
+            from playwright.sync_api import expect
+
+            expect(page.locator('[data-deed="baltic-avenue"] .deed')).to_contain_text("mortgaged", timeout=TIMEOUT)
+            table.submit({"undo": 1}, source="test")  # the deeds as they were: the same key as the first rebuild
+            expect(page.locator("#mine .why")).to_have_count(2, timeout=TIMEOUT)
+            time.sleep(2.5)  # the late answers have come by now
+            assert page.locator("#mine .why").all_text_contents() == ["Build house: a house costs $50",
+                                                                    "Lift mortgage: it costs $110"]
+            assert calls[0] >= 3 and page.errors == []
 
 
 def test_one_cause_for_every_deed_is_said_once(phone: Any, tmp_path: Path) -> None:

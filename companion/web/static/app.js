@@ -517,7 +517,7 @@ function renderMine(state) {
     box.append(row);
   }
   if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
-  offerOnlyLegalActs(state, me, key);
+  offerOnlyLegalActs(state, me, (app.mineBuilt = (app.mineBuilt || 0) + 1));
   landlordControls(state, me, verbs, box);
   if (verbs.has("move-bridge") && state.bridge_mover === me) box.append(bridgePicker((ends) => act("move-bridge", ends)));
   const travel = $("travel");
@@ -546,7 +546,7 @@ function renderMine(state) {
   }
 }
 
-async function offerOnlyLegalActs(state, me, key) {
+async function offerOnlyLegalActs(state, me, built) {
   // The engine says which acts on deeds it takes now (a house only on a whole group, with the cash, no debt...):
   // the others' buttons are hidden, as the table's buttons offer only those. Until it answers, all are shown.
   let reply;
@@ -555,7 +555,8 @@ async function offerOnlyLegalActs(state, me, key) {
   } catch {
     return;  // every button stays: a refusal still says why
   }
-  if ($("mine-panel").dataset.key !== key) return;  // rebuilt meanwhile: its own answer comes
+  // Rebuilt meanwhile (even into the same key, after an undo): that rebuild's own answer comes.
+  if (app.mineBuilt !== built) return;
   const legal = new Set(reply.acts.filter((a) => a.space).map((a) => `${a.do} ${a.space}`));
   for (const button of $("mine").querySelectorAll("[data-deed] [data-verb]")) {
     button.hidden = !legal.has(`${button.dataset.verb} ${button.closest("[data-deed]").dataset.deed}`);
@@ -567,6 +568,7 @@ function sayWhyNot(state, me, refused) {
   // Where a player looks for a button the engine refuses now (a house on a whole group, a mortgage to lift, a
   // mortgage under buildings), the deed says why, in the engine's words after the colon ("build evenly, ...",
   // "it costs $110"). A house on half a group is not explained on every street: the group's colour says it.
+  for (const old of $("mine").querySelectorAll(".why")) old.remove();  // said once, whatever answered before
   const notes = [];
   for (const { act, why } of refused) {
     const row = act.space && $("mine").querySelector(`[data-deed="${CSS.escape(act.space)}"]`);
