@@ -67,7 +67,7 @@ def play_keys(key: str, times: list[float]) -> list[tuple[str, str]]:
     pressed: list[tuple[str, str]] = []
     held = HeldKeys(lambda name: pressed.append(("down", name)), lambda name: pressed.append(("up", name)))
     typed = sorted(times)
-    for tick in range(int((typed[-1] + 1.0) * 100)):
+    for tick in range(int((typed[-1] + 2.5) * 100)):
         now = tick / 100
         while typed and typed[0] <= now:
             held.typed([key], typed.pop(0))
@@ -78,8 +78,35 @@ def play_keys(key: str, times: list[float]) -> list[tuple[str, str]]:
 def test_a_key_held_as_terminals_repeat_it_is_one_press_and_quick_taps_are_each_a_press() -> None:
     """Terminals repeat a held key only after a delay (here 500 ms), then every 33 ms: the first repeat came after
     the button had gone up, so holding `y` at "Go bankrupt? YES again" confirmed it."""
-    assert play_keys("y", [0.0] + [0.5 + i * 0.033 for i in range(30)]) == [("down", "YES"), ("up", "YES")]
-    assert play_keys(".", [0.0, 0.2, 0.4]) == [("down", "NEXT"), ("up", "NEXT")] * 3  # tapped quickly: three
+    for delay, every in ((0.25, 0.03), (0.5, 0.033), (0.66, 0.04), (1.0, 0.08)):  # X, Windows, macOS settings
+        held_down = [0.0] + [delay + i * every for i in range(int(1.5 / every))]
+        assert play_keys("y", held_down) == [("down", "YES"), ("up", "YES")], (delay, every)
+    for every in (0.1, 0.15, 0.2):  # NEXT tapped five times, quickly: five presses
+        assert play_keys(".", [i * every for i in range(5)]) == [("down", "NEXT"), ("up", "NEXT")] * 5, every
+
+
+def test_m_typed_during_the_host_menus_hold_does_not_cut_it_short() -> None:
+    assert play_keys("M", [0.0]) == [("down", "MENU"), ("up", "MENU")]
+    pressed: list[tuple[str, float]] = []
+    held = HeldKeys(lambda name: pressed.append(("down", now)), lambda name: pressed.append(("up", now)))
+    for tick in range(300):
+        now = tick / 100
+        if tick == 0:
+            held.typed(["M"], now)
+        if tick == 50:
+            held.typed(["m"], now)  # half a second into the hold
+        held.release(now)
+    assert pressed == [("down", 0.0), ("up", 2.0)]  # held 2 s: the host menu
+    pressed.clear()
+    held = HeldKeys(lambda name: pressed.append(("down", now)), lambda name: pressed.append(("up", now)))
+    for tick in range(400):
+        now = tick / 100
+        if tick in (0, 20):
+            held.typed(["m"], now)
+        if tick == 40:
+            held.typed(["M"], now)  # m, m, then M: the hold is not swallowed
+        held.release(now)
+    assert ("down", 0.4) in pressed and ("up", 2.4) in pressed
 
 
 def test_keys_in_one_read_are_each_a_key_and_arrows_stay_whole() -> None:
