@@ -514,8 +514,8 @@ class TableController:
     def _acknowledge(self, line: dict[str, Any]) -> None:
         """Show at once that a press was taken: a cue only, never the dice or the outcome, which appear
         after the journal has synced the input (so a power cut never hides a roll the table saw). The cue takes
-        the row being answered, just above the hint: the result rewrites that row anyway, and the hint, often the
-        same after the input, is not sent twice."""
+        the row being answered (:func:`.screens.answered_row`), not the hint: the result rewrites that row anyway,
+        and the hint, often the same after the input, is not sent twice."""
         if "roll" in line:
             text = "Rolling..."
         elif "answer" in line:
@@ -526,7 +526,8 @@ class TableController:
             text = f"{str(line.get('act', {}).get('do', '')).replace('-', ' ').capitalize()}..."
         screen = self._screen or self.screen()
         cue = screens.Row(screens.fit(text, screens.COLS["small"]), invert=True, align="center")
-        ack = screens.Screen((*screen.rows[:-2], cue, screen.rows[-1]), screen.qr, False, "ack")
+        at = screens.answered_row(screen)
+        ack = screens.Screen((*screen.rows[:at], cue, *screen.rows[at + 1:]), screen.qr, False, "ack")
         self._draw(ack)
 
     def announce(self, text: str) -> None:

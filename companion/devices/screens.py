@@ -359,6 +359,14 @@ def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: i
     return Screen(tuple(rows), name="deeds")
 
 
+def answered_row(screen: Screen) -> int:
+    """The row a press's cue takes: what is being answered — a menu's highlighted item, else the row just above
+    the hint (the highlighted option, or the question's last row)."""
+    if screen.name == "menu":
+        return next((i for i, row in enumerate(screen.rows) if i and row.invert), len(screen.rows) - 2)
+    return len(screen.rows) - 2
+
+
 def confirm_screen(question: str, *, yes: str = "YES: do it", no: str = "NO: back") -> Screen:
     rows = [Row("Are you sure?", invert=True, align="center")]
     body, _ = window(wrap(question), BODY_ROWS, 0)

@@ -255,3 +255,13 @@ def test_a_loan_offer_reads_its_terms_on_the_oled() -> None:
                                                     "terms": "back in two laps"}}
     assert "(terms: back in two laps)" in screens.offer_text(offer, screens.Labels())
     assert "terms" not in screens.offer_text({**offer, "loan": {**offer["loan"], "terms": ""}}, screens.Labels())
+
+
+def test_a_press_cue_takes_the_row_being_answered() -> None:
+    """On the host menu the cue ("Undoing...") was drawn over " Dice: roller", the highlighted item left as it was."""
+    menu = screens.menu_screen("HOST MENU", ["Undo last input", "New game", "Join codes", "Dice: roller"], 0)
+    assert menu.rows[screens.answered_row(menu)].text == ">Undo last input"
+    lower = screens.menu_screen("HOST MENU", ["Undo last input", "New game", "Join codes", "Dice: roller"], 2)
+    assert lower.rows[screens.answered_row(lower)].text == ">Join codes"
+    asked = screens.confirm_screen("Go bankrupt?")
+    assert screens.answered_row(asked) == len(asked.rows) - 2  # above the hint, as on the game screen
