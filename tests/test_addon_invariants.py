@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from companion.engine import apply, find_ruleset
 
-from .applying import apply_unchanged
+from .applying import apply_unchanged, check_offer_can_be_accepted
 
 RULES = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
 SIDES = ("left", "top", "right", "bottom")
@@ -296,6 +296,7 @@ def test_addon_invariants(setup: dict[str, Any], data: st.DataObject) -> None:
             continue
         after, events = taken
         check_state(after)
+        check_offer_can_be_accepted(after)
         if "undo" not in line:
             check_events(state, line, events)
             check_travel_to_bottom(state, line, after)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from companion.engine import apply, find_ruleset
 
-from .applying import apply_unchanged
+from .applying import apply_unchanged, check_offer_can_be_accepted
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 B1904 = find_ruleset("magie-1904").board
@@ -127,8 +127,9 @@ def magie_act(data: st.DataObject, state: dict[str, Any], name: str, in_game: li
                      "amount": draw(st.sampled_from([20, 80])), "interest": draw(st.sampled_from([0, 3])),
                      "spaces": draw(st.sampled_from([["lot-20"], ["lot-3"], free[:1] or ["lot-1"]])),
                      "terms": "two laps"}},
-            {"act": {"player": name, "do": "trade", "with": draw(st.sampled_from(others)),
-                     "give": {"spaces": free[:1]}, "get": {"cash": draw(st.sampled_from([0, 30]))}}},
+            {"act": {"player": name, "do": "trade", "with": (to := draw(st.sampled_from(others))),
+                     "give": {"spaces": free[:1]},  # all the partner's cash: the next payment spoils the offer
+                     "get": {"cash": draw(st.sampled_from([0, 30, player(state, to)["cash"]]))}}},
             {"act": {"player": name, "do": "pay-fine"}},
             {"act": {"player": "host", "do": "send-to-jail", "target": name}},
         ]))
@@ -139,8 +140,9 @@ def magie_act(data: st.DataObject, state: dict[str, Any], name: str, in_game: li
         {"act": {"player": name, "do": "sign", "space": draw(st.sampled_from(mine or LAND))}},
         {"act": {"player": name, "do": "sell-idle", "cards": idle[:draw(st.integers(1, 2))] or ["gold-mine"]}},
         {"act": {"player": name, "do": "buy-idle", "count": draw(st.integers(1, 2))}},
-        {"act": {"player": name, "do": "trade", "with": draw(st.sampled_from(others)),
-                 "give": {"cards": cards[:1]}, "get": {"cash": draw(st.sampled_from([0, 40, 300]))}}},
+        {"act": {"player": name, "do": "trade", "with": (to := draw(st.sampled_from(others))),
+                 "give": {"cards": cards[:1]},  # all the partner's cash: the next payment spoils the offer
+                 "get": {"cash": draw(st.sampled_from([0, 40, 300, player(state, to)["cash"]]))}}},
         {"act": {"player": "host", "do": "send-to-jail", "target": name}},
     ]))
 
@@ -240,6 +242,7 @@ def test_magie_invariants(data: st.DataObject, ruleset: str) -> None:
             continue
         after, _ = taken
         check_state(after)
+        check_offer_can_be_accepted(after)
         accepted.append(line)
         state = after
     replayed, _ = apply(None, {"setup": setup})
