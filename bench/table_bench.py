@@ -186,9 +186,9 @@ def main() -> None:
     print(f"I2C bytes per screen change (address + control + data): median {median_bytes:.0f}, "
           f"p90 {percentile(per_change, 0.9):.0f}, max {max(per_change)}; "
           f"{100 * median_bytes / FULL_FRAME:.0f}% of the 1 KB frame (target <= 40%)")
+    medians = [(m.seed, statistics.median(m.per_change)) for m in mixes]
     print("  each game alone (the median moves with the mix of presses): " + ", ".join(
-        f"seed {m.seed} {statistics.median(m.per_change):.0f} B ({100 * statistics.median(m.per_change) / FULL_FRAME:.0f}%)"
-        for m in mixes))
+        f"seed {seed} {median:.0f} B ({100 * median / FULL_FRAME:.0f}%)" for seed, median in medians))
     by_layout: dict[str, list[int]] = {}
     for sent, kind in zip(per_change, kinds):
         by_layout.setdefault(kind or "?", []).append(sent)

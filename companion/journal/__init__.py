@@ -1,7 +1,8 @@
 """The game journal: every input on disk before it is applied; games rebuilt by replay.
 
 >>> with Journal("games.sqlite3") as journal:
-...     game = journal.latest_game(unfinished=True) or journal.new_game({"ruleset": "classic", "players": ["Ann", "Bob"]})
+...     game = journal.latest_game(unfinished=True) or journal.new_game(
+...         {"ruleset": "classic", "players": ["Ann", "Bob"]})
 ...     state, events = game.submit({"roll": [4, 3]})
 """
 

@@ -574,7 +574,8 @@ function sayWhyNot(state, me, refused) {
     const row = act.space && $("mine").querySelector(`[data-deed="${CSS.escape(act.space)}"]`);
     const button = row && row.querySelector(`[data-verb="${CSS.escape(act.do)}"]`);
     if (!button || (act.do === "build" && !ownsGroup(state, me, act.space))) continue;
-    notes.push({ row, verb: act.do, label: button.textContent, reason: why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why });
+    const reason = why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why;
+    notes.push({ row, verb: act.do, label: button.textContent, reason });
   }
   const byReason = new Map();  // (not Map.groupBy: older phones' browsers lack it)
   for (const n of notes) byReason.set(n.reason, [...(byReason.get(n.reason) || []), n]);
