@@ -26,7 +26,7 @@ from companion.table import StaleInput, Table
 from .access import Access, AccessDenied
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
-from .hosts import answers_to
+from .hosts import answers_to, known_names
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +137,11 @@ def body_limit(max_bytes: int) -> Any:
 def _check_host(app: Flask) -> None:
     """Refuse a request made to a name the table does not answer to (DNS rebinding: :mod:`.hosts`)."""
 
+    known = known_names(app.config.get("COMPANION_HOSTS", ()))
+
     @app.before_request
     def known_host() -> Any:
-        if not answers_to(request.host, app.config.get("COMPANION_HOSTS", ())):
+        if not answers_to(request.host, known):
             return _json_error(400, "unknown-host", f"this table does not answer to the name {request.host!r}: use "
                                "the address on its screen, or list the name in web_names in its config file")
         return None

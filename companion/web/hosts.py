@@ -29,8 +29,15 @@ def host_name(host: str) -> str:
     return host.rstrip(".")
 
 
-def answers_to(host: str, names: Collection[str] = ()) -> bool:
-    """Whether the table answers a request made to ``host`` (the ``Host`` header)."""
+def known_names(names: Collection[str] = ()) -> frozenset[str]:
+    """The machine's own name (whole and its first label) and ``names``, as :func:`host_name` reads them: found once,
+    when the app is made, not at each request."""
+    own = socket.gethostname().lower()
+    return frozenset({own, own.partition(".")[0], *(host_name(n) for n in names)})
+
+
+def answers_to(host: str, known: frozenset[str] | None = None) -> bool:
+    """Whether the table answers a request made to ``host`` (the ``Host`` header); ``known``: :func:`known_names`."""
     name = host_name(host)
     if not name:
         return False
@@ -39,6 +46,4 @@ def answers_to(host: str, names: Collection[str] = ()) -> bool:
         return True
     except ValueError:
         pass
-    own = socket.gethostname().lower()
-    return ("." not in name or name.endswith(LOCAL_SUFFIXES) or name in (own, own.partition(".")[0])
-            or name in {n.lower().rstrip(".") for n in names})
+    return "." not in name or name.endswith(LOCAL_SUFFIXES) or name in (known_names() if known is None else known)

@@ -13,7 +13,7 @@ from companion.devices.clock import SimClock
 from companion.launch import mock_station
 from companion.table import Table
 from companion.web import Access, create_app
-from companion.web.hosts import answers_to
+from companion.web.hosts import answers_to, known_names
 
 from .conftest import CODE, PIN, csrf
 
@@ -31,7 +31,7 @@ def test_which_names_the_table_answers_to(host: str, answered: bool) -> None:
 def test_the_machines_own_name_and_the_configured_names_are_answered() -> None:
     assert answers_to(f"{socket.gethostname()}:8080")
     assert not answers_to("games.example.org")
-    assert answers_to("games.example.org:8080", ["Games.Example.org"])
+    assert answers_to("games.example.org:8080", known_names(["Games.Example.org."]))
 
 
 def test_a_rebound_name_gets_nothing_not_even_the_state(app: Flask, table: Table) -> None:
