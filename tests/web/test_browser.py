@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -692,28 +693,41 @@ def test_late_answers_about_the_deeds_never_say_a_cause_twice(phone: Any, tmp_pa
                 "baltic-avenue": {"owner": "Ann"}, "mediterranean-avenue": {"owner": "Ann"},
                 "reading-railroad": {"owner": "Ann", "mortgaged": True}}}})
         app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
-        acts, calls = app.view_functions["api.get_acts"], [0]
+        acts, calls, late = app.view_functions["api.get_acts"], [0], threading.Event()
+        served = threading.Semaphore(0)
 
-        def slow_at_first(*args: Any, **kwargs: Any) -> Any:
+        def late_at_first(*args: Any, **kwargs: Any) -> Any:
             calls[0] += 1
-            if calls[0] <= 2:  # the answers to the first two rebuilds come late
-                time.sleep(1.5)
-            return acts(*args, **kwargs)
+            if calls[0] == 1:  # the first answer comes late: when the test says
+                late.wait(TIMEOUT / 1000)
+            try:
+                return acts(*args, **kwargs)
+            finally:
+                served.release()
 
-        app.view_functions["api.get_acts"] = slow_at_first
+        app.view_functions["api.get_acts"] = late_at_first
         with make_server(app, "127.0.0.1", 0) as server:
             page = phone(server.url + f"/join#code={CODE}")
             join(page, "Ann")
+            deadline = time.monotonic() + TIMEOUT / 1000
+            while calls[0] < 1:  # the first rebuild has asked (and waits)
+                assert time.monotonic() < deadline, "the page never asked /api/acts"
+                time.sleep(0.02)
             table.submit({"act": {"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}}, source="test")
             from playwright.sync_api import expect
 
-            expect(page.locator('[data-deed="baltic-avenue"] .deed')).to_contain_text("mortgaged", timeout=TIMEOUT)
+            deed = page.locator('[data-deed="baltic-avenue"] .deed')
+            expect(deed).to_contain_text("mortgaged", timeout=TIMEOUT)
             table.submit({"undo": 1}, source="test")  # the deeds as they were: the same key as the first rebuild
+            expect(deed).not_to_contain_text("mortgaged", timeout=TIMEOUT)
+            late.set()  # the first answer now, then the others (the browser asks the same URL one at a time)
+            for _ in range(3):
+                assert served.acquire(timeout=TIMEOUT / 1000), f"{calls[0]} answers about the deeds, not 3"
             expect(page.locator("#mine .why")).to_have_count(2, timeout=TIMEOUT)
-            time.sleep(2.5)  # the late answers have come by now
+            time.sleep(0.5)  # the page has read every answer by now
             assert page.locator("#mine .why").all_text_contents() == ["Build house: a house costs $50",
                                                                     "Lift mortgage: it costs $110"]
-            assert calls[0] >= 3 and page.errors == []
+            assert page.errors == []
 
 
 def test_one_cause_for_every_deed_is_said_once(phone: Any, tmp_path: Path) -> None:
