@@ -6,28 +6,36 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
+from companion.seats import PLAYER_COLOURS
+
 from .access import Permission
 from .guard import requires
 
 pages = Blueprint("pages", __name__)
 
 
+def _page(view: str) -> Any:
+    """The page shell for ``view``; it carries the players' colours (:mod:`companion.seats`, shared with the seat
+    lights) for the script to read."""
+    return render_template("page.html", view=view, colours=PLAYER_COLOURS)
+
+
 @pages.get("/")
 @requires(Permission.OPEN)
 def index() -> Any:
     """The table: balances, deeds, board, story; and acting once joined."""
-    return render_template("page.html", view="table")
+    return _page("table")
 
 
 @pages.get("/join")
 @requires(Permission.OPEN)
 def join() -> Any:
     """Join with the code (the QR code's URL carries it in the fragment)."""
-    return render_template("page.html", view="join")
+    return _page("join")
 
 
 @pages.get("/host")
 @requires(Permission.OPEN)
 def host() -> Any:
     """The host page (asks for the PIN first)."""
-    return render_template("page.html", view="host")
+    return _page("host")

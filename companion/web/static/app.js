@@ -4,7 +4,8 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b", "#3bc9db", "#f783ac"];
+// The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
+const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
 // Answers that take a player out of the game (or to magie-1904's poorhouse): their words, and a confirmation.
 const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
