@@ -34,6 +34,14 @@ class RollerPins:
 
 
 @dataclass(frozen=True)
+class NfcPins:
+    """The NFC reader: a PN532 on an I2C bus (see hardware/parts.md for why this chip)."""
+
+    bus: int = 1
+    address: int = 0x24
+
+
+@dataclass(frozen=True)
 class PinMap:
     """Every pin the table uses (BCM numbers) and where the OLED sits on I2C."""
 
@@ -42,6 +50,7 @@ class PinMap:
     i2c_bus: int = 1
     i2c_address: int = 0x3C
     source: str = "<defaults>"
+    nfc: NfcPins | None = None  # no [nfc] table: no reader fitted
 
     def all_gpio(self) -> list[int]:
         """Every GPIO the table claims, for conflict checks."""
@@ -71,6 +80,28 @@ def _gpio(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
         raise PinMapError(f"{where}: expected a BCM GPIO number 0-27, found {value!r}")
     return value
+
+
+def _i2c(table: Mapping[str, Any], where: str, default: int) -> tuple[int, int]:
+    bus, address = table.get("bus", 1), table.get("address", default)
+    if isinstance(bus, bool) or not isinstance(bus, int) or bus < 0:
+        raise PinMapError(f"{where}.bus: expected an I2C bus number")
+    if isinstance(address, bool) or not isinstance(address, int) or not 0x03 <= address <= 0x77:
+        raise PinMapError(f"{where}.address: expected a 7-bit I2C address such as 0x{default:02X}")
+    return bus, address
+
+
+def _nfc(table: Any, source: str, display_bus: int, display_address: int) -> NfcPins | None:
+    if table is None:
+        return None
+    if not isinstance(table, Mapping):
+        raise PinMapError(f"{source}: [nfc] must be a table")
+    if table.get("reader", "pn532") != "pn532":
+        raise PinMapError(f"{source}: nfc.reader: only \"pn532\" (on I2C) is supported")
+    bus, address = _i2c(table, f"{source}: nfc", 0x24)
+    if (bus, address) == (display_bus, display_address):
+        raise PinMapError(f"{source}: nfc.address: {address:#04x} on bus {bus} is the OLED's")
+    return NfcPins(bus, address)
 
 
 def parse_pins(data: Mapping[str, Any], source: str = "<pins>") -> PinMap:
@@ -104,13 +135,8 @@ def parse_pins(data: Mapping[str, Any], source: str = "<pins>") -> PinMap:
     display = data.get("display", {})
     if not isinstance(display, Mapping):
         raise PinMapError(f"{source}: [display] must be a table")
-    bus = display.get("bus", 1)
-    address = display.get("address", 0x3C)
-    if isinstance(bus, bool) or not isinstance(bus, int) or bus < 0:
-        raise PinMapError(f"{source}: display.bus: expected an I2C bus number")
-    if isinstance(address, bool) or not isinstance(address, int) or not 0x03 <= address <= 0x77:
-        raise PinMapError(f"{source}: display.address: expected a 7-bit I2C address such as 0x3C")
-    result = PinMap(buttons, pins, bus, address, source)
+    bus, address = _i2c(display, f"{source}: display", 0x3C)
+    result = PinMap(buttons, pins, bus, address, source, _nfc(data.get("nfc"), source, bus, address))
     used = result.all_gpio()
     twice = sorted({pin for pin in used if used.count(pin) > 1})
     if twice:

@@ -6,7 +6,10 @@ import re
 import xml.dom.minidom
 from pathlib import Path
 
-from companion.devices.pins import load_pins
+import pytest
+
+from companion.config import read_toml
+from companion.devices.pins import NfcPins, PinMapError, load_pins, parse_pins
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 
@@ -23,3 +26,13 @@ def test_wiring_diagram_shows_every_pin() -> None:
     text = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
     shown = {int(n) for n in re.findall(r"GPIO(\d+) \[", text)}
     assert set(load_pins(HARDWARE / "pins.toml").all_gpio()) | {2, 3} == shown
+
+
+def test_the_nfc_reader_shares_the_oleds_bus_at_its_own_address() -> None:
+    data = read_toml(HARDWARE / "pins.toml", PinMapError)
+    assert load_pins(HARDWARE / "pins.toml").nfc == NfcPins(1, 0x24)
+    assert parse_pins({k: v for k, v in data.items() if k != "nfc"}).nfc is None
+    with pytest.raises(PinMapError, match="the OLED's"):
+        parse_pins({**data, "nfc": {"address": 0x3C}})
+    with pytest.raises(PinMapError, match="only \"pn532\""):
+        parse_pins({**data, "nfc": {"reader": "rc522"}})
