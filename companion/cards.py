@@ -1,0 +1,177 @@
+"""Which NFC tag is which: the players' cards and the deeds' stickers of each board edition's set.
+
+Kept in a JSON file beside the journal (``<journal>.cards.json``), written whole to a temporary file, synced and
+renamed over the old one, so a power cut leaves the old list or the new one. Nothing is written to a tag: its UID
+is enough. Per edition (a ruleset's board: ``classic``, ``magie-1904``...)::
+
+    {"version": 1, "editions": {"classic": {"players": {"Ann": "04a1b2c3d4e5f6"},
+                                            "deeds": {"boardwalk": "04..."}}}}
+
+Rules a table would expect:
+
+* a lost card is registered again: the new tag replaces the old one, which is then unknown;
+* a tag of another edition's set is refused, naming the set it belongs to;
+* a tag already in this set is refused as anything else ("that is Boardwalk's sticker"), except a player's card
+  passed on to a player who sits where nobody of that name plays now (Ann's card, Ann not in the game, becomes
+  Carl's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from companion.devices.setup import ruleset_title
+from companion.engine import CompanionError, find_ruleset
+
+Kind = Literal["players", "deeds"]
+VERSION = 1
+
+
+class CardRefused(CompanionError, ValueError):
+    """A tag that cannot be registered as asked (the message says whose it is)."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """What a tag is: a player's card or a deed's sticker, of one edition's set."""
+
+    edition: str
+    kind: Kind
+    name: str  # the player's name, or the space's id
+
+    @property
+    def player(self) -> bool:
+        return self.kind == "players"
+
+
+class CardBook:
+    """The registrations, read from ``path`` (if it exists) and written back at every change."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._editions: dict[str, dict[str, dict[str, str]]] = {}
+        if self.path.exists():
+            self._editions = _read(self.path)
+
+    # ------------------------------------------------------------------ looking up
+    def find(self, uid: str) -> Card | None:
+        """The card with that UID, in whichever edition it is registered."""
+        with self._lock:
+            for edition, kinds in self._editions.items():
+                for kind in ("players", "deeds"):
+                    for name, known in kinds.get(kind, {}).items():
+                        if known == uid:
+                            return Card(edition, kind, name)
+        return None
+
+    def uid(self, edition: str, kind: Kind, name: str) -> str | None:
+        with self._lock:
+            return self._editions.get(edition, {}).get(kind, {}).get(name)
+
+    def registered(self, edition: str, kind: Kind) -> dict[str, str]:
+        """Name (or space id) → UID for one edition's players or deeds."""
+        with self._lock:
+            return dict(self._editions.get(edition, {}).get(kind, {}))
+
+    # ------------------------------------------------------------------ registering
+    def register(self, card: Card, uid: str, *, seated: tuple[str, ...] = ()) -> str:
+        """Make ``uid`` the tag of ``card``; what was done, to be said ("Boardwalk registered", "Ann: new card
+        registered, the old one no longer counts"). Raises :class:`CardRefused`, changing nothing.
+
+        ``seated``: the players of the game at the table (their cards are not passed on to another)."""
+        label = card_label(card)
+        with self._lock:
+            for edition, kinds in self._editions.items():
+                for kind in ("players", "deeds"):
+                    for name, known in kinds.get(kind, {}).items():
+                        if known != uid or (edition, kind, name) == (card.edition, card.kind, card.name):
+                            continue
+                        other = Card(edition, kind, name)
+                        if edition != card.edition:
+                            raise CardRefused(f"That tag is of another set ({set_title(edition)}): refused")
+                        if kind == "deeds" or not card.player or name in seated:
+                            raise CardRefused(f"That tag is already {card_label(other)}'s: tap another")
+            editions = json.loads(json.dumps(self._editions))
+            kinds = editions.setdefault(card.edition, {"players": {}, "deeds": {}})
+            names = kinds.setdefault(card.kind, {})
+            passed = [name for name, known in kinds.get("players", {}).items() if known == uid and name != card.name]
+            for name in passed:
+                del kinds["players"][name]
+            old = names.get(card.name)
+            if old == uid:
+                return f"{label}: already this tag"
+            names[card.name] = uid
+            _write(self.path, editions)
+            self._editions = editions
+        if passed:
+            return f"{passed[0]}'s card is now {label}'s"
+        if old is not None:
+            return f"{label}: new tag registered, the old one no longer counts"
+        return f"{label} registered"
+
+    def forget(self, card: Card) -> None:
+        """Take a card off the list (its tag is then unknown)."""
+        with self._lock:
+            editions = json.loads(json.dumps(self._editions))
+            if editions.get(card.edition, {}).get(card.kind, {}).pop(card.name, None) is not None:
+                _write(self.path, editions)
+                self._editions = editions
+
+
+def set_title(edition: str) -> str:
+    """The set's name, as the set-up menu calls its board ("Landlord's game, 1904")."""
+    try:
+        return ruleset_title(find_ruleset(edition))
+    except KeyError:
+        return edition
+
+
+def card_label(card: Card) -> str:
+    """A player's name, or the deed's space as its board names it."""
+    if card.player:
+        return card.name
+    try:
+        return find_ruleset(card.edition).board.space(card.name).name
+    except KeyError:
+        return card.name
+
+
+def _read(path: Path) -> dict[str, dict[str, dict[str, str]]]:
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise CardRefused(f"{path}: the cards' list cannot be read ({error})") from error
+    editions = data.get("editions") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(editions, dict):
+        raise CardRefused(f"{path}: not a list of cards this version knows")
+    return {edition: {kind: {str(k): str(v) for k, v in (kinds.get(kind) or {}).items()}
+                      for kind in ("players", "deeds")}
+            for edition, kinds in editions.items() if isinstance(kinds, dict)}
+
+
+def _write(path: Path, editions: dict[str, Any]) -> None:
+    """Write whole, synced, then renamed over the old file (and the directory synced)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"version": VERSION, "editions": editions}, indent=1, sort_keys=True)
+    handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
