@@ -3,8 +3,9 @@
     .venv/bin/python bench/run.py            # about 40 s
     .venv/bin/python bench/run.py --quick    # a few seconds, rougher figures
 
-* complete games per second, per ruleset, 4 bots, one core (the simulator's bots: the same
-  inputs as a table, through ``companion.engine.apply``);
+* bot play per ruleset, 4 bots, one core (the simulator's bots: the same inputs as a table, through
+  ``companion.engine.apply``): player-turns, landings and complete games per second, on the engine this
+  process runs and, when that is the compiled one, on the pure engine too (a child process);
 * ``apply`` time per input, p50 and p99 (the inputs of recorded bot games, replayed one by one, each
   input timed three times and its fastest kept);
 * replay speed: inputs per second rebuilding those games from their set-up;
@@ -89,16 +90,59 @@ def judge(value: float, target: float, higher_is_better: bool) -> str:
 
 
 # ============================================================================ the engine
-def games_per_second(ruleset: str, seconds: float, minimum: int) -> tuple[float, float, int]:
-    """Complete games per second on this core; also inputs per second and games played."""
+@dataclass
+class PlayRate:
+    """Bot play on one core, per second: complete games, and the units of play (games differ in length)."""
+
+    games: int
+    games_per_second: float
+    turns_per_second: float
+    landings_per_second: float
+    inputs_per_second: float
+
+    def text(self) -> str:
+        return (f"{self.turns_per_second:,.0f} turns/s, {self.landings_per_second:,.0f} landings/s, "
+                f"{self.games_per_second:.1f} games/s ({self.games} games, {self.inputs_per_second:,.0f} inputs/s)")
+
+
+def play_rate(ruleset: str, seconds: float, minimum: int) -> PlayRate:
+    """Bots play games of ``ruleset`` for at least ``seconds`` and ``minimum`` games, on this core."""
     spec = GameSpec(ruleset, PLAYERS, seed=8)
     started = time.perf_counter()
-    games = inputs = 0
+    games = inputs = turns = landings = 0
     while games < minimum or time.perf_counter() - started < seconds:
-        inputs += play_game(spec, games).inputs
+        record = play_game(spec, games)
+        inputs, turns = inputs + record.inputs, turns + record.turns
+        landings += sum(record.tally.landings.values())
         games += 1
     elapsed = time.perf_counter() - started
-    return games / elapsed, inputs / elapsed, games
+    return PlayRate(games, games / elapsed, turns / elapsed, landings / elapsed, inputs / elapsed)
+
+
+#: Player-turns per second of classic, 4 bots, one core (issue 26), by engine build.
+TURN_TARGETS = {"compiled": 65_000, "pure": 40_000}
+
+
+def play_rows(seconds: float, minimum: int, engine: str) -> list[Row]:
+    """A row per ruleset: its bots' play rate on the engine this process runs (``engine``: compiled or pure)."""
+    rows = []
+    for ruleset in ruleset_ids():
+        rate = play_rate(ruleset, seconds, minimum)
+        target = TURN_TARGETS[engine] if ruleset == "classic" else 0
+        rows.append(Row(f"{ruleset}, {PLAYERS} bots, {engine} engine", rate.text(),
+                        f"≥ {target:,} turns/s" if target else "",
+                        judge(rate.turns_per_second, target, True) if target else ""))
+    return rows
+
+
+def pure_engine_rows(quick: bool) -> list[Row]:
+    """The play rows of the pure engine, from a child process (the engine build is chosen at import)."""
+    command = [sys.executable, __file__, "--play-rows-child"] + (["--quick"] if quick else [])
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "COMPANION_ENGINE": "pure"})
+    if done.returncode != 0:
+        return [Row("pure engine play rates", "skipped: " + (done.stderr.strip().splitlines() or ["?"])[-1][:80])]
+    return [Row(*fields.split("\t")) for fields in done.stdout.splitlines()]
 
 
 def recorded_games(ruleset: str, count: int) -> list[list[dict[str, Any]]]:
@@ -228,11 +272,9 @@ def demo_figures(timeout: float) -> list[Row]:
 def run(quick: bool) -> list[Row]:
     seconds, minimum = (1.0, 3) if quick else (6.0, 20)
     rows: list[Row] = []
-    for ruleset in ruleset_ids():
-        rate, inputs, games = games_per_second(ruleset, seconds, minimum)
-        target = "≥ 150" if ruleset == "classic" else ""
-        rows.append(Row(f"{ruleset}, {PLAYERS} bots: complete games/s", f"{rate:.1f} ({games} games, "
-                        f"{inputs:,.0f} inputs/s)", target, judge(rate, 150, True) if target else ""))
+    rows += play_rows(seconds, minimum, "compiled" if BUILD.compiled else "pure")
+    if BUILD.compiled:
+        rows += pure_engine_rows(quick)
     for ruleset in ruleset_ids():
         games = recorded_games(ruleset, 3 if quick else 12)
         times = apply_times(games)
@@ -279,7 +321,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few seconds: fewer games, rougher figures")
     parser.add_argument("--long-game-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--play-rows-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.play_rows_child:
+        seconds, minimum = (1.0, 3) if args.quick else (6.0, 20)
+        for row in play_rows(seconds, minimum, "compiled" if BUILD.compiled else "pure"):
+            print("\t".join((row.what, row.value, row.target, row.verdict)))
+        return 0
     if args.long_game_child:
         long_game_child()
         return 0

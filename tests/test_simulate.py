@@ -421,3 +421,14 @@ def test_ctrl_c_stops_a_run_over_workers_with_one_line() -> None:
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "companion simulate: interrupted" in err
     assert out == ""
+
+
+def test_timing_counts_units_of_play() -> None:
+    """Speed per player-turn and per landing, not only per game (whose length varies with the rules)."""
+    spec = GameSpec("classic", 3, seed=5)
+    records = [play_game(spec, i) for i in range(2)]
+    summary = summarise(spec, find_ruleset("classic").board, records, seconds=2.0)
+    timing, results = summary.timing(), summary.results()
+    assert timing["turns_per_second"] == round(sum(r.turns for r in records) / 2.0)
+    assert timing["landings_per_second"] == round(results["landings_total"] / 2.0) > 0
+    assert f"{timing['turns_per_second']} player-turns/s" in summary.as_text()

@@ -119,12 +119,19 @@ class Summary:
 
     def timing(self) -> dict[str, Any]:
         """What the machine decides."""
-        games = len(self.records)
+        seconds = self.seconds
+
+        def rate(count: float, digits: int | None = None) -> float | None:
+            return round(count / seconds, digits) if seconds else None
+
         return {
-            "seconds": round(self.seconds, 3),
+            "seconds": round(seconds, 3),
             "workers": self.workers,
-            "games_per_second": round(games / self.seconds, 1) if self.seconds else None,
-            "inputs_per_second": round(sum(r.inputs for r in self.records) / self.seconds) if self.seconds else None,
+            "games_per_second": rate(len(self.records), 1),
+            # Player-turns and landings are the units of play: games per second alone depends on how long games last.
+            "turns_per_second": rate(sum(r.turns for r in self.records)),
+            "landings_per_second": rate(sum(sum(r.tally.landings.values()) for r in self.records)),
+            "inputs_per_second": rate(sum(r.inputs for r in self.records)),
         }
 
     def as_json(self) -> dict[str, Any]:
@@ -137,7 +144,8 @@ class Summary:
         out = [
             f"{res['ruleset']}: {res['games']} games of {res['players']} bots, seed {res['seed']}"
             + (f", options {res['options']}" if res["options"] else ""),
-            f"  speed        {tim['games_per_second']} games/s ({tim['inputs_per_second']} inputs/s, "
+            f"  speed        {tim['games_per_second']} games/s, {tim['turns_per_second']} player-turns/s, "
+            f"{tim['landings_per_second']} landings/s ({tim['inputs_per_second']} inputs/s, "
             f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
             f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
             (f"  turns        mean {res['turns']['mean']} {plus_minus(res['turns']['mean_ci95'], 2)} (95% CI), "
