@@ -7,8 +7,12 @@ card, a travel card). At every question of a player come their deeds ("Build, mo
 every act of :meth:`~companion.engine.core.Ruleset.candidate_acts` the engine takes now,
 :func:`deed_choices`): a debtor's sales, mortgages and bank loans first, a 1924 real estate office's
 idle land, a buyer's mortgage one NEXT away from the yes/no question — so a table without phones can
-build and raise money. An offer made on a phone is answered here too. "Go bankrupt" asks for a
-second YES.
+build and raise money. An offer made on a phone is answered here too.
+
+One press never does more than its row says, and the row the cursor starts on is harmless: at a roll prompt it is
+the roll itself ("Roll the dice"). A choice that spends the player's money, plays a card or cannot be undone (it
+reveals a card, it ends a player's game) asks for a second YES ("Play Advance to GO? YES again"):
+:func:`second_press`. Yes/no questions are answered by YES and NO themselves, as their hint says ("YES: buy $400").
 
 *Extras* (:attr:`ButtonChoice.extra`) are never where the cursor starts: the deeds at a yes/no
 question (YES and NO answer the question) and an offer's answers (the buttons do not know who
@@ -42,6 +46,12 @@ class ButtonChoice:
     #: Taken only once PREV/NEXT has gone to it (the cursor never starts on it): the deeds at a yes/no question,
     #: whose YES and NO answer the question; an offer's answers, which may be another player's.
     extra: bool = False
+    #: YES rolls, as ROLL does (the first row at a roll prompt: a first press there never spends or plays).
+    roll: bool = False
+
+
+#: The first row at a roll prompt with other choices: the roll itself.
+ROLL_CHOICE = ButtonChoice("Roll the dice", None, roll=True)
 
 
 #: How the OLED says each act: its word in a short list ("Build, mortgage"), and before what it acts on.
@@ -82,7 +92,8 @@ def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) 
     if kind in ("debt", "real-estate-office"):  # raising the money, the office's business: the deeds first
         return [*deeds, *(option_choice(state, prompt, option, labels) for option in options)]
     if kind == "roll":
-        return [*roll_extras(state, prompt), *deeds]
+        others = [*roll_extras(state, prompt), *deeds]
+        return [ROLL_CHOICE, *others] if others else []
     return [*(option_choice(state, prompt, option, labels) for option in options), *deeds]
 
 
@@ -112,21 +123,36 @@ def auction_choices(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoic
     minimum = (state.get("auction") or {}).get("minimum", 1)
     amounts = sorted({max(minimum, prompt.get("bid", 0) + step) for step in BID_STEPS})
     cash = {p["name"]: p.get("cash", 0) for p in state["players"]}
+    ruleset = find_ruleset(state["ruleset"])
     choices = []
     for name in prompt.get("waiting") or []:
         if name != prompt.get("bidder"):
-            for amount in amounts:
-                if cash.get(name, 0) >= amount:  # a bid the bidder cannot pay is refused: not offered
-                    choices.append(ButtonChoice(f"{name}: bid ${amount}",
-                                                {"act": {"player": name, "do": "bid", "amount": amount}}))
-            choices.append(ButtonChoice(f"{name}: pass", {"act": {"player": name, "do": "pass"}}))
+            acts = [(f"{name}: bid ${amount}", {"player": name, "do": "bid", "amount": amount})
+                    for amount in amounts if cash.get(name, 0) >= amount]  # a bid the bidder cannot pay: refused
+            for text, act in [*acts, (f"{name}: pass", {"player": name, "do": "pass"})]:
+                line = {"act": act}  # the last pass sells the deed: it may not be undone
+                choices.append(ButtonChoice(text, line, second_press(text, name, *tried_whole(ruleset, state, line))))
     return choices
 
 
 def option_choice(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> ButtonChoice:
     text = option_label(state, prompt, option, labels)
-    confirm = f"{text}? YES again" if option in DESTRUCTIVE else None
-    return ButtonChoice(text, {"answer": option}, confirm)
+    line = {"answer": option}
+    confirm = f"{text}? YES again" if option in DESTRUCTIVE else \
+        second_press(text, prompt.get("player"), *tried_whole(find_ruleset(state["ruleset"]), state, line))
+    return ButtonChoice(text, line, confirm)
+
+
+def second_press(text: str, player: Any, after: State | None, events: list[Event] | None) -> str | None:
+    """The question a choice asks before it acts ("Pay $50 fine? YES again"), when it spends ``player``'s money
+    or cannot be undone (it reveals a card; playing a kept card is asked by :func:`roll_extras`); None for a harmless one, or one the engine refuses
+    (its YES is refused with the reason, which changes nothing). ``after``: the state it leads to (None: not
+    known, for acts that never reveal chance)."""
+    if events is None:
+        return None
+    pays = isinstance(player, str) and own_payment(events, player) < 0  # a debt it lets through is owed anyway
+    final = after is not None and not (after.get("undo") or {}).get("inputs")
+    return f"{text}? YES again" if pays or final else None
 
 
 def option_label(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> str:
@@ -154,8 +180,10 @@ def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
     if prompt.get("purpose") == "jail" and "pay-fine" in verbs:
         fine = (state.get("options") or {}).get("jail_fine")
         line = {"act": {"player": name, "do": "pay-fine"}}
-        if accepted(ruleset, state, line):  # not with less cash than the fine
-            choices.append(ButtonChoice(f"Pay ${fine} fine" if fine else "Pay the fine", line))
+        after, events = tried_whole(ruleset, state, line)
+        if events is not None:  # not with less cash than the fine
+            text = f"Pay ${fine} fine" if fine else "Pay the fine"
+            choices.append(ButtonChoice(text, line, second_press(text, name, after, events)))
     if "use-card" in verbs:
         for card in player.get("cards", []):
             info = ruleset.board.cards.get(card)
@@ -163,23 +191,26 @@ def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
             label = f"Play {ruleset.card_name(card)}"  # as people name it; two copies of a card are one choice
             # Offered only when the engine would take it now: a jail card in jail, a travel card before a
             # throw it may replace; never a triple play or tax refund card, which are played when they apply.
-            if info is not None and info.params.get("use") and all(c.label != label for c in choices) \
-                    and accepted(ruleset, state, line):
-                choices.append(ButtonChoice(label, line))
+            if info is None or not info.params.get("use") or any(c.label == label for c in choices):
+                continue
+            after, events = tried_whole(ruleset, state, line)
+            if events is not None:  # playing a card is asked twice: it is the card's only use
+                choices.append(ButtonChoice(label, line, second_press(label, name, after, events) or
+                                            f"{label}? YES again"))
     return choices
-
-
-def accepted(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> bool:
-    """Whether the engine takes ``line`` now (the engine is pure: trying it changes nothing)."""
-    return tried(ruleset, state, line) is not None
 
 
 def tried(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> list[Event] | None:
     """The events ``line`` would bring, or None if the engine refuses it."""
+    return tried_whole(ruleset, state, line)[1]
+
+
+def tried_whole(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> tuple[State | None, list[Event] | None]:
+    """The state and events ``line`` would bring, or (None, None) if the engine refuses it."""
     try:
-        return ruleset.apply(state, line)[1]
+        return ruleset.apply(state, line)
     except IllegalInput:
-        return None
+        return None, None
 
 
 def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
@@ -199,7 +230,8 @@ def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
     for act, events in ruleset.judged_acts(state, name)[0]:
         change = own_payment(events, name)
         amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
-        choices.append(ButtonChoice(f"{act_words(ruleset, act, labels)}{amount}", {"act": act}))
+        text = f"{act_words(ruleset, act, labels)}{amount}"
+        choices.append(ButtonChoice(text, {"act": act}, second_press(text, name, None, events)))
     return choices
 
 
@@ -284,4 +316,6 @@ def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -
 
 def choice_key(choice: ButtonChoice) -> str:
     """What a choice sends (or opens), to find the same choice in the next state's list."""
+    if choice.roll:
+        return "roll"
     return repr(choice.line) if choice.line is not None else f"deeds:{choice.label}"

@@ -127,6 +127,7 @@ class TableController:
         self._deeds_prompt = ""  # the kind of question they were opened at (a debt, a roll, a buy...)
         self._deeds_seq = -1  # the input they were opened at: the story shown is of their acts only
         self._deeds_of: tuple[State, list[ButtonChoice]] | None = None
+        self._deed_confirm: str | None = None  # the deed (its key) waiting for a second YES
         self._labels_of: dict[str, Labels] = {}
         self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
@@ -315,11 +316,18 @@ class TableController:
         finding the cards a player may play tries each on the engine."""
         if self._choices_of is None or self._choices_of[0] is not state:
             player = (state.get("prompt") or {}).get("player") or ""
-            actions = [_Action(c.label, partial(self._submit, c.line, "button") if c.line is not None
-                               else partial(self._open_deeds, player), c.confirm, c.extra, choice_key(c))
+            actions = [_Action(c.label, self._choice_run(c, player), c.confirm, c.extra, choice_key(c))
                        for c in prompt_choices(state, self._labels(state))]
             self._choices_of = (state, actions)
         return self._choices_of[1]
+
+    def _choice_run(self, choice: ButtonChoice, player: str) -> Callable[[], object]:
+        """What YES on a choice does: send its input, roll (the roll's own row), or open the player's deeds."""
+        if choice.line is not None:
+            return partial(self._submit, choice.line, "button")
+        if choice.roll:
+            return partial(self._game_press, "ROLL")
+        return partial(self._open_deeds, player)
 
     def _selected(self, choices: list[_Action]) -> bool:
         """Whether the cursor is on a choice: at first, when the prompt has choices of its own (not only extras)."""
@@ -330,7 +338,7 @@ class TableController:
     # ================================================================== a player's deeds
     def _open_deeds(self, player: str) -> None:
         """Build, mortgage, sell...: the player's acts on their own spaces, one per page (see :func:`deed_choices`)."""
-        self.mode, self.cursor, self.deeds_player = "deeds", 0, player
+        self.mode, self.cursor, self.deeds_player, self._deed_confirm = "deeds", 0, player, None
         state = self.table.state
         self._deeds_seq = state["seq"] if state is not None else -1
         self._deeds_prompt = ((state or {}).get("prompt") or {}).get("kind", "")
@@ -345,16 +353,23 @@ class TableController:
 
     def _deeds_press(self, button: str) -> None:
         deeds = self._deeds()
-        if button == "NO" or not deeds:
+        if button == "NO" and self._deed_confirm is not None:
+            self._deed_confirm = None  # back to the act, not out of the deeds
+        elif button == "NO" or not deeds:
             self._back()
         elif button == "ROLL":  # done with the deeds: roll
             self._back()
             self._game_press(button)
         elif button in ("PREV", "NEXT"):
             self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(deeds)
+            self._deed_confirm = None
         elif button == "YES":
             at = self.cursor % len(deeds)
             line = deeds[at].line
+            if deeds[at].confirm and self._deed_confirm != choice_key(deeds[at]):  # it costs money: YES again
+                self._deed_confirm = choice_key(deeds[at])
+                return
+            self._deed_confirm = None
             if line is not None and self._submit(line, "button") and self.mode == "deeds":
                 after = self._deeds()
                 cursor = next_deed(after, line["act"], at) if after else None
@@ -607,7 +622,7 @@ class TableController:
         """The game changed from a phone (or the host's page, the timer): what the buttons were about to confirm,
         enter or undo was meant for the screen before."""
         self._foreign_at = self.clock()
-        self.confirming = None
+        self.confirming, self._deed_confirm = None, None
         if self.mode in ("menu", "confirm", "dice"):  # the host menu's undo would take back the phone's input
             self._back()
             self.entry = None
@@ -687,7 +702,10 @@ class TableController:
         if not deeds:
             return screens.deeds_screen(self.deeds_player, cash, told, "Nothing to do on the deeds now", 0, 1, owes)
         cursor = self.cursor % len(deeds)
-        return screens.deeds_screen(self.deeds_player, cash, told, deeds[cursor].label, cursor, len(deeds), owes)
+        deed = deeds[cursor]
+        asked = deed.confirm if deed.confirm is not None and self._deed_confirm == choice_key(deed) else None
+        return screens.deeds_screen(self.deeds_player, cash, told, asked or deed.label, cursor, len(deeds), owes,
+                                    confirming=asked is not None)
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""

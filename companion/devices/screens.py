@@ -265,7 +265,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll, notice=notice)
     questions = prompt_lines(state, labels, choice)
-    asked = [r for text in questions for r in wrap(text)]
+    # A choice waiting for its second YES is the question now, whole ("Play Advance to GO? YES again").
+    asked = [r for text in ([choice.confirm] if choice is not None and choice.confirm else questions)
+             for r in wrap(text)]
     if state.get("trade"):  # the offer waiting is read in the question rows
         events = [e for e in events if e.get("kind") != "trade"]
     told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
@@ -273,8 +275,7 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     if choice is not None and choice.labels and not choice.selected:
         option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
     elif choice is not None and choice.labels:
-        option = choice.labels[choice.cursor % len(choice.labels)]
-        text = choice.confirm or option
+        text = choice.labels[choice.cursor % len(choice.labels)]
         arrows = len(choice.labels) > 1 and not choice.confirm  # there are more: cut inside the arrows
         option_row = Row(f"< {fit_label(text, COLS['small'] - 4)} >" if arrows else fit_label(text, COLS["small"]),
                          invert=True, align="center")
@@ -343,7 +344,7 @@ def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
 
 
 def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: int, count: int,
-                 owes: int | None = None) -> Screen:
+                 owes: int | None = None, *, confirming: bool = False) -> Screen:
     """A player's acts on their own spaces, one at a time: their cash (and the debt they raise it for), what the
     last act asked the table to do (``told``, at the top), the act under the cursor (highlighted, at the bottom,
     whole: never cut)."""
@@ -355,7 +356,7 @@ def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: i
     left = fit(name, room) + amounts if room >= 3 else amounts.strip()  # the name is cut (or left out), not the money
     rows = [Row(spread(left, page), invert=True),
             *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
-            Row("<PREV NEXT> YES  NO: done", align="center")]
+            Row("YES: confirm  NO: back" if confirming else "<PREV NEXT> YES  NO: done", align="center")]
     return Screen(tuple(rows), name="deeds")
 
 

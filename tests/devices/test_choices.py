@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.devices import choices as choices_module
 from companion.devices.choices import ButtonChoice, first_choice, prompt_choices, space_labels
 from companion.devices.screens import Labels
-from companion.engine import IllegalInput, apply, find_ruleset, new_game, public_state
+from companion.engine import IllegalInput, apply, find_ruleset, new_game
 from companion.sim import GameSpec, play_game
 
 LABELS = Labels({s.id: s.name for s in find_ruleset("classic").board.spaces})
@@ -22,8 +23,10 @@ def classic(*lines: dict, **players: dict) -> dict:
 
 
 def test_income_tax_is_browsed_as_amounts() -> None:
+    """Each pays: each asks for a second YES."""
     assert prompt_choices(classic({"roll": [1, 3]}), LABELS) == [
-        ButtonChoice("Pay $200", {"answer": "flat"}), ButtonChoice("Pay 10% of worth", {"answer": "percent"})]
+        ButtonChoice("Pay $200", {"answer": "flat"}, "Pay $200? YES again"),
+        ButtonChoice("Pay 10% of worth", {"answer": "percent"}, "Pay 10% of worth? YES again")]
 
 
 def test_a_yes_no_question_has_nothing_to_browse() -> None:
@@ -32,10 +35,12 @@ def test_a_yes_no_question_has_nothing_to_browse() -> None:
 
 def test_in_jail_the_fine_and_a_kept_card_come_before_the_roll() -> None:
     state = classic(Ann={"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]})
-    fine, card = prompt_choices(state, LABELS)
-    assert fine == ButtonChoice("Pay $50 fine", {"act": {"player": "Ann", "do": "pay-fine"}})
+    roll, fine, card = prompt_choices(state, LABELS)
+    assert roll == ButtonChoice("Roll the dice", None, roll=True)  # where the cursor starts: a press only rolls
+    assert fine == ButtonChoice("Pay $50 fine", {"act": {"player": "Ann", "do": "pay-fine"}},
+                                "Pay $50 fine? YES again")
     assert card.line == {"act": {"player": "Ann", "do": "use-card", "card": "chance-get-out-of-jail-free"}}
-    assert card.label.startswith("Play ") and card.confirm is None
+    assert card.label.startswith("Play ") and card.confirm == f"{card.label}? YES again"
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
@@ -53,12 +58,13 @@ def test_the_buttons_can_always_answer_a_prompt_they_browse(ruleset: str) -> Non
         if answers:
             taken = 0
             for choice in answers:
-                assert (choice.confirm is not None) == (choice.line["answer"] in ("bankrupt", "out", "poorhouse"))
                 try:
                     apply(state, choice.line)
                     taken += 1
                 except IllegalInput as refusal:
                     assert str(refusal)  # a reason the OLED can show
+                if choice.line["answer"] in ("bankrupt", "out", "poorhouse"):
+                    assert choice.confirm is not None
             assert taken, f"no browsed answer accepted at {state['prompt']}"
             browsed += 1
         state, _ = apply(state, line)
@@ -69,8 +75,9 @@ def test_chambers_star_is_a_card_or_the_steps() -> None:
     state, _ = new_game({"ruleset": "chambers", "players": ["Ann", "Bob"], "seed": 1})
     state, _ = apply(state, {"roll": [6]})
     labels = Labels({s.id: s.name for s in find_ruleset("chambers").board.spaces})
-    assert prompt_choices(public_state(state), labels) == [
-        ButtonChoice("Draw a card", {"answer": "draw"}), ButtonChoice("Move 6", {"answer": "move"})]
+    assert prompt_choices(state, labels) == [  # a card drawn cannot be undone: YES again
+        ButtonChoice("Draw a card", {"answer": "draw"}, "Draw a card? YES again"),
+        ButtonChoice("Move 6", {"answer": "move"})]
 
 
 def test_only_cards_the_engine_takes_now_are_offered_before_a_roll() -> None:
@@ -80,7 +87,7 @@ def test_only_cards_the_engine_takes_now_are_offered_before_a_roll() -> None:
     assert prompt_choices(classic(Ann={"space": "go", "cards": cards}), LABELS) == []
     addon, _ = new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3, "start": {"players": {
         "Ann": {"cards": ["triple-play-112", "chance-tax-refund-100", "chest-half-triple-play", "travel-back-1"]}, "Bob": {"cards": []}}}})
-    offered = [c.line["act"]["card"] for c in prompt_choices(addon, LABELS)]
+    offered = [c.line["act"]["card"] for c in prompt_choices(addon, LABELS) if not c.roll]
     assert offered == ["travel-back-1"]
 
 
@@ -170,3 +177,41 @@ def test_after_an_act_the_cursor_goes_on_with_it_and_never_onto_its_reverse() ->
     after_borrow = [deed("repay", "1"), deed("borrow", "lot-3")]
     assert next_deed(after_borrow, {"do": "borrow"}, 0) == 1
     assert next_deed([deed("repay", "1")], {"do": "borrow"}, 0) is None  # only its reverse is left: the list closes
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
+def test_one_press_never_spends_plays_or_does_what_cannot_be_undone(ruleset: str) -> None:
+    """At every prompt of bot games (with the deeds of its player), the row the cursor starts on is the roll or
+    harmless, and every choice that would spend its player's money, play a card or not be undoable asks for a
+    second YES. (A new two-player addon game used to start on "Play Advance to GO": one YES played it.)"""
+    engine = find_ruleset(ruleset)
+    labels = choices_module.space_labels(engine)
+    checked = 0
+    for seed in (4, 5):
+        lines: list[dict] = []
+        play_game(GameSpec(ruleset, 3, seed=seed), 0, lines)
+        state, _ = new_game(lines[0]["setup"])
+        for line in lines[1:80]:
+            prompt = state.get("prompt") or {}
+            player = prompt.get("player")
+            browsed = prompt_choices(state, labels)
+            if player:
+                browsed += choices_module.deed_choices(state, player, labels)
+            for choice in browsed:
+                if choice.line is None:
+                    continue
+                acting = choice.line.get("act", {}).get("player", player)
+                after, events = choices_module.tried_whole(engine, state, choice.line)
+                if events is None:
+                    continue
+                pays = choices_module.own_payment(events, acting) < 0  # its own payment (not a debt let through)
+                final = not after["undo"]["inputs"]
+                plays = choice.line.get("act", {}).get("do") == "use-card"
+                if pays or final or plays:
+                    assert choice.confirm, f"one YES does {choice.label!r} at {prompt}"
+                checked += 1
+            own = [c for c in prompt_choices(state, labels) if not c.extra]
+            if own and prompt.get("kind") == "roll":
+                assert own[first_choice(state, engine)].roll
+            state, _ = apply(state, line)
+    assert checked > 0

@@ -27,20 +27,26 @@ LABELS = Labels({s.id: s.name for s in find_ruleset("classic").board.spaces})
 
 
 def game(*lines: dict, **start: dict) -> tuple[dict, list[dict]]:
+    state, events = whole_game(*lines, **start)
+    return public_state(state), events
+
+
+def whole_game(*lines: dict, **start: dict) -> tuple[dict, list[dict]]:
+    """The engine's whole state (the buttons' choices are tried on it) and the last input's events."""
     setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3,
              "start": {"players": {"Ann": {"space": "go"}, **start}, "turn": "Ann"}}
     state, events = new_game(setup)
     for line in lines:
         state, events = apply(state, line)
-    return public_state(state), events
+    return state, events
 
 
 def key_screens() -> dict[str, screens.Screen]:
     roll, _ = game()
     buy, buy_events = game({"roll": [1, 2]})
     tax, tax_events = game({"roll": [1, 3]})
-    auction, auction_events = game({"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Bob", "do": "bid",
-                                                                                 "amount": 45}})
+    bids = ({"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Bob", "do": "bid", "amount": 45}})
+    auction, auction_events = game(*bids)
     jail, _ = game(Ann={"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]})
     over, over_events = game({"roll": [1, 2]}, {"act": {"player": "Bob", "do": "bankrupt"}})
     return {
@@ -49,7 +55,7 @@ def key_screens() -> dict[str, screens.Screen]:
         "income-tax-options": screens.game_screen(tax, tax_events, LABELS, choice=Choice(
             ("Pay $200", "Pay 10% of worth"), 1)),
         "auction": screens.game_screen(auction, auction_events, LABELS, choice=Choice(
-            tuple(c.label for c in prompt_choices(auction, LABELS)), 0)),
+            tuple(c.label for c in prompt_choices(whole_game(*bids)[0], LABELS)), 0)),
         "jail": screens.game_screen(jail, [], LABELS, choice=Choice(("Pay $50 fine", "Play Chance get out of jail"))),
         "roller-fault": screens.game_screen(roll, [], LABELS, notice="Roller: die A read 7, not a face: roll again",
                                             dice_source="roller"),

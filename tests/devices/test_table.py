@@ -172,6 +172,8 @@ def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
         t.play("NEXT")
         assert "< Pay 10% of worth >" in t.text()
         t.play("NEXT", "PREV", "YES")
+        assert "Pay 10% of worth? YES again" in t.text() and t.inputs()[-1] == {"roll": [1, 3]}  # it pays: asked
+        t.play("YES")
         assert t.inputs()[-1] == {"answer": "percent"}
         assert t.state["players"][0]["cash"] == 1500 - 150
 
@@ -297,7 +299,7 @@ def test_a_press_cue_takes_the_answered_row_and_leaves_the_hint_unsent(tmp_path:
         station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
         before = station.controller.frame()
         asked = station.controller.shown
-        assert asked is not None and asked.rows[-2].text == "Mortgage"  # the option row: both own a street
+        assert asked is not None and asked.rows[-2].text == "< Roll the dice >"  # the option row: both own a street
         shown: list[screens.Screen] = []
         show = station.display.show
 
@@ -448,9 +450,13 @@ def test_stuck_button_warning_on_the_oled(tmp_path: Path) -> None:
 def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
     setup = start(Ann={"space": "jail", "in_jail": True, "cards": ["chance-get-out-of-jail-free"]})
     with table(tmp_path, setup) as t:
+        assert "< Roll the dice >" in t.text()  # where the cursor starts: YES only rolls
+        t.play("NEXT")
         assert "< Pay $50 fine >" in t.text()
         t.play("NEXT")
         assert "< Play Get out of jail~ >" in t.text()  # as people name the card, not its id; arrows: more choices
+        t.play("YES")
+        assert "Play Get out of jail free? YES again" in t.text() and not t.inputs()  # a card is played on a 2nd YES
         t.play("YES")
         assert t.inputs() == [{"act": {"player": "Ann", "do": "use-card", "card": "chance-get-out-of-jail-free"}}]
         assert not t.state["players"][0]["in_jail"]
@@ -479,22 +485,25 @@ def test_a_table_without_phones_builds_and_mortgages_with_the_buttons(tmp_path: 
     setup["start"]["spaces"] = {"mediterranean-avenue": {"owner": "Ann"}, "baltic-avenue": {"owner": "Ann"},
                                 "reading-railroad": {"owner": "Ann"}}
     with table(tmp_path, setup) as t:
-        assert "Build, mortgage" in t.text()
-        t.play("NEXT")  # the only choice: it stays
+        assert "NEXT: Build, mortgage" not in t.text() and "< Roll the dice >" in t.text()
+        t.play("NEXT")
+        assert "< Build, mortgage >" in t.text()
         t.play("YES")
         assert "Ann $500" in t.text() and "Build on Mediterranean Avenue: pay $50" in t.text() and "1/5" in t.text()
-        t.play("NEXT", "YES")  # Baltic Avenue
+        t.play("NEXT", "YES")  # Baltic Avenue: it costs money, so YES again
+        assert "Build on Baltic Avenue: pay $50? YES again" in t.text() and not t.inputs()
+        t.play("YES")
         assert "Put a house on Baltic Avenue" in t.text() and "Ann $450" in t.text()
         # The list follows, and the cursor goes on building: Mediterranean (not Baltic again: build evenly).
         assert "Build on Mediterranean Avenue: pay $50" in t.text() and "1/3" in t.text()
-        t.play("YES")
+        t.play("YES", "YES")
         t.station.controller.announce("Dice ignored: nobody is rolling now")
         assert "! Dice ignored: nobody is" in t.text()  # a notice is read on the deeds' page too
         t.play("NO")
         assert "Ann, roll the dice" in t.text()
         assert t.inputs() == [{"act": {"player": "Ann", "do": "build", "space": "baltic-avenue"}},
                               {"act": {"player": "Ann", "do": "build", "space": "mediterranean-avenue"}}]
-        t.play("YES", "ROLL")  # from the deeds, ROLL rolls
+        t.play("NEXT", "YES", "ROLL")  # from the deeds, ROLL rolls
         assert t.roller.requests_seen() == 1 and t.station.controller.mode == "game"
 
 
@@ -669,7 +678,7 @@ def test_the_deeds_cursor_stays_on_its_act_when_a_phone_acts(tmp_path: Path) -> 
     setup["start"]["spaces"] = {"mediterranean-avenue": {"owner": "Ann"}, "baltic-avenue": {"owner": "Ann"},
                                 "reading-railroad": {"owner": "Ann"}}
     with table(tmp_path, setup) as t:
-        t.play("YES", "NEXT", "NEXT", "NEXT", "NEXT")
+        t.play("NEXT", "YES", "NEXT", "NEXT", "NEXT", "NEXT")
         assert "Mortgage Reading Railroad: get $100" in t.text()
         phone(t, {"act": {"player": "Ann", "do": "build", "space": "baltic-avenue"}})
         assert "Mortgage Reading Railroad: get $100" in t.text()
@@ -698,9 +707,12 @@ def test_the_deeds_close_rather_than_offer_only_the_undoing_of_the_last_act(tmp_
     setup = start(Ann={"space": "go", "cash": 500})
     setup["start"]["spaces"] = {"reading-railroad": {"owner": "Ann"}}
     with table(tmp_path, setup) as t:
-        t.play("YES", "YES")
+        t.play("NEXT", "YES", "YES")
         assert t.state["spaces"]["reading-railroad"]["mortgaged"] and t.station.controller.mode == "game"
-        t.play("WAIT 1000", "YES")  # back on the roll question: YES opens the deeds again, nothing is sent
+        t.play("WAIT 1000", "NEXT", "YES")  # back on the roll question: the deeds again offer the lift, asked twice
+        assert "Lift the mortgage on Reading Railroad: pay $110? YES again" not in t.text()
+        t.play("YES")
+        assert "YES again" in t.text()
         assert t.inputs() == [{"act": {"player": "Ann", "do": "mortgage", "space": "reading-railroad"}}]
 
 
@@ -716,7 +728,7 @@ def test_a_new_question_starts_at_its_start_not_where_the_last_one_was(tmp_path:
         assert "< Bob: accept offer >" in t.text()
         t.play("ROLL", "DICE 1 3")  # income tax: its own options come first
         assert "< Pay $200 >" in t.text()
-        t.play("YES")
+        t.play("YES", "YES")  # it pays: asked twice
         assert t.state["players"][0]["cash"] == 1300 and t.state["trade"] is not None
 
 
