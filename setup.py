@@ -9,6 +9,10 @@ build warns and the package installs with the pure engine. ``COMPANION_PURE=1`` 
 Beside the modules the build writes ``compiled.json``, the SHA-256 of each source compiled:
 ``companion.compiled`` uses the compiled modules only while every source still has its hash (an
 engine file edited after ``pip install -e .`` is imported from its source, with a warning).
+
+The build also bundles the pin map, ``hardware/pins.toml`` (the one in git), into the package as
+``companion/devices/pins.toml``, so that an install that is not editable (``pip install .``, pipx,
+``firmware/install.sh``) has a pin map of its own; an editable install reads the source tree's.
 """
 
 from __future__ import annotations
@@ -21,11 +25,15 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ENGINE = Path("companion", "engine")
 #: Not compiled: the package's ``__init__`` runs the check of the compiled modules before it imports them.
 NOT_COMPILED = {"__init__.py"}
 MANIFEST = "compiled.json"
+#: The pin map in git, and where the build puts it in the package (``companion.devices.pins.PACKAGED_PINS``).
+PIN_MAP = Path("hardware", "pins.toml")
+PACKAGED_PIN_MAP = Path("companion", "devices", "pins.toml")
 #: Memory one compiler needs: gcc 12's cc1 took 349 MB on the largest module at -O3. A machine with less free
 #: (a Pi Zero 2 W has 512 MB in all) is not asked to compile, and a larger one runs one compiler per such share.
 MEMORY_PER_COMPILER = 512 * 2**20
@@ -117,4 +125,16 @@ class BuildEngine(build_ext):
         target.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
 
 
-setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine})
+class BuildWithPins(build_py):
+    """build_py that also copies ``hardware/pins.toml`` into the built package (not for an editable install, which
+    reads it from the source tree: a copy there would be a second pin map to keep in step)."""
+
+    def run(self) -> None:
+        super().run()
+        if not self.editable_mode:
+            target = Path(self.build_lib) / PACKAGED_PIN_MAP
+            self.mkpath(str(target.parent))
+            self.copy_file(str(PIN_MAP), str(target))
+
+
+setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine, "build_py": BuildWithPins})

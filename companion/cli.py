@@ -169,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
     p = sub.add_parser("run", help="the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
     p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")
-    p.add_argument("--pins", help="pin map (default: /etc/companion/pins.toml, else hardware/pins.toml)")
+    p.add_argument("--pins", help="pin map (default: /etc/companion/pins.toml, else hardware/pins.toml, as the "
+                                     "package bundles it)")
     p.add_argument("--game", type=int, help="go on with this stored game (`companion games list`), not the last one")
     p.set_defaults(func=cmd_run)
     games.add_parser(sub)

@@ -1,8 +1,10 @@
 """The pin map of the table, read at run time from ``hardware/pins.toml``.
 
 That file is the single place pins are named; nothing else in the code holds a pin number.
-``companion run`` looks for it in ``/etc/companion/pins.toml`` (the install script copies it
-there) and then beside the source tree; ``--pins`` (or the config's ``pins``) names another.
+``companion run`` and ``companion demo`` look for it in ``/etc/companion/pins.toml`` (the install
+script copies it there), then in the source tree (a checkout, an editable install), then in the
+package itself (``setup.py`` bundles ``hardware/pins.toml`` into every install that is not
+editable); ``--pins`` (or the config's ``pins``) names another.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from companion.engine import CompanionError
 BUTTONS = ("ROLL", "YES", "NO", "PREV", "NEXT", "MENU")
 SYSTEM_PINS = Path("/etc/companion/pins.toml")
 SOURCE_PINS = Path(__file__).resolve().parents[2] / "hardware" / "pins.toml"
+#: ``hardware/pins.toml`` as the build bundles it into the package (setup.py); absent from a source tree.
+PACKAGED_PINS = Path(__file__).resolve().with_name("pins.toml")
 
 
 class PinMapError(CompanionError, ValueError):
@@ -61,13 +65,15 @@ class PinMap:
 
 
 def find_pin_file(explicit: str | Path | None = None) -> Path:
-    """The pin map to read: ``explicit``, else ``/etc/companion/pins.toml``, else the source tree's."""
+    """The pin map to read: ``explicit``, else ``/etc/companion/pins.toml``, else the source tree's, else the
+    package's own."""
     if explicit is not None:
         return Path(explicit)
-    for candidate in (SYSTEM_PINS, SOURCE_PINS):
+    candidates = (SYSTEM_PINS, SOURCE_PINS, PACKAGED_PINS)
+    for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise PinMapError(f"no pin map: neither {SYSTEM_PINS} nor {SOURCE_PINS} exists (give --pins FILE)")
+    raise PinMapError(f"no pin map: none of {', '.join(map(str, candidates))} exists (give --pins FILE)")
 
 
 def load_pins(path: str | Path | None = None) -> PinMap:
