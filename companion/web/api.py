@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
-from companion.engine import State, find_ruleset, public_state
+from companion.engine import Event, State, find_ruleset, public_state
 from companion.table import StaleInput
 
 from .access import Access, AccessDenied, Permission
@@ -112,7 +112,19 @@ def get_acts() -> Any:
         raise NotFound(f"there is no player called {name!r}")
     legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
     return jsonify({"seq": state["seq"], "player": name, "acts": [act for act, _ in legal],
+                    "cash": [cash_change(events, name) for _, events in legal],
                     "refused": [{"act": act, "why": why} for act, why in refused]})
+
+
+def cash_change(events: list[Event], name: str) -> int:
+    """What the events (an act tried on the engine) do to ``name``'s cash: + received, − paid; the page prices
+    each button with it ("Mortgage +$50"), whatever the ruleset's prices and interest."""
+    change = 0
+    for event in events:
+        if event.get("kind") == "pay":
+            amount = int(event.get("amount", 0))
+            change += (amount if event.get("payee") == name else 0) - (amount if event.get("payer") == name else 0)
+    return change
 
 
 @api.get("/board")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -202,6 +202,8 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http(error: HTTPException) -> Any:
+        if error.code == 404 and wants_a_page():
+            return render_template("missing.html", path=request.path), 404
         code = {413: "too-large", 429: "too-many", 404: "not-found", 405: "method-not-allowed",
                 415: "unsupported-media-type"}.get(error.code or 500, "http-error")
         message = {
@@ -209,6 +211,14 @@ def _register_errors(app: Flask) -> None:
             429: "too many attempts: wait a minute and try again",
         }.get(error.code or 500, error.description or error.name)
         return _json_error(error.code or 500, code, message)
+
+
+def wants_a_page() -> bool:
+    """A browser asking for a page (an unknown URL typed or followed), not the page's script asking the API."""
+    if request.path.startswith("/api/"):
+        return False
+    accept = request.accept_mimetypes
+    return accept.accept_html and accept["text/html"] >= accept["application/json"]
 
 
 def _register_headers(app: Flask) -> None:

@@ -64,12 +64,13 @@ def test_acts_are_the_legal_acts_of_the_phones_player_or_the_one_named(client: F
     body = client.get("/api/acts?player=Ann").get_json()
     assert body == {"seq": table.state["seq"], "player": "Ann",
                     "acts": [{"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}],  # no house: half a group
+                    "cash": [30],  # what the mortgage pays Ann: the page's "Mortgage +$30"
                     "refused": [{"act": {"player": "Ann", "do": verb, "space": "baltic-avenue"}, "why": why} for verb, why in (
                         ("build", "Ann cannot build on Baltic Avenue: Ann does not own the whole purple group"),
                         ("unmortgage", "Ann cannot lift the mortgage on Baltic Avenue: it is not mortgaged"),
                         ("sell", "Ann cannot sell a building on Baltic Avenue: there is none"))]}
     assert join(client, "Bob").get("/api/acts").get_json() == {"seq": table.state["seq"], "player": "Bob",
-                                                                "acts": [], "refused": []}
+                                                                "acts": [], "cash": [], "refused": []}
 
 
 def test_history_follows_cash(client: FlaskClient, table: Table) -> None:
@@ -100,6 +101,21 @@ def test_table_code_guards_looking(table: Table, access: Access) -> None:
 def test_unknown_route_and_method_are_json(client: FlaskClient) -> None:
     refused(client.get("/api/nope"), 404, "not-found")
     refused(client.put("/api/state"), 405, "method-not-allowed")
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_a_mistyped_url_in_a_browser_is_a_page_with_a_link_home(client: FlaskClient) -> None:
+    """A browser showed the raw JSON error for a mistyped URL; the API keeps its JSON errors."""
+    page = client.get("/jion", headers={"Accept": BROWSER_ACCEPT})
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert 'href="/"' in text and "/jion" in text
+    assert "<script" not in client.get("/<script>", headers={"Accept": BROWSER_ACCEPT}).get_data(as_text=True)
+    refused(client.get("/api/nope", headers={"Accept": BROWSER_ACCEPT}), 404, "not-found")
+    refused(client.get("/jion", headers={"Accept": "application/json"}), 404, "not-found")
+    refused(client.get("/jion"), 404, "not-found")  # no Accept (curl, scripts): JSON as before
 
 
 # ---------------------------------------------------------------------- joining

@@ -30,11 +30,38 @@ function svg(tag, attrs = {}) {
   return node;
 }
 const money = (n) => "$" + n;
+// What an act does to one's cash, signed as on a bank statement: "+$50", "−$110" (a true minus sign).
+const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n));
+// After an act, the controls that move money stay inert until the reply is drawn and this long after it, so
+// that the second tap of a double tap lands on nothing (never on the opposite act drawn where the first one was).
+const CALM_MS = 700;
+const MOVING = /^\/api\/(input|roll|host\/(undo|remove-player))$/;
+const CALM_SCOPES = ["act-prompt", "mine-panel", "trade-offer", "bid-form", "host-actions", "host-players", "toast"];
 const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
 const playerColour = (name) => {
   const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;
   return COLOURS[(i < 0 ? 0 : i) % COLOURS.length];
 };
+
+// The control a request was sent from (the button tapped, or the form): its refusal is said beside it.
+document.addEventListener("click", (event) => { app.origin = event.target.closest && event.target.closest("button"); }, true);
+document.addEventListener("submit", (event) => { app.origin = event.target; }, true);
+
+function sayBeside(origin, text) {
+  for (const old of document.querySelectorAll(".error[data-error]")) old.remove();  // until the next action
+  if (!text) return;
+  const anchor = origin && origin.isConnected && (origin.closest("form, .mine-row, .offer, .actions, .row") || origin.parentElement);
+  if (!anchor) return notice(text);
+  anchor.append(el("p", { class: "error", role: "alert", "data-error": "" }, text));
+}
+
+function calm(on) {
+  calm.busy = Math.max(0, (calm.busy || 0) + (on ? 1 : -1));  // requests still on their way
+  clearTimeout(calm.timer);
+  const set = (inert) => CALM_SCOPES.forEach((id) => $(id) && $(id).toggleAttribute("inert", inert));
+  if (calm.busy) return set(true);
+  calm.timer = setTimeout(() => set(false), CALM_MS);
+}
 
 function notice(text, ok = false) {
   const box = $("notice");
@@ -64,7 +91,13 @@ async function api(path, body) {
   return data;
 }
 
-async function send(path, body, okText) {
+async function send(path, body, okText, done) {
+  const origin = app.origin;
+  app.origin = null;
+  sayBeside(null, "");
+  const before = app.state;
+  const moving = MOVING.test(path);  // an input: money may move
+  if (moving) calm(true);
   try {
     const result = await api(path, body);
     // An input's reply is a state of the game it was made on; a bare state (new game, resume, import, rename)
@@ -72,13 +105,41 @@ async function send(path, body, okText) {
     if (result && result.state && result.state.seq !== undefined) render(result.state, body && body.game);
     else if (result && result.seq !== undefined && result.players) render(result, null);
     if (okText) notice(okText, true);
+    if (done && result && result.state) confirmation(done(before, result.state), before);
     return result;
   } catch (error) {
-    notice(error.message);
+    sayBeside(origin, error.message);
     if (error.status === 409 || error.code === "csrf") await refresh();
     if (error.status === 401) await loadSession();
     return null;
+  } finally {
+    if (moving) calm(false);
   }
+}
+
+// "Mortgaged Oriental Avenue: +$50" at the foot of the screen (not under the finger), with Undo for the host
+// (the engine's undo is the host's: a player's way back is the opposite act, which costs the interest).
+function confirmation(text, before) {
+  if (!text) return;
+  const box = $("toast");
+  const undo = app.session && app.session.host && before
+    ? el("button", { type: "button", class: "secondary", on: { click: () => { box.hidden = true; send("/api/host/undo", made({})); } } }, "Undo")
+    : null;
+  box.replaceChildren(el("span", {}, text), undo || "");
+  box.hidden = false;
+  clearTimeout(confirmation.timer);
+  confirmation.timer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+// What a deed's act did, in words and money, from the states before and after it.
+const DONE = { mortgage: "Mortgaged", unmortgage: "Lifted the mortgage on", improve: "Improved", sign: "Put a sign on" };
+function doneText(verb, id, before, after) {
+  const me = actor(), old = before.players.find((p) => p.name === me), now = after.players.find((p) => p.name === me);
+  const rec = (after.spaces || {})[id] || {}, was = (before.spaces || {})[id] || {};
+  const what = verb === "build" ? `Built ${rec.hotel ? "a hotel" : "a house"} on` : verb === "sell" ? `Sold ${was.hotel ? "the hotel" : "a house"} on`
+    : DONE[verb] || verb;
+  const change = old && now && "cash" in now ? now.cash - old.cash : 0;
+  return `${what} ${spaceName(id)}` + (change ? `: ${signed(change)}` : "");
 }
 
 // The host acts for the player picked in "Act for" (their own seat first, if they joined too); a phone for its seat.
@@ -87,12 +148,16 @@ const actor = () => (!app.session ? null : app.session.host ? app.actAs || app.s
 const made = (body) => ({ ...body, seq: app.state.seq, ...(app.game != null ? { game: app.game } : {}) });
 const input = (line) => send("/api/input", made({ input: line }));
 const act = (verb, extra = {}) => input({ act: { player: actor(), do: verb, ...extra } });
+// A deed's act, confirmed in words and money once the engine took it.
+const deedAct = (verb, id) => send("/api/input", made({ input: { act: { player: actor(), do: verb, space: id } } }), null,
+  (before, after) => doneText(verb, id, before, after));
 
 async function loadSession() {
   app.session = await api("/api/session");
   $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
     : app.session.player || "";
   $("leave-button").hidden = !app.session.player;
+  $("leave-button").textContent = app.session.player ? `Leave ${app.session.player}'s seat` : "Leave seat";
   $("code-panel").hidden = !app.session.table_code;
   return app.session;
 }
@@ -172,7 +237,7 @@ function render(state, game) {
   // still thrown, after the others, so that it is seen).
   const failures = [];
   // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
-  for (const panel of [renderHost, renderTurn, renderPlayers, renderBank, renderStory, renderTokens, renderAuction,
+  for (const panel of [renderHost, renderTurn, renderMe, renderPlayers, renderBank, renderStory, renderTokens, renderAuction,
     renderTrade, renderMine, renderJoin]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
@@ -196,7 +261,7 @@ function renderTurn(state) {
   box.dataset.key = key;
   box.replaceChildren();
   if (!prompt || !me || state.winner) return;
-  const label = (option) => LEAVING[option] || (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
+  const label = (option) => priced(prompt, option) || LEAVING[option] || (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
   if (mine && prompt.kind === "airplane" && prompt.options.includes(prompt.space)) {  // staying put is one tap
     box.append(el("button", { type: "button", "data-answer": prompt.space, on: { click: () => input({ answer: prompt.space }) } },
       `Stay on ${label(prompt.space)}`));
@@ -217,12 +282,46 @@ function renderTurn(state) {
   if (prompt.kind === "roll" && mine) rollControls(box, prompt);
   if (!mine && prompt.player && prompt.kind !== "auction") box.append(el("p", { class: "where" }, `${prompt.player} decides.`));
   if (prompt.kind === "roll" && prompt.purpose === "jail" && prompt.player === me) {
-    box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("pay-fine") } }, "Pay the fine"));
+    const fine = state.options && state.options.jail_fine;
+    box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("pay-fine") } },
+      "Pay the fine" + (fine ? " " + signed(-fine) : "")));
     for (const card of player(me).cards.filter((c) => c.includes("jail"))) {
       box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("use-card", { card }) } }, "Use " + cardName(card)));
     }
   }
   highlightChoices(mine ? prompt.options || [] : []);
+}
+
+// A prompt's answer that costs money says how much: "Buy Baltic Avenue −$60"; declining it "No, auction it".
+function priced(prompt, option) {
+  if (prompt.kind === "buy" && prompt.price !== undefined) {
+    if (option === "yes") return `Buy ${prompt.space ? spaceName(prompt.space) + " " : ""}${signed(-prompt.price)}`;
+    if (option === "no") return "Don't buy";
+  }
+  return null;
+}
+
+// Me first: once joined, the header holds this player's cash in the largest type, whose turn it is and what the
+// table waits for from them; their prompt's panel stays under it while they scroll (if it is not too tall).
+function renderMe(state) {
+  const me = app.session && app.session.player, p = me && player(me);
+  $("me-cash").hidden = $("me-now").hidden = !p;
+  document.body.toggleAttribute("data-me", !!p);
+  if (!p) return;
+  $("me-cash").textContent = "cash" in p ? money(p.cash) : "";
+  const prompt = state.prompt;
+  const waiting = prompt && (prompt.player === me || (prompt.waiting || []).includes(me));
+  const offer = state.trade && state.trade.with === me;
+  $("me-now").textContent = state.winner ? `Game over: ${state.winner} wins` : p.bankrupt ? "Out of the game"
+    : waiting ? `Your move: ${prompt.text}` : offer ? `${state.trade.from} offers you a trade`
+      : `Turn ${state.turn.number}: ${state.turn.player}${state.turn.player === me ? " (you)" : ""}`;
+  $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";
+  $("me-now").classList.toggle("waiting", !!(waiting || offer));
+  const panel = $("turn-panel");
+  panel.classList.toggle("mine", !!waiting && prompt.kind !== "auction");
+  panel.classList.toggle("stuck", panel.classList.contains("mine") && panel.offsetHeight < innerHeight * 0.35);
+  // What is scrolled into view (a focused field, a deed) stops below the header and the prompt held under it.
+  document.documentElement.style.setProperty("--stuck", (panel.classList.contains("stuck") ? panel.offsetHeight : 0) + "px");
 }
 
 function rollControls(box, prompt) {
@@ -274,7 +373,7 @@ function sparkline(name) {
 function deedChip(id, rec) {
   const space = app.board && app.board.byId[id];
   const chip = el("span", { class: "deed" + (rec.mortgaged ? " mortgaged" : ""), title: rec.mortgaged ? "mortgaged" : "" },
-    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses}h` : "") + (rec.mortgaged ? " (mortgaged)" : "")
+    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses} house${rec.houses > 1 ? "s" : ""}` : "") + (rec.mortgaged ? " (mortgaged)" : "")
       + (rec.improvement ? " · improved" : "") + (rec.sign ? " · no trespassing" : ""));
   if (space && space.colour) chip.style.setProperty("--gc", space.colour);
   return chip;
@@ -422,8 +521,11 @@ function renderAuction(state) {
   const amount = $("bid-amount");
   amount.min = Math.max(auction.bid + 1, auction.minimum || 1);
   if (Number(amount.value) < Number(amount.min)) amount.value = amount.min;
+  bidLabel();
   $("pass-button").disabled = auction.bidder === me;
 }
+
+const bidLabel = () => { $("bid-button").textContent = "Bid " + money(Number($("bid-amount").value) || 0); };
 
 function playing(name) {  // a seated player still in the game: one out of it is offered no acts
   return !!name && !!player(name) && !player(name).bankrupt;
@@ -504,8 +606,9 @@ function renderMine(state) {
   for (const id of deedsOf(state, me)) {
     const rec = state.spaces[id], space = app.board.byId[id] || {};
     const row = el("div", { class: "mine-row", "data-deed": id }, deedChip(id, rec));
-    const button = (verb, label, cls = "secondary") =>
-      verbs.has(verb) ? el("button", { type: "button", class: cls, "data-verb": verb, on: { click: () => act(verb, { space: id }) } }, label) : null;
+    const button = (verb, label, cls = "secondary") => verbs.has(verb)
+      ? el("button", { type: "button", class: cls, "data-verb": verb, "data-label": label, on: { click: () => deedAct(verb, id) } }, label)
+      : null;
     const offered = [
       space.kind === "street" && !rec.mortgaged && !rec.hotel && button("build", rec.houses === 4 ? "Build hotel" : "Build house", ""),
       (rec.houses || rec.hotel) && button("sell", rec.hotel ? "Sell hotel" : "Sell house"),
@@ -558,17 +661,23 @@ async function offerOnlyLegalActs(state, me, built) {
   }
   // Rebuilt meanwhile (even into the same key, after an undo): that rebuild's own answer comes.
   if (app.mineBuilt !== built) return;
-  const legal = new Set(reply.acts.filter((a) => a.space).map((a) => `${a.do} ${a.space}`));
+  // Each act taken says what it does to the player's cash ("Mortgage +$50"), as the engine priced it.
+  const legal = new Map(reply.acts.map((a, i) => [`${a.do} ${a.space}`, (reply.cash || [])[i] || 0]));
   for (const button of $("mine").querySelectorAll("[data-deed] [data-verb]")) {
-    button.hidden = !legal.has(`${button.dataset.verb} ${button.closest("[data-deed]").dataset.deed}`);
+    const key = `${button.dataset.verb} ${button.closest("[data-deed]").dataset.deed}`;
+    button.hidden = !legal.has(key);
+    button.disabled = false;
+    const change = legal.get(key);
+    button.textContent = button.dataset.label + (change ? " " + signed(change) : "");
   }
   sayWhyNot(state, me, reply.refused || []);
 }
 
 function sayWhyNot(state, me, refused) {
   // Where a player looks for a button the engine refuses now (a house on a whole group, a mortgage to lift, a
-  // mortgage under buildings), the deed says why, in the engine's words after the colon ("build evenly, ...",
-  // "it costs $110"). A house on half a group is not explained on every street: the group's colour says it.
+  // mortgage under buildings), the button is shown disabled and its deed's own line says why, in the engine's words
+  // after the colon ("build evenly, ...", "it costs $110"). A house on half a group is not explained on every street:
+  // the group's colour says it. A cause shared by every deed offering that button is said once, above them.
   for (const old of $("mine").querySelectorAll(".why")) old.remove();  // said once, whatever answered before
   const notes = [];
   for (const { act, why } of refused) {
@@ -576,17 +685,23 @@ function sayWhyNot(state, me, refused) {
     const button = row && row.querySelector(`[data-verb="${CSS.escape(act.do)}"]`);
     if (!button || (act.do === "build" && !ownsGroup(state, me, act.space))) continue;
     const reason = why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why;
-    notes.push({ row, verb: act.do, label: button.textContent, reason });
+    notes.push({ row, button, verb: act.do, label: button.dataset.label, reason });
   }
   const byReason = new Map();  // (not Map.groupBy: older phones' browsers lack it)
-  for (const n of notes) byReason.set(n.reason, [...(byReason.get(n.reason) || []), n]);
+  for (const n of notes) byReason.set(`${n.verb} ${n.reason}`, [...(byReason.get(`${n.verb} ${n.reason}`) || []), n]);
   const shared = [];
-  for (const [reason, same] of byReason) {
-    if (same.length === 1) {
-      same[0].row.append(el("p", { class: "why", "data-why": same[0].verb }, `${same[0].label}: ${reason}`));
-    } else {  // one cause on several deeds (1924: "in one's own turn, before the throw"): said once, above them
-      const label = same.every((n) => n.label === same[0].label) ? same[0].label : "Not now";
-      shared.push(el("p", { class: "why", "data-why": same[0].verb }, `${label}: ${reason}`));
+  for (const same of byReason.values()) {
+    const offering = $("mine").querySelectorAll(`[data-deed] [data-verb="${CSS.escape(same[0].verb)}"]`).length;
+    const text = `${same[0].label}: ${same[0].reason}`;
+    // The same for every deed offering it (1924: "in one's own turn, before the throw"): said once.
+    const together = same.length > 1 && same.length >= offering;
+    if (together) shared.push(el("p", { class: "why", "data-why": same[0].verb, id: `why-${same[0].verb}` }, text));
+    for (const n of same) {
+      const id = together ? `why-${n.verb}` : `why-${n.verb}-${n.row.dataset.deed}`;
+      n.button.hidden = false;
+      n.button.disabled = true;
+      n.button.setAttribute("aria-describedby", id);
+      if (!together) n.row.append(el("p", { class: "why", "data-why": n.verb, id }, text));
     }
   }
   $("mine").prepend(...shared);
@@ -770,6 +885,7 @@ function wire() {
   $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
+  $("bid-amount").addEventListener("input", bidLabel);
   $("trade-with").addEventListener("change", () => fillTradeItems("get-items", $("trade-with").value));
   $("trade-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -804,6 +920,10 @@ function wire() {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
 }
+
+// The header's height, for the prompt's panel that stays under it.
+new ResizeObserver(([entry]) => document.documentElement.style.setProperty("--head", entry.target.offsetHeight + "px"))
+  .observe(document.querySelector("header"));
 
 async function start() {
   // A join code from the QR code's URL fragment: read it, then remove it from the history at once.

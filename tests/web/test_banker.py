@@ -1,0 +1,142 @@
+"""The phone page as a banker (issue 21): me first, priced acts, money-safe taps, errors where one tapped.
+
+Playwright on Debian's Chromium, at 390×844 and 320×568; screenshots in ``test-artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.journal import Journal
+from companion.table import Table
+from companion.web import Access, create_app, make_server
+
+from .conftest import CODE, PIN
+from .test_browser import PHONE, TIMEOUT, browser, expect_text, join, shot  # noqa: F401 - browser: a fixture
+
+SMALL = {**PHONE, "viewport": {"width": 320, "height": 568}}
+SIZES = {"390": PHONE, "320": SMALL}
+PRICED = re.compile(r"[+\u2212]\$\d+$")  # "Mortgage +$50", "Lift mortgage −$55"
+
+
+@contextmanager
+def seated(browser: Any, tmp_path: Path, start: dict[str, Any], size: dict[str, Any] = PHONE,
+           players: tuple[str, ...] = ("Ann", "Bob")) -> Iterator[tuple[Any, Table]]:
+    """A classic game set up with ``start`` (a game in progress), and Ann's phone joined; yields it and the table."""
+    with Journal(tmp_path / "banker.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "classic", "players": list(players), "seed": 3, "start": start})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server:
+            context = browser.new_context(**size)
+            context.set_default_timeout(TIMEOUT)
+            try:
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.errors = errors
+                page.goto(server.url + f"/join#code={CODE}")
+                page.wait_for_selector("#live.on")
+                join(page, "Ann")
+                yield page, table
+            finally:
+                context.close()
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    viewport = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] \
+        and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_newly_joined_players_own_cash_is_first(browser: Any, tmp_path: Path, size: str) -> None:
+    """Ann's cash was 1.4 screens down, under a column of Mortgage buttons; now it is in the header, largest."""
+    with seated(browser, tmp_path, {"players": {"Ann": {"cash": 940}}, "spaces": {
+            "park-place": {"owner": "Ann"}, "boardwalk": {"owner": "Ann"}}}, SIZES[size]) as (page, table):
+        expect_text(page.locator("#me-cash"), "$940")
+        assert in_view(page, "#me-cash") and in_view(page, "#who")
+        largest = page.evaluate("""() => Math.max(...[...document.querySelectorAll('main *')]
+            .filter((e) => e.offsetParent && e.childNodes.length && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+            .map((e) => parseFloat(getComputedStyle(e).fontSize)))""")
+        assert float(page.eval_on_selector("#me-cash", "e => parseFloat(getComputedStyle(e).fontSize)")) > largest
+        expect_text(page.locator("#me-now"), "Your move: Ann, roll the dice")
+        page.mouse.wheel(0, 2000)
+        page.wait_for_timeout(200)
+        assert in_view(page, "#me-cash")  # sticky: still there after scrolling
+        page.evaluate("scrollTo(0, 0)")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
+        shot(page, f"me-first-{size}")
+        assert page.errors == []
+
+
+def test_every_act_on_a_deed_says_what_it_does_to_the_cash(browser: Any, tmp_path: Path) -> None:
+    with seated(browser, tmp_path, {"spaces": {
+            "mediterranean-avenue": {"owner": "Ann"},
+            "oriental-avenue": {"owner": "Ann"}, "vermont-avenue": {"owner": "Ann"},
+            "connecticut-avenue": {"owner": "Ann", "houses": 1},
+            "reading-railroad": {"owner": "Ann", "mortgaged": True}}}) as (page, table):
+        from playwright.sync_api import expect
+
+        deed = page.locator('[data-deed="oriental-avenue"]')
+        expect_text(deed.locator('[data-verb="build"]'), "Build house \u2212$50")
+        expect_text(page.locator('[data-deed="mediterranean-avenue"] [data-verb="mortgage"]'), "Mortgage +$30")
+        expect_text(page.locator('[data-deed="connecticut-avenue"] [data-verb="sell"]'), "Sell house +$25")
+        expect_text(page.locator('[data-deed="reading-railroad"] [data-verb="unmortgage"]'), "Lift mortgage \u2212$110")
+        # Evenly: Oriental and Vermont Avenue come first; Connecticut's Build is there, disabled, with why on its line.
+        blocked = page.locator('[data-deed="connecticut-avenue"] [data-verb="build"]')
+        expect(blocked).to_be_disabled(timeout=TIMEOUT)
+        expect_text(page.locator('[data-deed="connecticut-avenue"] .why'),
+                    "Build house: build evenly, the other streets of the light-blue group come first")
+        for button in page.locator("#mine [data-verb]:visible:enabled").all():
+            assert PRICED.search(button.inner_text()), button.inner_text()
+        shot(page, "priced-deeds")
+        assert page.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_taps_on_mortgage_mortgage_once_and_never_lift(browser: Any, tmp_path: Path, size: str) -> None:
+    """Two taps 0.4 s apart on "Mortgage" mortgaged Oriental Avenue and lifted it again: $5 interest for nothing."""
+    with seated(browser, tmp_path, {"spaces": {"oriental-avenue": {"owner": "Ann"}}}, SIZES[size]) as (page, table):
+        button = page.locator('[data-deed="oriental-avenue"] [data-verb="mortgage"]')
+        expect_text(button, "Mortgage +$50")
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        seq = table.state["seq"]
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(300)
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect_text(page.locator("#toast span"), "Mortgaged Oriental Avenue: +$50")
+        page.wait_for_timeout(1000)  # whatever the second tap did has been done by now
+        assert table.state["spaces"]["oriental-avenue"]["mortgaged"] is True
+        assert table.state["seq"] == seq + 1  # one input: no lift, no refusal
+        assert table.state["players"][0]["cash"] == 1550
+        expect_text(page.locator('[data-deed="oriental-avenue"] [data-verb="unmortgage"]'), "Lift mortgage \u2212$55")
+        shot(page, f"mortgaged-once-{size}")
+        assert page.errors == []
+
+
+def test_a_refusal_is_said_beside_the_control_that_sent_it(browser: Any, tmp_path: Path) -> None:
+    with seated(browser, tmp_path, {"players": {"Ann": {"cash": 207}}, "spaces": {
+            "oriental-avenue": {"owner": "Ann"}}}) as (page, table):
+        page.click("#trade-new summary")
+        page.select_option("#trade-with", "Bob")
+        page.fill("#give-cash", "5000")
+        page.click("#trade-form button")
+        expect_text(page.locator("#trade-form .error"), "Ann has only $207")
+        assert "$207" not in page.locator("#notice").inner_text()  # not at the top of the page
+        assert table.state["trade"] is None
+        shot(page, "refusal-beside")
+        page.fill("#give-cash", "5")
+        page.click("#trade-form button")  # the next action clears it
+        from playwright.sync_api import expect
+
+        expect(page.locator(".error")).to_have_count(0, timeout=TIMEOUT)
+        assert page.errors == []
