@@ -10,48 +10,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.engine import CompanionError, State, public_state
+from companion.account import summary
+from companion.engine import CompanionError, public_state
+from companion.engine.core import Ruleset
 from companion.engine.rules import load_ruleset
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.sim import command as simulate
 
 
-def summary(state: State) -> str:
-    """A readable account of a state: players, deeds, pools, what the game waits for."""
-    lines = [f"{state['ruleset']} — input {state['seq']}, turn {state['turn']['number']} ({state['turn']['player']})"]
-    owners: dict[str, list[str]] = {}
-    for sid, rec in state.get("spaces", {}).items():
-        if rec.get("owner"):
-            mark = "".join([
-                f" {rec['houses']}h" if rec.get("houses") else "",
-                " hotel" if rec.get("hotel") else "",
-                " (mortgaged)" if rec.get("mortgaged") else "",
-            ])
-            owners.setdefault(rec["owner"], []).append(sid + mark)
-    for p in state["players"]:
-        status = " bankrupt" if p.get("bankrupt") else (" in jail" if p.get("in_jail") else "")
-        cash = f"${p['cash']:>5}" if "cash" in p else ""
-        lines.append(f"  {p['name']:<10} {cash} on {p['space']}{status}")
-        if owners.get(p["name"]):
-            lines.append("             " + ", ".join(owners[p["name"]]))
-        if p.get("cards"):
-            lines.append("             cards: " + ", ".join(p["cards"]))
-    for pool, amount in state.get("pools", {}).items():
-        lines.append(f"  {pool}: ${amount}")
-    if state.get("bank"):
-        lines.append("  bank: " + ", ".join(f"{v} {k}" for k, v in state["bank"].items()))
-    if state.get("winner"):
-        lines.append(f"Winner: {state['winner']}")
-    elif state.get("prompt"):
-        lines.append(f"Waiting: {state['prompt']['text']}")
-    return "\n".join(lines)
-
-
-def print_story(result: Replay, out: TextIO) -> None:
+def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None) -> None:
     for _, event in result.events:
         out.write(f"  {event['text']}\n")
-    out.write("\n" + summary(result.state) + "\n")
+    out.write("\n" + summary(result.state, ruleset) + "\n")
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -79,7 +50,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(public_state(result.state), out, indent=1 if args.pretty else None)
         out.write("\n")
     else:
-        print_story(result, out)
+        print_story(result, out, ruleset)
     return 0
 
 

@@ -58,8 +58,8 @@ def test_replay_tells_the_story_and_summarises() -> None:
     assert positions == sorted(positions), "the story is told in the order it happened"
     summary = lines[lines.index("") + 1:]
     assert summary[0] == "classic — input 1, turn 2 (Bob)"
-    assert "  Ann        $ 1710 on community-chest" in summary
-    assert "  Bob        $ 1500 on go" in summary
+    assert "  Ann        $ 1710 on Community Chest" in summary  # names as printed, not ids
+    assert "  Bob        $ 1500 on GO" in summary
     assert summary[-1] == "Waiting: Bob, roll the dice"
 
 
@@ -67,7 +67,7 @@ def test_replay_summary_names_deeds_buildings_and_the_winner(tmp_path: Path) -> 
     run = companion("replay", str(GAMEFILES / "bankrupt-last-solvent-player-wins.jsonl"))
     assert run.returncode == 0
     assert "  Ann is bankrupt: everything goes to Bob" in run.stdout
-    assert "park-place hotel" in run.stdout and "reading-railroad (mortgaged)" in run.stdout
+    assert "Park Place hotel" in run.stdout and "Reading Railroad (mortgaged)" in run.stdout
     assert run.stdout.splitlines()[-1] == "Winner: Bob"
 
 

@@ -19,12 +19,12 @@ def said_by_the_undo(path: Path) -> list[str]:
 
 def test_undoing_a_flight_moves_the_token_and_the_airplane_back() -> None:
     assert said_by_the_undo(GAMEFILES / "addon" / "undo-airplane-flight.jsonl") == [
-        "Undone: answer boardwalk", "Move Ann's token back to Free Parking", "Put the airplane back on Free Parking"]
+        "Undone: answer Boardwalk", "Move Ann's token back to Free Parking", "Put the airplane back on Free Parking"]
 
 
 def test_undoing_a_building_says_how_the_street_stands_again() -> None:
     assert said_by_the_undo(GAMEFILES / "classic" / "undo-build.jsonl") == [
-        "Undone: Ann build oriental-avenue", "Put Oriental Avenue back to no houses"]
+        "Undone: Ann build Oriental Avenue", "Put Oriental Avenue back to no houses"]
 
 
 def test_undoing_a_mortgage_turns_the_deed_back(tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ def test_undoing_a_mortgage_turns_the_deed_back(tmp_path: Path) -> None:
         '"start": {"spaces": {"baltic-avenue": {"owner": "Ann"}}}}}\n'
         '{"act": {"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}}\n'
         '{"undo": 1}\n')
-    assert said_by_the_undo(game) == ["Undone: Ann mortgage baltic-avenue", "Turn Baltic Avenue's deed face up again"]
+    assert said_by_the_undo(game) == ["Undone: Ann mortgage Baltic Avenue", "Turn Baltic Avenue's deed face up again"]
 
 
 def test_undoing_a_purchase_puts_the_deed_back_in_the_bank() -> None:

@@ -277,7 +277,7 @@ def space_labels(ruleset: Ruleset) -> Labels:
         seen[key] = seen.get(key, 0) + 1
         label = s.name + (f" {seen[key]}" if counts[key] > 1 else "")
         labels[s.id] = label + (" (inner)" if s.track != main and s.name in names else "")
-    return Labels(labels)
+    return Labels(labels, {card: ruleset.card_name(card) for card in ruleset.board.cards})
 
 
 def first_choice(state: State, ruleset: Ruleset) -> int:

@@ -57,9 +57,10 @@ class Screen:
 
 @dataclass(frozen=True)
 class Labels:
-    """How to name things on the screen: space ids to names, kept cards that get a player out of jail."""
+    """How to name things on the screen: space ids and card ids to the names printed on them."""
 
     spaces: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[str, str] = field(default_factory=dict)
 
 
 # ====================================================================== text helpers
@@ -220,7 +221,8 @@ def offer_text(offer: Mapping[str, Any], labels: Labels) -> str:
 
     def bundle(side: Mapping[str, Any]) -> str:
         parts = [money(side["cash"])] if side.get("cash") else []
-        parts += [label(s, labels) for s in side.get("spaces", [])] + [label(c, labels) for c in side.get("cards", [])]
+        parts += [label(s, labels) for s in side.get("spaces", [])]
+        parts += [labels.cards.get(c) or label(c, labels) for c in side.get("cards", [])]
         return ", ".join(parts) or "nothing"
 
     return f"{by} offers {to} {bundle(offer['give'])} for {bundle(offer['get'])}: {to}, accept or reject (PREV/NEXT)"

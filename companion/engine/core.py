@@ -562,7 +562,7 @@ class Ruleset:
         restored = dict(restored)
         restored["undo"] = {"base": base, "inputs": inputs[:-1]}
         restored["seq"] = state["seq"] + 1
-        text = f"Undone: {describe(inputs[-1])}"
+        text = f"Undone: {self.describe(inputs[-1])}"
         put_back = self.undo_instructions(state, restored)
         restored["log"] = [*restored["log"], text, *(e["text"] for e in put_back)][-20:]
         return restored, [{"kind": "undo", "text": text}, *put_back]
@@ -596,6 +596,31 @@ class Ruleset:
                 text = f"Take {what} back from {now}: it goes back in the {deck} deck"
             events.append({"kind": "card", "text": text, "card": card, "player": then or now, "undo": True})
         return events
+
+    def describe(self, line: Mapping[str, Any]) -> str:
+        """An input in short words, spaces and cards by their names: "Ann mortgage Reading Railroad"."""
+        def name(value: Any) -> str:
+            if isinstance(value, list):
+                return names_of(name(v) for v in value)
+            if isinstance(value, str) and value in self.board.by_id:
+                return self.board.by_id[value].name
+            if isinstance(value, str) and value in self.board.cards:
+                return self.card_name(value)
+            return str(value)
+
+        if "act" in line:
+            act = dict(line["act"])
+            who, verb = act.pop("player", "?"), str(act.pop("do", "?")).replace("-", " ")
+            rest = " ".join(name(v) for v in act.values() if not isinstance(v, Mapping))
+            return f"{who} {verb} {rest}".strip()
+        if "answer" in line:
+            return f"answer {name(line['answer'])}"
+        return describe(line)
+
+    def pool_name(self, pool: str) -> str:
+        """A pool as people call it: "Tax pool", "Public treasury"."""
+        words = pool.replace("-", " ")
+        return words[:1].upper() + words[1:]
 
     def card_name(self, card_id: str) -> str:
         """A card as people name it: its text's first sentence when short ("Get out of jail free", "Travel forward

@@ -69,7 +69,7 @@ def list_games(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def show_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
-    from companion.cli import summary
+    from companion.account import summary
 
     game = journal.open_game(args.id)
     out.write(summary(game.state) + f"\nContinue it at the table with: companion run --game {game.id}\n")

@@ -347,7 +347,7 @@ class AddonRules(ClassicRules):
                 raise reject(f"{name} does not hold the card {card!r}")
             d.take_card(name, card)
             self.to_bottom(d, card)
-            d.say("say", f"{name} plays {card}")
+            d.say("say", f"{name} plays {self.card_name(card)}")
         if use == "tax-refund":
             self.refund(d, name, 100 if value == "yes" else d.state["options"]["refund_percent"])
         elif value == "yes":
@@ -423,7 +423,7 @@ class AddonRules(ClassicRules):
         for card in cards:
             d.take_card(name, card)
             self.to_bottom(d, card)
-        d.say("say", f"{name} plays {names_of(cards)}", player=name, cards=cards)
+        d.say("say", f"{name} plays {names_of(self.card_name(c) for c in cards)}", player=name, cards=cards)
         if with_dice:
             p["travel_bonus"] += steps
             return

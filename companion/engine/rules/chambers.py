@@ -278,7 +278,7 @@ class ChambersRules(Ruleset):
             return
         d.take_card(name, safe)
         self.to_bottom(d, safe)
-        d.say("card", f"{space_name} is a snare: {name} plays {self.card_name(safe)} ({safe}) and moves ahead 1",
+        d.say("card", f"{space_name} is a snare: {name} plays {self.card_name(safe)} and moves ahead 1",
               player=name, card=safe, played=True)
         d.push(["move", name, 1])
 

@@ -71,7 +71,7 @@ class Trades(Ruleset):
 
     def describe_bundle(self, bundle: Mapping[str, Any]) -> str:
         parts = [money(bundle["cash"])] if bundle["cash"] else []
-        parts += [self.board.by_id[s].name for s in bundle["spaces"]] + list(bundle["cards"])
+        parts += [self.board.by_id[s].name for s in bundle["spaces"]] + [self.card_name(c) for c in bundle["cards"]]
         return names_of(parts) or "nothing"
 
     def verb_accept(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
