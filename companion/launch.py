@@ -30,12 +30,15 @@ from companion.config import PhoneDice, TableConfig
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
-from companion.table import Table
+from companion.table import Table, Update
 from companion.timelimit import TimeLimit, utc_now
 
 from .devices import clock as clocks
 from .devices.buttons import ButtonPanel
 from .devices.controller import JoinInfo, TableController
+from .devices.cues import CueFeed
+from .devices.faults import Kept
+from .devices.lights import LightDriver, SeatLeds, SeatLights, ShownLights, StripLights, open_spi
 from .devices.dice import RollerDice
 from .devices.display import DRIVERS, Display
 from .devices.pins import PinMap, load_pins
@@ -66,12 +69,15 @@ class Station:
     resumed: bool = False
     _closers: list[Callable[[], None]] = field(default_factory=list)
     time_limit: TimeLimit | None = None
+    lights: SeatLights | None = None
 
     def tick(self) -> None:
         self.panel.poll()
         if self.time_limit is not None:
             self.time_limit.check()
         self.controller.tick()
+        if self.lights is not None:
+            self.lights.tick()
 
     def close(self) -> None:
         for close in reversed(self._closers):
@@ -87,9 +93,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   web: tuple[str, int] | None = None, phone_dice: PhoneDice = "none",
                   web_names: Sequence[str] = (),
                   shutdown: Callable[[], None] | None = None, resume_game: int | None = None,
-                  wall_clock: Callable[[], datetime] = utc_now) -> Station:
+                  wall_clock: Callable[[], datetime] = utc_now,
+                  open_lights: Callable[[], LightDriver] | None = None) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
-    and wire the devices to it."""
+    and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path)
@@ -131,6 +138,17 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             controller.say(". ".join(told), sticky=bool(journal.problems))
         panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock)
         closers.append(panel.close)
+        feed = CueFeed()
+        lights = None
+        if open_lights is not None:
+            count = pins.lights.seats if pins.lights else 8
+            lights = SeatLights(Kept("Seat lights", open_lights, clock=clock, notify=controller.device_notice,
+                                     close_device=lambda driver: driver.close()), count, clock=clock)
+            closers.append(lights.close)
+            feed.add(lights.on_cues)
+        closers.append(table.subscribe(feed))
+        if table.state is not None:  # the game resumed (or just started) lights its seats at once
+            feed(Update(table.state, [{"kind": "resumed", "text": ""}], "host"))
         controller.refresh()
     except BaseException:
         for close in reversed(closers):
@@ -142,7 +160,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         return next((g.created for g in journal.games() if g.id == game_id), None)
 
     time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
-    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit)
+    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights)
 
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
@@ -231,7 +249,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
                                     web=(config.web_host, config.web_port) if config.web_port else None,
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
-                                    resume_game=game)
+                                    resume_game=game, open_lights=lights_opener(pins, factory))
             break
         except JournalUnusable as error:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
@@ -271,6 +289,23 @@ def _pin_factory(name: str) -> Any:
     return None  # "auto": gpiozero's own choice (GPIOZERO_PIN_FACTORY)
 
 
+def lights_opener(pins: PinMap, pin_factory: Any) -> Callable[[], LightDriver] | None:
+    """What opens the seat lights of ``pins`` (again after a fault): the strip on SPI, or plain LEDs on GPIO; on mock
+    pins, lights that only keep their frame."""
+    from gpiozero.pins.mock import MockFactory
+
+    lights = pins.lights
+    if lights is None:
+        return None
+    if isinstance(pin_factory, MockFactory):
+        return ShownLights
+    if lights.kind == "leds":
+        return lambda: SeatLeds(lights.pins, pin_factory=pin_factory)
+    return lambda: StripLights(open_spi(lights.spi_bus), seat_order=lights.seat_order,
+                               leds_per_seat=lights.leds_per_seat, pixel_order=lights.pixel_order,
+                               brightness=lights.brightness)
+
+
 def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
     """What opens the OLED (again after a fault): the paged ``driver`` on the I2C bus and address of
     ``pins``, or luma's dummy for ``"none"``."""
@@ -305,7 +340,7 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
     station = build_station(journal_path=journal_path, pins=pins, pin_factory=factory,
                             open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
-                            phone_dice="software", web_names=web_names, shutdown=shutdown)
+                            phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=ShownLights)
     try:
         yield station, factory, pins
     finally:

@@ -40,6 +40,8 @@ BOOT=/boot/firmware/config.txt; [ -f "$BOOT" ] || BOOT=/boot/config.txt
 if ! grep -q "^# companion:" "$BOOT"; then
   printf '\n' >> "$BOOT"; cat firmware/boot-config.txt >> "$BOOT"; REBOOT=1
 fi
+# SPI for the seat lights' strip, on a Pi installed before the fragment had it.
+grep -q "^dtparam=spi=on" "$BOOT" || { printf 'dtparam=spi=on\n' >> "$BOOT"; REBOOT=1; }
 grep -q "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
 
 echo "== the host menu may power the Pi off"

@@ -111,6 +111,7 @@ class TableController:
 
         self._lock = threading.RLock()
         self._inbox: collections.deque[Update] = collections.deque()
+        self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
         self.mode = "game"  # game | players | join | menu | confirm | dice | setup | deeds
@@ -193,6 +194,8 @@ class TableController:
             now = self.clock()
             if self.roller is not None and self.roller.timed_out(now):
                 self.say("Roller does not answer: check cable, ROLL again", sticky=True)
+            while self._device_notices:  # told by a device from any thread, the table's included
+                self.say(self._device_notices.popleft())
             self.notices.tick(now)
             if self.disk_free is not None:
                 self._check_disk()
@@ -549,6 +552,12 @@ class TableController:
         """A notice from outside the buttons and the roller (the game's clock), from any thread."""
         with self._lock:
             self.say(text)
+
+    def device_notice(self, text: str) -> None:
+        """A notice from a device beside the OLED (the seat lights, the buzzer, the voice), from any thread: shown at
+        the next tick, without waiting for the controller's lock (a device may be told of an input while the table's
+        lock is held, and a press holds the controller's lock while it submits)."""
+        self._device_notices.append(text)
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
         """Show a notice over the last story rows (a fault, a refusal): :class:`.notices.Notices`."""

@@ -37,6 +37,33 @@ class RollerPins:
     request: int
 
 
+#: The GPIOs the kernel's SPI driver takes for each bus (dtparam=spi=on; dtoverlay=spi1-1cs): the strip uses MOSI only,
+#: but the others are the SPI's while it is on.
+SPI_GPIO = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
+LIGHT_KINDS = ("strip", "leds")
+PIXEL_ORDERS = ("GRB", "RGB", "GRBW", "RGBW")
+
+
+@dataclass(frozen=True)
+class LightPins:
+    """The seat lights: a WS2812/SK6812 ``strip`` on SPI, or plain ``leds`` on GPIO (:mod:`.lights`)."""
+
+    kind: str
+    seat_order: tuple[int, ...] = ()  # strip: the seat of each group of LEDs along it, from its data input
+    leds_per_seat: int = 1
+    spi_bus: int = 0
+    pixel_order: str = "GRB"
+    brightness: float = 0.3
+    pins: tuple[int, ...] = ()  # leds: one GPIO per seat, seat 1 first
+
+    @property
+    def seats(self) -> int:
+        return max(self.seat_order) if self.kind == "strip" else len(self.pins)
+
+    def gpio(self) -> tuple[int, ...]:
+        return SPI_GPIO[self.spi_bus] if self.kind == "strip" else self.pins
+
+
 @dataclass(frozen=True)
 class NfcPins:
     """The NFC reader: a PN532 on an I2C bus (see hardware/parts.md for why this chip)."""
@@ -55,10 +82,13 @@ class PinMap:
     i2c_address: int = 0x3C
     source: str = "<defaults>"
     nfc: NfcPins | None = None  # no [nfc] table: no reader fitted
+    lights: LightPins | None = None
+    buzzer: int | None = None  # a piezo's GPIO (gpiozero's TonalBuzzer)
 
     def all_gpio(self) -> list[int]:
         """Every GPIO the table claims, for conflict checks."""
         pins = [*self.buttons.values(), self.roller.strobe, self.roller.request]
+        pins += [*(self.lights.gpio() if self.lights else ()), *([self.buzzer] if self.buzzer is not None else [])]
         for die in self.roller.dice:
             pins.extend(die)
         return pins
@@ -142,7 +172,12 @@ def parse_pins(data: Mapping[str, Any], source: str = "<pins>") -> PinMap:
     if not isinstance(display, Mapping):
         raise PinMapError(f"{source}: [display] must be a table")
     bus, address = _i2c(display, f"{source}: display", 0x3C)
-    result = PinMap(buttons, pins, bus, address, source, _nfc(data.get("nfc"), source, bus, address))
+    buzzer = data.get("buzzer")
+    if buzzer is not None and not isinstance(buzzer, Mapping):
+        raise PinMapError(f"{source}: [buzzer] must be a table")
+    result = PinMap(buttons, pins, bus, address, source, _nfc(data.get("nfc"), source, bus, address),
+                    parse_lights(data.get("lights"), source),
+                    _gpio(buzzer.get("pin"), f"{source}: buzzer.pin") if buzzer is not None else None)
     used = result.all_gpio()
     twice = sorted({pin for pin in used if used.count(pin) > 1})
     if twice:
@@ -150,3 +185,29 @@ def parse_pins(data: Mapping[str, Any], source: str = "<pins>") -> PinMap:
     if {2, 3} & set(used):
         raise PinMapError(f"{source}: GPIO 2 and 3 are the I2C bus of the OLED")
     return result
+
+
+def parse_lights(lights: Any, source: str) -> LightPins | None:
+    """The ``[lights]`` table (none: no seat lights)."""
+    if lights is None:
+        return None
+    if not isinstance(lights, Mapping) or lights.get("kind") not in LIGHT_KINDS:
+        raise PinMapError(f"{source}: lights.kind must be one of {', '.join(LIGHT_KINDS)}")
+    if lights["kind"] == "leds":
+        pins = lights.get("pins")
+        if not isinstance(pins, list) or not 1 <= len(pins) <= 8:
+            raise PinMapError(f"{source}: lights.pins: one GPIO per seat, seat 1 first (up to 8)")
+        return LightPins("leds", pins=tuple(_gpio(pin, f"{source}: lights.pins") for pin in pins))
+    order, per_seat = lights.get("seat_order"), lights.get("leds_per_seat", 1)
+    if not isinstance(order, list) or not order or sorted(order) != list(range(1, len(order) + 1)) or len(order) > 8:
+        raise PinMapError(f"{source}: lights.seat_order: the seats 1 to N (up to 8), in their order along the strip")
+    if isinstance(per_seat, bool) or not isinstance(per_seat, int) or not 1 <= per_seat <= 30:
+        raise PinMapError(f"{source}: lights.leds_per_seat: a number of LEDs, 1 to 30")
+    bus, pixel_order, brightness = lights.get("spi", 0), lights.get("pixel_order", "GRB"), lights.get("brightness", 0.3)
+    if bus not in SPI_GPIO or isinstance(bus, bool):
+        raise PinMapError(f"{source}: lights.spi: the SPI bus, 0 or 1")
+    if pixel_order not in PIXEL_ORDERS:
+        raise PinMapError(f"{source}: lights.pixel_order must be one of {', '.join(PIXEL_ORDERS)}")
+    if isinstance(brightness, bool) or not isinstance(brightness, (int, float)) or not 0 < brightness <= 1:
+        raise PinMapError(f"{source}: lights.brightness: above 0, at most 1")
+    return LightPins("strip", tuple(order), per_seat, bus, pixel_order, float(brightness))

@@ -1,0 +1,247 @@
+"""What the table shows and says besides the OLED, worked out from each accepted input (pure: no devices, no clock).
+
+For every :class:`~companion.table.Update` the seat lights, the buzzer and the voice get one :class:`Cues`:
+
+* **lights** — the seats the table waits for (their turn, their answer, their bid, their debt), each ``steady`` or
+  ``blink`` (a debt, or an auction, waits on them), and the seat whose doubles start a short chase; none between
+  games (no game, or a winner);
+* **sounds** — at most two short cues by name (:data:`SOUNDS`), the most telling of what happened first;
+* **speech** — sentences built from the engine's events and the new prompt, with names (players, spaces), never ids,
+  and amounts in words ("Bob pays two thousand dollars").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import Event, State, find_ruleset
+from companion.engine.core import ACCOUNT_NAMES
+from companion.seats import Seat, seat_of, seats
+from companion.table import Update
+
+log = logging.getLogger(__name__)
+
+#: The buzzer's cues, most telling first: an input that causes several plays the first of them (and "your-turn" when
+#: the turn also passed).
+SOUNDS = ("game-over", "jail", "auction", "doubles", "money-out", "money-in", "your-turn")
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What one input gives the lights, the buzzer and the voice."""
+
+    lit: Mapping[int, str] = field(default_factory=dict)  # seat -> "steady" | "blink"
+    chase: int | None = None  # the seat whose doubles start a chase round the table
+    sounds: tuple[str, ...] = ()
+    speech: tuple[str, ...] = ()
+    prompt: str = ""  # what the table waits for now: speech about an older prompt is stale
+
+    def as_json(self) -> dict[str, Any]:
+        return {"lit": {str(k): v for k, v in sorted(self.lit.items())}, "chase": self.chase,
+                "sounds": list(self.sounds), "speech": list(self.speech)}
+
+
+def cues_of(before: State | None, state: State | None, events: Sequence[Event]) -> Cues:
+    """The cues of the input that turned ``before`` into ``state`` with ``events``."""
+    if state is None:
+        return Cues()
+    prompt = state.get("prompt") or {}
+    key = f"{state.get('seq')}:{prompt.get('kind', '')}:{prompt.get('player', '')}"
+    return Cues(lit_seats(state), doubles_seat(state, events), sounds_of(before, state, events),
+                tuple(sentences(before, state, events)), key)
+
+
+def waited_for(state: State) -> dict[str, str]:
+    """The players the table waits for, each ``steady`` or ``blink``."""
+    prompt = state.get("prompt")
+    if state.get("winner") or not prompt:
+        return {}
+    waiting: dict[str, str] = {}
+    if prompt["kind"] == "auction":  # every bidder still in, but the highest, is to bid or pass
+        for name in prompt.get("waiting", []):
+            if name != prompt.get("bidder"):
+                waiting[name] = "blink"
+    elif prompt.get("player"):
+        waiting[prompt["player"]] = "blink" if prompt["kind"] == "debt" else "steady"
+    offer = state.get("trade")
+    if offer and offer.get("with") and offer["with"] not in waiting:
+        waiting[offer["with"]] = "steady"  # their answer to an offer
+    return waiting
+
+
+def lit_seats(state: State) -> dict[int, str]:
+    lit = {}
+    for name, how in waited_for(state).items():
+        seat = seat_of(state, name)
+        if seat is not None:
+            lit[seat] = how
+    return lit
+
+
+def _doubles(event: Event) -> bool:
+    dice = event.get("dice") or []
+    return event["kind"] == "roll" and len(dice) >= 2 and dice[0] == dice[1]
+
+
+def doubles_seat(state: State, events: Sequence[Event]) -> int | None:
+    roll = next((e for e in events if _doubles(e)), None)
+    return seat_of(state, roll.get("player")) if roll else None
+
+
+def _jailed(event: Event) -> bool:
+    return event["kind"] == "move" and not event.get("undo") and (
+        bool(event.get("jail")) or str(event["text"]).endswith("is in jail"))
+
+
+def sounds_of(before: State | None, state: State, events: Sequence[Event]) -> tuple[str, ...]:
+    players = {p["name"] for p in state["players"]}
+    heard: set[str] = set()
+    prompt, earlier = state.get("prompt") or {}, (before or {}).get("prompt") or {}
+    if state.get("winner") and not (before or {}).get("winner"):
+        heard.add("game-over")
+    for event in events:
+        if _jailed(event):
+            heard.add("jail")
+        elif _doubles(event):
+            heard.add("doubles")
+        elif event["kind"] in ("pay", "debt") and event.get("payer", event.get("player")) in players:
+            heard.add("money-out")
+        elif event["kind"] == "pay" and event.get("payee") in players:
+            heard.add("money-in")
+    if prompt.get("kind") == "auction" and earlier.get("kind") != "auction":
+        heard.add("auction")
+    first = [s for s in SOUNDS[:-1] if s in heard][:1]
+    turn = (state.get("turn") or {}).get("player")
+    if "game-over" not in heard and before is not None and turn != (before.get("turn") or {}).get("player"):
+        first.append("your-turn")
+    return tuple(first)
+
+
+# ====================================================================== speech
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+         "seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_words(n: int) -> str:
+    """``2000`` -> "two thousand", ``1450`` -> "one thousand four hundred fifty"."""
+    if n < 0:
+        return "minus " + number_words(-n)
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    for size, word in ((1_000_000, "million"), (1000, "thousand"), (100, "hundred")):
+        if n >= size:
+            head, rest = divmod(n, size)
+            return f"{number_words(head)} {word}" + (f" {number_words(rest)}" if rest else "")
+    raise AssertionError(n)  # pragma: no cover - every n >= 100 has a size
+
+
+def dollars(n: int) -> str:
+    return f"{number_words(n)} dollar{'' if n == 1 else 's'}"
+
+
+def spoken(text: str) -> str:
+    """A text of the engine as said aloud: amounts in words ("$200" -> "two hundred dollars")."""
+    return re.sub(r"\$(\d+)", lambda m: dollars(int(m.group(1))), text)
+
+
+def _account(name: str) -> str:
+    return ACCOUNT_NAMES.get(name, name)
+
+
+def _space_name(state: State, space_id: str) -> str:
+    board = find_ruleset(state["ruleset"]).board
+    return board.by_id[space_id].name if space_id in board.by_id else space_id
+
+
+def _buildings(record: Mapping[str, Any]) -> str:
+    if record.get("hotel"):
+        return ", with a hotel"
+    houses = int(record.get("houses") or 0)
+    return f", with {number_words(houses)} house{'s' if houses > 1 else ''}" if houses else ""
+
+
+#: Events said as the engine wrote them (amounts in words); the others are said in sentences of their own below, or
+#: not at all (the physical chores of the set-up and the deeds, read on the OLED while doing them).
+SAID_AS_WRITTEN = ("card", "bankrupt", "winner", "trade", "undo")  # a bid: the auction's prompt says it
+
+
+def sentences(before: State | None, state: State, events: Sequence[Event]) -> list[str]:
+    """What the voice says about one input: what happened, then what the table waits for now."""
+    said: list[str] = []
+    landed: str | None = None  # the space the last move ended on: a rent paid there names its owner
+    for event in events:
+        kind = event["kind"]
+        if kind == "roll" and _doubles(event):
+            said.append(f"{event['player']} rolls doubles.")
+        elif kind == "move" and _jailed(event):
+            said.append(f"{event['player']} goes to jail.")
+        elif kind == "move" and event.get("steps") and event.get("to"):
+            landed = event["to"]
+            said.append(f"{event['player']} lands on {_space_name(state, event['to'])}.")
+        elif kind in ("pay", "debt"):  # a debt: the payment that waits for the cash
+            said.append(_payment(state, event, landed))
+        elif kind in SAID_AS_WRITTEN:
+            said.append(spoken(str(event["text"])).rstrip(".") + ".")
+    said.extend(_prompt_sentence(before, state))
+    return said
+
+
+def _payment(state: State, event: Event, landed: str | None) -> str:
+    payer, payee = str(event.get("payer", event.get("player"))), str(event.get("payee", event.get("creditor")))
+    amount = int(event["amount"])
+    record = state.get("spaces", {}).get(landed or "", {})
+    if landed and record.get("owner") == payee and payee != payer:  # the rent of the space landed on
+        return f"{payee}'s{_buildings(record)}: {_account(payer)} pays {dollars(amount)}."
+    text = spoken(str(event["text"]))
+    return text[0].upper() + text[1:].rstrip(".") + "."
+
+
+def _prompt_sentence(before: State | None, state: State) -> list[str]:
+    prompt, earlier = state.get("prompt"), (before or {}).get("prompt")
+    if state.get("winner") or not prompt:
+        return []
+    if earlier and (earlier.get("kind"), earlier.get("player"), earlier.get("text")) == \
+            (prompt["kind"], prompt.get("player"), prompt["text"]):
+        return []  # the same question still waits (an act beside it: a house built, a mortgage)
+    who = prompt.get("player")
+    if prompt["kind"] == "debt" and who:
+        cash = next((p["cash"] for p in state["players"] if p["name"] == who), 0)
+        short = int(prompt.get("amount", 0)) - int(cash)
+        return [f"{who}, you are {number_words(short)} short: sell, mortgage or trade."]
+    text = spoken(str(prompt["text"])).rstrip(".")
+    if who and who not in text:
+        text = f"{who}, {text[0].lower()}{text[1:]}"
+    return [text + ("" if text.endswith("?") else ".")]
+
+
+# ====================================================================== feeding the devices
+CueTarget = Callable[[Cues, list[Seat]], None]
+
+
+class CueFeed:
+    """The table's listener for the lights, the buzzer and the voice: works out each update's cues once and hands
+    them on with the players' seats. A target that fails is logged; the others and the game go on."""
+
+    def __init__(self) -> None:
+        self._before: State | None = None
+        self._targets: list[CueTarget] = []
+
+    def add(self, target: CueTarget) -> None:
+        self._targets.append(target)
+
+    def __call__(self, update: Update) -> None:
+        fresh = bool(update.events) and update.events[0]["kind"] in ("new-game", "resumed")
+        cues = cues_of(None if fresh else self._before, update.state, update.events)
+        self._before = update.state
+        for target in self._targets:
+            try:
+                target(cues, seats(update.state))
+            except Exception:  # noqa: BLE001 - a device's bug must not stop the others
+                log.exception("cue target %r failed", target)
