@@ -21,6 +21,7 @@ the engine's, so any ruleset is shown, with friendlier labels for the kinds ever
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -69,9 +70,40 @@ def fit(text: str, cols: int) -> str:
     return text if len(text) <= cols else text[: cols - 1] + "~"
 
 
+#: Word-level shortenings, tried in this order until a label fits (the usual ones of street signs and cards first):
+#: a label keeps its numbers and the words that tell it from the others; a cut inside a word is the last resort.
+ABBREVIATIONS: tuple[tuple[str, str], ...] = (
+    ("Avenue", "Ave"), ("Street", "St"), ("Railroad", "RR"), ("Place", "Pl"), ("Community Chest", "Chest"),
+    ("Company", "Co"), ("Drive", "Dr"), ("Gardens", "Gdns"), ("Boulevard", "Blvd"), ("Square", "Sq"),
+    ("Road", "Rd"), ("Lane", "Ln"), ("Electric", "Elec."), ("North", "N."), ("South", "S."), ("East", "E."),
+    ("West", "W."), ("spaces", "sp"), ("space", "sp"), ("forward", "fwd"), ("Triple play", "Triple"),
+    ("Travel elevator", "Elevator"), ("Get out of jail free", "Out of jail free"), ("Chance tax refund", "Tax refund"),
+    ("Chest half triple play", "Half triple play"), ("Mediterranean", "Mediterr."), ("Pennsylvania", "Penn."),
+    ("Connecticut", "Conn."), ("Advance to", "To"), ("(broken tile)", "(brk)"), ("(broken broom)", "(brk)"),
+    ("(broken stone)", "(brk)"), ("Flying keys", "Keys"), ("Upright white chess piece", "White chess piece"),
+    ("chess piece", "piece"), ("Real Estate", "R.E."), ("Improvements", "Impr."), ("Personal Property", "Property"),
+    ("Tax on", "Tax"), ("Lighting System", "Lighting"), ("Lord Blueblood's Estate", "Blueblood's"),
+    ("Ting-a-Ling Telephone", "Ting-a-Ling Tel"), ("Telephone", "Tel."), ("Trolley", "Trol."), ("Square bottle", "Bottle"), ("Franchise", "Fr."), ("No Trespassing", "No Trespass"),
+)
+_WORDS = [(re.compile(rf"(?<!\w){re.escape(long)}(?!\w)"), short) for long, short in ABBREVIATIONS]
+
+
+def abbreviate(text: str, cols: int) -> str:
+    """Shorten ``text`` word by word (:data:`ABBREVIATIONS`) until it fits ``cols``, or as far as the table goes."""
+    for pattern, short in _WORDS:
+        if len(text) <= cols:
+            break
+        text = pattern.sub(short, text)
+    return text
+
+
 def fit_label(text: str, cols: int) -> str:
-    """Cut a label, keeping what tells it from the others: after a player's name ("Christopher We~: accept offer",
-    the name is cut), or its last word when short ("Tax on Personal Proper~ 2")."""
+    """Shorten a label, keeping what tells it from the others: word-level abbreviations first ("Play Travel fwd 2
+    sp", "Lake Shore Dr"); then cut after a player's name ("Christopher We~: accept offer", the name is cut), or
+    before its last word when short ("Tax on Personal Proper~ 2"); a cut inside a word only as the last resort."""
+    if len(text) <= cols:
+        return text
+    text = abbreviate(text, cols)
     if len(text) <= cols:
         return text
     name, colon, rest = text.partition(": ")
@@ -161,16 +193,14 @@ def header(state: Mapping[str, Any], labels: Labels) -> Row:
     room = cols - len(left) - 1
     if room < 3:
         return Row(left, invert=True)
-    right = fit(short_place(place), room)
+    right = fit_label(place, room)
     return Row(left.ljust(cols - len(right)) + right, invert=True)
 
 
-def short_place(name: str) -> str:
-    """Shorter street names for the header: 'Vermont Avenue' → 'Vermont Ave'."""
-    for long, short in ((" Avenue", " Ave"), (" Street", " St"), (" Place", " Pl"), (" Railroad", " RR"),
-                        ("Community Chest", "Chest"), (" Company", " Co"), ("Electric", "Elec.")):
-        name = name.replace(long, short)
-    return name
+def short_place(name: str, cols: int = 0) -> str:
+    """Shorter street names for the header and the players: 'Vermont Avenue' → 'Vermont Ave' (as short as the
+    abbreviations go when ``cols`` is 0, else only as far as needed to fit)."""
+    return abbreviate(name, cols)
 
 
 @dataclass(frozen=True)

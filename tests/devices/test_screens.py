@@ -232,7 +232,8 @@ def test_long_choices_that_differ_only_at_the_end_stay_apart() -> None:
         rows.add(row)
     assert len(rows) == 3
     assert screens.fit_label("Go to Boardwalk", 25) == "Go to Boardwalk"
-    assert screens.fit_label("Pennsylvania Railroad Avenue", 12) == "Pennsylvani~"  # no short last word: cut
+    assert screens.fit_label("Pennsylvania Railroad Avenue", 12) == "Penn. RR Ave"  # word by word first
+    assert screens.fit_label("Mother Earth Farmhouse", 12) == "Mother Eart~"  # no abbreviation, no short last word
 
 
 def test_extras_are_one_next_away_and_the_question_keeps_yes_and_no() -> None:

@@ -454,7 +454,7 @@ def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
         t.play("NEXT")
         assert "< Pay $50 fine >" in t.text()
         t.play("NEXT")
-        assert "< Play Get out of jail~ >" in t.text()  # as people name the card, not its id; arrows: more choices
+        assert "< Play Out of jail free >" in t.text()  # as people name the card, not its id; arrows: more choices
         t.play("YES")
         assert "Play Get out of jail free? YES again" in t.text() and not t.inputs()  # a card is played on a 2nd YES
         t.play("YES")
