@@ -12,12 +12,14 @@ from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from companion.engine import Event, State, find_ruleset, public_state
+from companion.engine.rules.classic import ClassicRules
 from companion.table import StaleInput
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
 from .app import context
 from .board import layout, links
+from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
 from .guard import current_player, field, host_rights, is_host, json_body, requires, seated_player, session_id
@@ -136,10 +138,13 @@ def get_board() -> Any:
         ruleset = find_ruleset(ruleset_id)
     except KeyError:
         raise NotFound(f"unknown ruleset {ruleset_id!r}") from None
-    return jsonify({**layout(ruleset.board), "links": links(ruleset, context().table.state),
+    state = context().table.state
+    options = state["options"] if state is not None and state["ruleset"] == ruleset.id else ruleset.board.options
+    return jsonify({**layout(ruleset.board), "links": links(ruleset, state),
                     "dynamic_links": hasattr(ruleset, "pairs"), "verbs": ruleset.verbs(),
                     "host_verbs": ruleset.host_verbs(),
-                    "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards}})
+                    "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards},
+                    "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules))})
 
 
 @api.get("/session")

@@ -24,6 +24,7 @@ from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied
+from .compress import compress_when_asked
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
 from .hosts import answers_to, known_names
@@ -110,6 +111,7 @@ def create_app(
             app.view_functions[endpoint] = limiter.limit(rate, **extra)(view)  # type: ignore[assignment]
     _register_errors(app)
     _register_headers(app)
+    compress_when_asked(app)
     return app
 
 

@@ -5,6 +5,7 @@ A refused request must answer a 4xx JSON error and leave the game exactly as it 
 
 from __future__ import annotations
 
+import gzip
 import json
 import logging
 from typing import Any
@@ -438,13 +439,34 @@ def test_pages_send_no_external_reference(client: FlaskClient) -> None:
     assert "default-src 'self'" in headers["Content-Security-Policy"]
 
 
+FIRST_LOAD = ("/", "/static/app.js", "/static/app.css", "/api/board", "/api/state", "/api/history", "/api/session")
+
+
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "chambers"])
 def test_page_weight_is_under_150_kb(client: FlaskClient, table: Table, ruleset: str) -> None:
     table.new_game({"ruleset": ruleset, "players": ["Ann", "Bob", "Cy", "Dee"]})
-    total = sum(len(client.get(p).data) for p in ("/", "/static/app.js", "/static/app.css", "/api/board", "/api/state",
-                                                 "/api/history", "/api/session"))
+    total = sum(len(client.get(p).data) for p in FIRST_LOAD)
     print(f"page weight ({ruleset}): {total / 1024:.1f} KB")
     assert total < 150 * 1024
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1924"])
+def test_a_first_load_is_under_80_kb_compressed_when_asked(client: FlaskClient, table: Table, ruleset: str) -> None:
+    table.new_game({"ruleset": ruleset, "players": ["Ann", "Bob", "Cy", "Dee"]})
+    total = 0
+    for path in FIRST_LOAD:
+        plain, packed = client.get(path), client.get(path, headers={"Accept-Encoding": "gzip, deflate"})
+        assert packed.status_code == 200 and "Accept-Encoding" in packed.headers["Vary"]
+        if len(plain.data) >= 1024:
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.data) == plain.data
+        total += len(packed.data)
+    print(f"first load ({ruleset}), compressed: {total / 1024:.1f} KB")
+    assert total < 80 * 1024
+    assert "Content-Encoding" not in client.get("/static/app.js").headers  # not asked: as before
+    stream = client.get("/api/stream", headers={"Accept-Encoding": "gzip"}, buffered=False)
+    assert "Content-Encoding" not in stream.headers  # each event reaches the phone as it is written
+    stream.close()
 
 
 def test_phone_rolls_bring_the_chance_cube_after_doubles(journal: Journal, access: Access) -> None:

@@ -140,3 +140,77 @@ def test_a_refusal_is_said_beside_the_control_that_sent_it(browser: Any, tmp_pat
 
         expect(page.locator(".error")).to_have_count(0, timeout=TIMEOUT)
         assert page.errors == []
+
+
+def test_boardwalks_deed_card_reads_as_printed(browser: Any, tmp_path: Path) -> None:
+    """Rows showed no price, rent or mortgage value; a tap on a deed or a board space opens its title deed."""
+    with seated(browser, tmp_path, {"players": {"Ann": {"cash": 940}}, "spaces": {
+            "park-place": {"owner": "Ann"}, "boardwalk": {"owner": "Ann", "houses": 0}}}) as (page, table):
+        from playwright.sync_api import expect
+
+        expect_text(page.locator('[data-deed="boardwalk"] [data-verb="build"]'), "Build house \u2212$200")
+        page.click('[data-deed="boardwalk"] .deed')
+        card = page.locator("#deed-card")
+        expect(card).to_be_visible()
+        expect_text(card.locator("h2"), "Boardwalk")
+        printed = dict(zip(card.locator("th").all_inner_texts(), card.locator("td").all_inner_texts()))
+        assert [printed[k] for k in ("Rent", "With 1 house", "With 2 houses", "With 3 houses", "With 4 houses",
+                                     "With a hotel")] == ["$50", "$200", "$600", "$1400", "$1700", "$2000"]
+        assert printed["Mortgage value"] == "$200" and printed["Price"] == "$400" and printed["Houses cost"] == "$200 each"
+        expect(card.locator(".group")).to_have_text("Dark blue group")
+        expect(card.locator(".status")).to_contain_text("Owner: Ann")
+        expect_text(card.locator('[data-verb="build"]'), "Build house \u2212$200")
+        expect(card.locator('[data-why="unmortgage"]')).to_contain_text("it is not mortgaged")
+        shot(page, "deed-card-boardwalk")
+        card.locator('[data-verb="build"]').click()  # acts from the card, confirmed as from the row
+        expect_text(page.locator("#toast span"), "Built a house on Boardwalk: \u2212$200")
+        expect(card.locator(".status")).to_contain_text("1 house")
+        assert table.state["spaces"]["boardwalk"]["houses"] == 1
+        card.locator("button:text('Close')").click()
+        expect(card).to_be_hidden()
+        page.click('#board [data-space="reading-railroad"]')  # a board space: the railroad's card
+        expect_text(card.locator("h2"), "Reading Railroad")
+        expect(card.locator("tr", has_text="With 4 owned")).to_contain_text("$200")
+        expect(card.locator(".status")).to_contain_text("Owner: nobody yet")
+        shot(page, "deed-card-railroad")
+        assert page.errors == []
+
+
+def test_deeds_by_colour_group_and_a_readable_board(browser: Any, tmp_path: Path) -> None:
+    """Deeds were not grouped (docs said they were), tokens looked like ownership dots, names were 6 px."""
+    with seated(browser, tmp_path, {"players": {"Bob": {"space": "boardwalk"}}, "spaces": {
+            "boardwalk": {"owner": "Ann"}, "park-place": {"owner": "Ann"}, "baltic-avenue": {"owner": "Ann"},
+            "reading-railroad": {"owner": "Bob"}}}) as (page, table):
+        from playwright.sync_api import expect
+
+        expect(page.locator("#mine .group-name")).to_have_text(["Purple", "Dark blue"], timeout=TIMEOUT)
+        expect(page.locator('.player[data-player="Ann"] .gname')).to_have_text(["Purple", "Dark blue"])
+        expect(page.locator('[data-token="Bob"] text')).to_have_text("B")  # a lettered disc, not a dot
+        assert page.locator("#board .owned").count() == 4
+        page.click("#board .zoom")
+        page.locator('#board [data-space="boardwalk"]').scroll_into_view_if_needed()
+        size = page.eval_on_selector('#board [data-space="boardwalk"] text', "t => t.getBoundingClientRect().height")
+        assert size >= 11  # px: readable on a phone
+        shot(page, "board-larger")
+        assert page.errors == []
+
+
+def test_the_storys_numbers_are_not_clipped(browser: Any, tmp_path: Path) -> None:
+    """ "20." showed as "!0.": the list's markers were wider than its padding, which its scrolling box clips."""
+    with seated(browser, tmp_path, {}) as (page, table):
+        for _ in range(6):  # more than the 20 lines the state keeps
+            table.submit({"roll": [1, 2]}, source="test")
+            table.submit({"answer": "no"}, source="test")
+            while table.state["prompt"]["kind"] == "auction":
+                table.submit({"act": {"player": table.state["prompt"]["waiting"][0], "do": "pass"}}, source="test")
+        from playwright.sync_api import expect
+
+        expect(page.locator("#story li")).to_have_count(20, timeout=TIMEOUT)
+        room, needed = page.evaluate("""() => {
+            const list = document.getElementById('story'), item = list.querySelector('li');
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = getComputedStyle(item).font;
+            return [parseFloat(getComputedStyle(list).paddingLeft), ctx.measureText('20. ').width];
+        }""")
+        assert room >= needed
+        assert page.errors == []

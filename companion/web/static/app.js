@@ -36,7 +36,7 @@ const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n))
 // that the second tap of a double tap lands on nothing (never on the opposite act drawn where the first one was).
 const CALM_MS = 700;
 const MOVING = /^\/api\/(input|roll|host\/(undo|remove-player))$/;
-const CALM_SCOPES = ["act-prompt", "mine-panel", "trade-offer", "bid-form", "host-actions", "host-players", "toast"];
+const CALM_SCOPES = ["deed-card", "act-prompt", "mine-panel", "trade-offer", "bid-form", "host-actions", "host-players", "toast"];
 const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
 const playerColour = (name) => {
   const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;
@@ -241,6 +241,7 @@ function render(state, game) {
     renderTrade, renderMine, renderJoin]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
+  if ($("deed-card").open) drawDeed();
   if (failures.length) setTimeout(() => { throw failures[0]; });
 }
 
@@ -372,16 +373,84 @@ function sparkline(name) {
 
 function deedChip(id, rec) {
   const space = app.board && app.board.byId[id];
-  const chip = el("span", { class: "deed" + (rec.mortgaged ? " mortgaged" : ""), title: rec.mortgaged ? "mortgaged" : "" },
+  const chip = el("button", { type: "button", class: "deed" + (rec.mortgaged ? " mortgaged" : ""), "aria-haspopup": "dialog",
+    on: { click: () => openDeed(id) } },
     spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses} house${rec.houses > 1 ? "s" : ""}` : "") + (rec.mortgaged ? " (mortgaged)" : "")
       + (rec.improvement ? " · improved" : "") + (rec.sign ? " · no trespassing" : ""));
   if (space && space.colour) chip.style.setProperty("--gc", space.colour);
   return chip;
 }
 
+// ------------------------------------------------------------------ a space's card (the title deed as printed)
+const groupName = (group) => (group ? group.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()) : "");
+
+function openDeed(id) {
+  const dialog = $("deed-card");
+  dialog.dataset.space = id;
+  drawDeed();
+  if (!dialog.open) dialog.showModal();
+}
+
+function drawDeed() {
+  const dialog = $("deed-card"), id = dialog.dataset.space;
+  const space = app.board && app.board.byId[id];
+  if (!space || !app.state) return;
+  const printed = (app.board.deeds || {})[id] || { lines: [], notes: [] };
+  const rec = (app.state.spaces || {})[id];
+  const band = el("div", { class: "band" }, el("h2", { id: "deed-title" }, space.name),
+    space.group ? el("p", { class: "group" }, groupName(space.group) + " group") : null);
+  if (space.colour) band.style.setProperty("--gc", space.colour);
+  const rows = printed.lines.map(([label, value]) => el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, value)));
+  const status = [];
+  if (rec) {
+    status.push(rec.owner ? `Owner: ${rec.owner}` : "Owner: nobody yet (the bank's)");
+    if (rec.hotel) status.push("A hotel");
+    else if (rec.houses) status.push(`${rec.houses} house${rec.houses > 1 ? "s" : ""}`);
+    if (rec.mortgaged) status.push("Mortgaged");
+    if (rec.improvement) status.push("Improved");
+    if (rec.sign) status.push("No trespassing");
+  }
+  const here = app.state.players.filter((p) => p.space === id && !p.bankrupt).map((p) => p.name);
+  if (here.length) status.push("Here: " + here.join(", "));
+  const acts = el("div", { class: "actions" });
+  const judged = app.acts && app.acts.player === actor() ? app.acts : null;
+  if (judged && rec && rec.owner === actor()) {
+    judged.acts.forEach((a, i) => {
+      if (a.space !== id) return;
+      const label = verbLabel(a.do, id);
+      acts.append(el("button", { type: "button", class: "secondary", "data-verb": a.do, on: { click: () => deedAct(a.do, id) } },
+        label + (judged.cash[i] ? " " + signed(judged.cash[i]) : "")));
+    });
+    for (const { act: a, why } of judged.refused.filter((r) => r.act.space === id)) {
+      acts.append(el("p", { class: "why", "data-why": a.do }, `${verbLabel(a.do, id)}: ${why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why}`));
+    }
+  }
+  dialog.replaceChildren(band,
+    rows.length ? el("table", { class: "printed" }, el("tbody", {}, ...rows)) : el("p", { class: "where" }, kindName(space.kind)),
+    ...printed.notes.map((n) => el("p", { class: "note" }, n)),
+    status.length ? el("p", { class: "status" }, status.join(" · ")) : null,
+    acts,
+    el("form", { method: "dialog" }, el("button", { class: "secondary", autofocus: true }, "Close")));
+}
+
+const VERB_LABELS = { build: "Build", sell: "Sell a building", mortgage: "Mortgage", unmortgage: "Lift mortgage",
+  improve: "Improve", sign: "Put sign here" };
+// A deed's act as its row's button says it ("Build hotel", "Sell house"), else in general words.
+const verbLabel = (verb, id) => {
+  const button = $("mine").querySelector(`[data-deed="${CSS.escape(id)}"] [data-verb="${CSS.escape(verb)}"]`);
+  return (button && button.dataset.label) || VERB_LABELS[verb] || verb;
+};
+const kindName = (kind) => kind.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+
+const sortedDeeds = (state, name) => deedsOf(state, name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
+
+// Groups in board order (where each group's first space is), the spaces of a group in board order.
 function groupOrder(id) {
   const space = app.board && app.board.byId[id];
-  return space ? `${space.group || "~"}:${String(app.board.spaces.indexOf(space)).padStart(3, "0")}` : id;
+  if (!space) return id;
+  const first = space.group && app.board.groups[space.group] ? app.board.byId[app.board.groups[space.group].spaces[0]] : space;
+  const at = (s) => String(app.board.spaces.indexOf(s)).padStart(3, "0");
+  return `${at(first)}:${at(space)}`;
 }
 
 function renderPlayers(state) {
@@ -400,8 +469,15 @@ function renderPlayers(state) {
     const shown = (p.cards || []).filter((c) => !hidden.includes(c));
     if (hidden.length) shown.push(`${hidden.length} travel card${hidden.length > 1 ? "s" : ""}`);
     if (shown.length) card.append(el("p", { class: "cards" }, "cards: " + shown.map(cardName).join(", ")));
-    const deeds = deedsOf(state, p.name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
-    if (deeds.length) card.append(el("div", { class: "deeds" }, ...deeds.map((id) => deedChip(id, state.spaces[id]))));
+    const groups = new Map();  // each colour group's deeds together, under the group's name
+    for (const id of sortedDeeds(state, p.name)) {
+      const group = (app.board && app.board.byId[id] || {}).group || "";
+      groups.set(group, [...(groups.get(group) || []), id]);
+    }
+    for (const [group, ids] of groups) {
+      card.append(el("div", { class: "deeds" }, group ? el("span", { class: "gname" }, groupName(group)) : null,
+        ...ids.map((id) => deedChip(id, state.spaces[id]))));
+    }
     list.append(card);
   }
 }
@@ -439,19 +515,30 @@ function drawBoard() {
     if (space.colour) g.append(svg("rect", { x: space.x + 0.03, y: space.y + 0.03, width: 0.94, height: 0.2, fill: space.colour }));
     const words = space.name.split(/\s+/).slice(0, 3);
     words.forEach((word, i) => {
-      const text = svg("text", { x: space.x + 0.5, y: space.y + 0.42 + i * 0.2, "text-anchor": "middle" });
-      text.textContent = word.length > 9 ? word.slice(0, 8) + "…" : word;
+      const text = svg("text", { x: space.x + 0.5, y: space.y + 0.4 + i * 0.19, "text-anchor": "middle" });
+      text.textContent = word.length > 8 ? word.slice(0, 7) + "…" : word;
       g.append(text);
     });
     const title = svg("title");
     title.textContent = space.name;
     g.append(title);
-    g.addEventListener("click", () => pickSpace(space.id));
+    // A tap picks a destination the prompt offers; any other tap opens the space's card.
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("aria-label", space.name);
+    g.addEventListener("click", () => (app.choices && app.choices.has(space.id) ? pickSpace(space.id) : openDeed(space.id)));
+    g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); g.dispatchEvent(new Event("click")); } });
     root.append(g);
   }
   root.append(svg("g", { id: "marks" }));
   root.append(svg("g", { id: "tokens" }));
-  $("board").replaceChildren(root);
+  const zoom = el("button", { type: "button", class: "secondary zoom", "aria-pressed": "false", on: { click: () => {
+    const big = $("board").classList.toggle("big");
+    zoom.setAttribute("aria-pressed", String(big));
+    zoom.textContent = big ? "Fit the board" : "Larger board";
+  } } }, "Larger board");
+  $("board").classList.remove("big");
+  $("board").replaceChildren(el("div", { class: "board-scroll" }, root), zoom);
 }
 
 function renderTokens(state) {
@@ -464,7 +551,8 @@ function renderTokens(state) {
     if (!space) continue;
     const cell = document.querySelector(`[data-space="${id}"] .cell`);
     if (cell) cell.classList.toggle("mortgaged", !!rec.mortgaged);
-    if (rec.owner) marks.append(svg("circle", { cx: space.x + 0.85, cy: space.y + 0.85, r: 0.1, fill: playerColour(rec.owner) }));
+    // Ownership: a bar along the foot of the space in the owner's colour (a token is a lettered disc).
+    if (rec.owner) marks.append(svg("rect", { class: "owned", x: space.x + 0.03, y: space.y + 0.87, width: 0.94, height: 0.1, fill: playerColour(rec.owner) }));
     const count = rec.hotel ? 1 : rec.houses || 0;
     for (let i = 0; i < count; i++) {
       marks.append(svg("rect", { x: space.x + 0.08 + i * 0.17, y: space.y + 0.06, width: rec.hotel ? 0.3 : 0.13, height: 0.13,
@@ -476,11 +564,14 @@ function renderTokens(state) {
     const space = app.board.byId[p.space];
     if (!space) return;
     const k = (here[p.space] = (here[p.space] || 0) + 1) - 1;
-    const token = svg("circle", { class: "token", cx: space.x + 0.2 + (k % 4) * 0.2, cy: space.y + 0.68 - Math.floor(k / 4) * 0.2,
-      r: 0.1, fill: playerColour(p.name), "data-token": p.name });
+    const cx = space.x + 0.2 + (k % 3) * 0.3, cy = space.y + 0.66 - Math.floor(k / 3) * 0.3;
+    const token = svg("g", { class: "token", "data-token": p.name });
+    token.append(svg("circle", { cx, cy, r: 0.15, fill: playerColour(p.name) }));
+    const initial = svg("text", { x: cx, y: cy + 0.065, "text-anchor": "middle", class: "initial" });
+    initial.textContent = p.name.slice(0, 1).toUpperCase();
     const title = svg("title");
     title.textContent = p.name;
-    token.append(title);
+    token.append(initial, title);
     tokens.append(token);
   });
 }
@@ -603,8 +694,15 @@ function renderMine(state) {
   const verbs = new Set(app.board.verbs || []);
   const box = $("mine");
   box.replaceChildren();
-  for (const id of deedsOf(state, me)) {
+  let group;
+  for (const id of sortedDeeds(state, me)) {  // grouped by colour, each group under its name
     const rec = state.spaces[id], space = app.board.byId[id] || {};
+    if (space.group && space.group !== group) {
+      const heading = el("h3", { class: "group-name" }, groupName(space.group));
+      heading.style.setProperty("--gc", space.colour);
+      box.append(heading);
+    }
+    group = space.group;
     const row = el("div", { class: "mine-row", "data-deed": id }, deedChip(id, rec));
     const button = (verb, label, cls = "secondary") => verbs.has(verb)
       ? el("button", { type: "button", class: cls, "data-verb": verb, "data-label": label, on: { click: () => deedAct(verb, id) } }, label)
@@ -661,6 +759,8 @@ async function offerOnlyLegalActs(state, me, built) {
   }
   // Rebuilt meanwhile (even into the same key, after an undo): that rebuild's own answer comes.
   if (app.mineBuilt !== built) return;
+  app.acts = reply;
+  if ($("deed-card").open) drawDeed();
   // Each act taken says what it does to the player's cash ("Mortgage +$50"), as the engine priced it.
   const legal = new Map(reply.acts.map((a, i) => [`${a.do} ${a.space}`, (reply.cash || [])[i] || 0]));
   for (const button of $("mine").querySelectorAll("[data-deed] [data-verb]")) {
