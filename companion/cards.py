@@ -22,6 +22,8 @@ import json
 import os
 import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -57,6 +59,7 @@ class CardBook:
         self.path = Path(path)
         self._lock = threading.Lock()
         self._editions: dict[str, dict[str, dict[str, str]]] = {}
+        self._held = False  # inside batch(): written once at its end
         if self.path.exists():
             self._editions = _read(self.path)
 
@@ -81,6 +84,22 @@ class CardBook:
             return dict(self._editions.get(edition, {}).get(kind, {}))
 
     # ------------------------------------------------------------------ registering
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Register many cards with one write at the end (a whole set at once)."""
+        self._held = True
+        try:
+            yield
+        finally:
+            self._held = False
+            with self._lock:
+                _write(self.path, self._editions)
+
+    def _save(self, editions: dict[str, Any]) -> None:
+        if not self._held:
+            _write(self.path, editions)
+        self._editions = editions
+
     def register(self, card: Card, uid: str, *, seated: tuple[str, ...] = ()) -> str:
         """Make ``uid`` the tag of ``card``; what was done, to be said ("Boardwalk registered", "Ann: new card
         registered, the old one no longer counts"). Raises :class:`CardRefused`, changing nothing.
@@ -108,8 +127,7 @@ class CardBook:
             if old == uid:
                 return f"{label}: already this tag"
             names[card.name] = uid
-            _write(self.path, editions)
-            self._editions = editions
+            self._save(editions)
         if passed:
             return f"{passed[0]}'s card is now {label}'s"
         if old is not None:
@@ -121,8 +139,18 @@ class CardBook:
         with self._lock:
             editions = json.loads(json.dumps(self._editions))
             if editions.get(card.edition, {}).get(card.kind, {}).pop(card.name, None) is not None:
-                _write(self.path, editions)
-                self._editions = editions
+                self._save(editions)
+
+
+def open_card_book(path: str | Path) -> tuple[CardBook, str | None]:
+    """The cards' list at ``path``; one that cannot be read is set aside (renamed ``.damaged``) and an empty one
+    begins, with what to say about it."""
+    try:
+        return CardBook(path), None
+    except CardRefused as error:
+        aside = Path(path).with_suffix(".damaged")
+        os.replace(path, aside)
+        return CardBook(path), f"{error}: set aside as {aside.name}; register the cards again"
 
 
 def set_title(edition: str) -> str:

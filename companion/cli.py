@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check_board)
     p = sub.add_parser("demo", help="the simulated table: keys as buttons, or --headless with a button script")
     p.add_argument("--headless", action="store_true", help="play a button script on simulated time, no terminal")
-    p.add_argument("--input", help="the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT)")
+    p.add_argument("--input", help="the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)")
     p.add_argument("--setup", help="headless: a JSON file with the setup object (else a new two-player game)")
     p.add_argument("--frames", help="headless: write every new OLED frame to this folder as PNG")
     p.add_argument("--json", action="store_true", help="headless: print the final state object")

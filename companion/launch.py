@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.cards import open_card_book
 from companion.config import PhoneDice, TableConfig
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
@@ -34,12 +35,15 @@ from companion.table import Table, Update
 from companion.timelimit import TimeLimit, utc_now
 
 from .devices import clock as clocks
+from .devices import nfc
 from .devices.buttons import ButtonPanel
 from .devices.controller import JoinInfo, TableController
 from .devices.cues import CueFeed
 from .devices.faults import Kept
 from .devices.lights import LightDriver, SeatLeds, SeatLights, ShownLights, StripLights, open_spi
 from .devices.dice import RollerDice
+from .devices.nfc import NfcReader
+from .devices.pn532 import PN532
 from .devices.display import DRIVERS, Display
 from .devices.pins import PinMap, load_pins
 from .devices.roller import DiceRoller
@@ -70,9 +74,13 @@ class Station:
     _closers: list[Callable[[], None]] = field(default_factory=list)
     time_limit: TimeLimit | None = None
     lights: SeatLights | None = None
+    reader: NfcReader | None = None  # the NFC reader, when pins.toml has one
+    nfc_bus: Any = None  # the bus it talks on (a VirtualPN532 in the demo)
 
     def tick(self) -> None:
         self.panel.poll()
+        if self.reader is not None:
+            self.reader.poll()
         if self.time_limit is not None:
             self.time_limit.check()
         self.controller.tick()
@@ -94,7 +102,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   web_names: Sequence[str] = (),
                   shutdown: Callable[[], None] | None = None, resume_game: int | None = None,
                   wall_clock: Callable[[], datetime] = utc_now,
-                  open_lights: Callable[[], LightDriver] | None = None) -> Station:
+                  open_lights: Callable[[], LightDriver] | None = None,
+                  open_nfc: Callable[[], Any] | None = None) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
     and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
@@ -125,9 +134,12 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                                 sleep=sleep, clock=clock)
             closers.append(roller.close)
             roller_dice = RollerDice(roller)
+        cards, cards_trouble = open_card_book(Path(journal_path).with_suffix(".cards.json")) \
+            if pins.nfc is not None and open_nfc is not None else (None, None)
         controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
                                      shutdown=shutdown, new_seed=new_seed,
-                                     disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free)
+                                     disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
+                                     cards=cards)
         controller_box.append(controller)
         closers.append(controller.close)
         if resumed or journal.problems:
@@ -136,6 +148,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             told = [f"Game {table.game.id} resumed where it stopped"] if resumed else []  # type: ignore[union-attr]
             told += [f"Journal: {problem}" for problem in journal.problems]
             controller.say(". ".join(told), sticky=bool(journal.problems))
+        reader, nfc_bus = _start_reader(pins, open_nfc, controller, clock) if cards is not None else (None, None)
+        if nfc_bus is not None:
+            closers.append(nfc_bus.close)
+        if cards_trouble:
+            controller.say(cards_trouble, sticky=True)
         panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock)
         closers.append(panel.close)
         feed = CueFeed()
@@ -160,7 +177,25 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         return next((g.created for g in journal.games() if g.id == game_id), None)
 
     time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
-    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights)
+    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights,
+                   reader=reader, nfc_bus=nfc_bus)
+
+
+def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: TableController,
+                  clock: clocks.Clock) -> tuple[NfcReader | None, Any]:
+    """The NFC reader on its I2C bus; a bus that cannot be opened (no I2C enabled) is said once, and the table plays
+    on its buttons."""
+    if pins.nfc is None or open_nfc is None:
+        return None, None
+    try:
+        bus = open_nfc()
+    except OSError as error:
+        log.warning("NFC reader: %s", error)
+        controller.say(f"{nfc.MISSING} ({error.strerror or error})")
+        return None, None
+    reader = NfcReader(PN532(bus, pins.nfc.address), controller.on_tap, clock=clock,
+                       on_fault=controller.reader_fault, on_notice=controller.announce)
+    return reader, bus
 
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
@@ -249,7 +284,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
                                     web=(config.web_host, config.web_port) if config.web_port else None,
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
-                                    resume_game=game, open_lights=lights_opener(pins, factory))
+                                    resume_game=game, open_lights=lights_opener(pins, factory),
+                                    open_nfc=nfc_opener(pins))
             break
         except JournalUnusable as error:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
@@ -306,6 +342,16 @@ def lights_opener(pins: PinMap, pin_factory: Any) -> Callable[[], LightDriver] |
                                brightness=lights.brightness)
 
 
+def nfc_opener(pins: PinMap) -> Callable[[], Any] | None:
+    """What opens the NFC reader's I2C bus (the kernel's ``/dev/i2c-N``, shared with the OLED), if one is fitted."""
+    if pins.nfc is None:
+        return None
+    from smbus2 import SMBus
+
+    bus = pins.nfc.bus
+    return lambda: SMBus(bus)
+
+
 def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
     """What opens the OLED (again after a fault): the paged ``driver`` on the I2C bus and address of
     ``pins``, or luma's dummy for ``"none"``."""
@@ -331,16 +377,24 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                  on_frame: Callable[[Any], None] | None = None, web: tuple[str, int] | None = None,
                  shutdown: Callable[[], None] | None = None,
                  web_names: Sequence[str] = ()) -> Iterator[tuple[Station, Any, PinMap]]:
-    """A station on gpiozero's MockFactory pins and luma's dummy OLED."""
+    """A station on gpiozero's MockFactory pins, luma's dummy OLED and a virtual PN532 whose cards are the demo's
+    (:func:`~.devices.virtual_nfc.register_demo_set`)."""
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
 
+    from .devices.virtual_nfc import VirtualPN532, register_demo_set
+
     pins = pins or load_pins()
     factory = MockFactory()
+    chip = VirtualPN532(clock)
     station = build_station(journal_path=journal_path, pins=pins, pin_factory=factory,
                             open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
-                            phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=ShownLights)
+                            phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=ShownLights,
+                            open_nfc=lambda: chip)
+    state, cards = station.table.state, station.controller.cards
+    if state is not None and cards is not None:
+        register_demo_set(cards, state["ruleset"], [p["name"] for p in state["players"]])
     try:
         yield station, factory, pins
     finally:
@@ -354,6 +408,7 @@ def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Pa
     from .devices.clock import SimClock
     from .devices.script import parse_script, run_script
     from .devices.virtual import VirtualButtons, VirtualRoller
+    from .devices.virtual_nfc import VirtualCards
 
     steps = parse_script(script)
     sim = SimClock()
@@ -364,7 +419,8 @@ def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Pa
                           new_seed=lambda: 1, on_frame=writer) as (station, factory, pins):
             buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
             roller = VirtualRoller(factory, pins.roller, sim.sleep)
-            run_script(steps, buttons, roller)
+            cards = VirtualCards(station.nfc_bus, buttons.wait) if station.nfc_bus is not None else None
+            run_script(steps, buttons, roller, cards)
             buttons.wait(0.5)
             state = station.table.public()
     if state is None:
@@ -396,7 +452,8 @@ def bundled_script() -> tuple[dict[str, Any], list[str]]:
 KEYS = {"r": "ROLL", " ": "ROLL", "y": "YES", "\r": "YES", "\n": "YES", "n": "NO", "p": "PREV", ",": "PREV",
         "\x1b[D": "PREV", ".": "NEXT", "\x1b[C": "NEXT", "m": "MENU"}
 HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT",
-        "      m MENU · M hold MENU (host menu) · q or Ctrl-C quit")
+        "      m MENU · M hold MENU (host menu) · t tap a card · q or Ctrl-C quit")
+TAP_TIME = 0.4  # a card typed after t stays on the (virtual) reader this long
 #: A held key's repeats come this close together (every 30-40 ms; 80 at the slowest common setting): a key again
 #: within this long of the last one is a repeat. It is also how long a key's button stays down.
 KEY_HOLD = 0.09
@@ -487,6 +544,36 @@ class HeldKeys:
         self._until[name] = now + hold
 
 
+class CardPrompt:
+    """``t`` in the terminal demo: type a card's name (a player's, a space id such as ``boardwalk``), Enter taps it
+    on the virtual reader; Esc, or Enter on nothing, taps nothing. Ctrl-C and Ctrl-D still quit."""
+
+    def __init__(self) -> None:
+        self.typing: str | None = None  # the name so far, while one is typed
+
+    def typed(self, keys: list[str]) -> tuple[list[str], str | None]:
+        """The keys that are buttons (or quit), and the card to tap if Enter ended a name."""
+        rest, tapped = [], None
+        for key in keys:
+            if key in ("\x03", "\x04") or (self.typing is None and key != "t"):
+                rest.append(key)
+            elif self.typing is None:
+                self.typing = ""
+            elif key in ("\r", "\n"):
+                tapped, self.typing = self.typing.strip() or None, None
+            elif key == "\x1b":
+                self.typing = None
+            elif key in ("\x7f", "\b"):
+                self.typing = self.typing[:-1]
+            elif len(key) == 1 and key.isprintable():
+                self.typing += key
+        return rest, tapped
+
+    def line(self) -> str | None:
+        """What the terminal shows while a name is typed."""
+        return None if self.typing is None else f"tap which card? {self.typing}_  (enter: tap · esc: cancel)"
+
+
 def split_keys(text: str) -> list[str]:
     """The keys in one read of the terminal: characters, and the arrows' escape sequences whole."""
     keys, i = [], 0
@@ -510,6 +597,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
 
     from .devices.terminal import frame_text
     from .devices.virtual import VirtualButtons, VirtualRoller
+    from .devices.virtual_nfc import demo_uid
 
     journal_path.parent.mkdir(parents=True, exist_ok=True)
     latest: list[Any] = [None]
@@ -523,6 +611,9 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
         rng = random.SystemRandom()
         url = station.controller.join_info().url
         held = HeldKeys(buttons.down, buttons.up)
+        cards = CardPrompt()
+        lift_at: float | None = None  # when the card typed after t leaves the reader
+        asking: str | None = None  # the prompt line shown
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
         shown: Any = None
@@ -542,12 +633,20 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
                     out.write("\x1b[2J")
                     shown = None
                 if ready:
-                    keys = split_keys(os.read(fd, 64).decode(errors="ignore"))
+                    keys, tapped = cards.typed(split_keys(os.read(fd, 64).decode(errors="ignore")))
+                    if tapped is not None and station.nfc_bus is not None:
+                        station.nfc_bus.place(demo_uid(tapped))
+                        lift_at = now + TAP_TIME
                     if any(key in ("q", "\x03", "\x04") for key in keys):
                         keys = keys[:min(keys.index(k) for k in ("q", "\x03", "\x04") if k in keys)]
                         stop.set()  # after the keys typed before it
                     held.typed(keys, now)
                 held.release(now)
+                if lift_at is not None and now >= lift_at:
+                    station.nfc_bus.remove()
+                    lift_at = None
+                if cards.line() != asking:
+                    asking, shown = cards.line(), None  # the prompt line changed: draw again
                 station.tick()
                 roller.answer_requests(lambda: tuple(rng.randint(1, 6) for _ in pins.roller.dice))
                 now_size = shutil.get_terminal_size((80, 24))
@@ -557,8 +656,9 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
                 if latest[0] is not shown and latest[0] is not None:
                     shown = latest[0]
                     picture = frame_text(shown, size.columns, size.lines)
+                    keys_help = (HELP[0], asking) if asking is not None else HELP
                     out.write("\x1b[H" + picture.replace("\n", "\x1b[K\n") + "\x1b[K\n")
-                    out.write(f"phone page: {url or 'not running'}\x1b[K\n" + "\x1b[K\n".join(HELP) + "\x1b[J")
+                    out.write(f"phone page: {url or 'not running'}\x1b[K\n" + "\x1b[K\n".join(keys_help) + "\x1b[J")
                     out.flush()
         except KeyboardInterrupt:  # Ctrl-C as a signal (cbreak mode keeps signals): a way to quit like q
             pass

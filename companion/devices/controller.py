@@ -34,6 +34,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.cards import CardBook
 from companion.engine import CompanionError, State, Throw, find_ruleset, ruleset_ids
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
@@ -46,10 +47,13 @@ from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
 from .draw import Painter
+from .modes import Mode, with_notice
+from .nfc import Tap
 from .notices import Notices
 from .roller import RollerResult
 from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen, ruleset_title
+from .taps import CardTap, RegisterMode, default_tap, set_cards
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +96,8 @@ class TableController:
                  shutdown: Callable[[], None] | None = None,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(31),
                  disk_free: Callable[[], int] | None = None,
-                 notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000) -> None:
+                 notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000,
+                 cards: CardBook | None = None) -> None:
         if dice not in SOURCES:
             raise ValueError(f"dice source must be one of {', '.join(SOURCES)}, not {dice!r}")
         if dice == "roller" and roller is None:
@@ -143,6 +148,10 @@ class TableController:
         self.result_latencies: list[float] = []  # button edge → the frame of the input's result
         self._edge_answered = False
         self.closed = False
+        self.cards = cards  # the tags of each set, when a card reader is fitted
+        self.overlay: Mode | None = None  # a mode of its own class (:mod:`.modes`): a tapped card's, registering
+        self._deeds_space: str | None = None  # the deeds of one space only (its sticker tapped)
+        self._deeds_source = "button"
         self._unsubscribe = table.subscribe(self._inbox.append)
         if table.state is not None:
             self._adopt(table.state)
@@ -197,6 +206,8 @@ class TableController:
             while self._device_notices:  # told by a device from any thread, the table's included
                 self.say(self._device_notices.popleft())
             self.notices.tick(now)
+            if self.overlay is not None:
+                self.overlay.tick(now)
             if self.disk_free is not None:
                 self._check_disk()
             if self._screen is not None and self._screen.scrolls and now >= self._scroll_at:
@@ -205,6 +216,65 @@ class TableController:
             self.display.poll()
             self.refresh()
 
+    def on_tap(self, tap: Tap) -> None:
+        """A card put on the NFC reader (:class:`~.nfc.NfcReader`): the open mode's, else :func:`.taps.default_tap`."""
+        with self._lock:
+            self._drain()
+            self._edge(tap.at)
+            self.notices.clear()  # what the last tap said ("Bob: tap your card to answer") is done with
+            card = self.cards.find(tap.uid) if self.cards is not None else None
+            seen = CardTap(tap.uid, card, tap.at)
+            if self.overlay is None or self.mode != "game" or not self.overlay.card(seen):
+                state = self.table.state
+                mode = default_tap(self, seen, state["ruleset"] if state is not None else None)
+                if mode is not None:
+                    self.open(mode)
+            self.refresh()
+
+    def reader_fault(self, text: str | None) -> None:
+        """The NFC reader stopped answering (a warning that stands), or answers again (None)."""
+        with self._lock:
+            if text is None:
+                self.notices.settle("nfc")
+                self.say("NFC reader works again")
+            else:
+                self.notices.warn("nfc", text)
+
+    # ================================================================== what the modes may do (modes.Desk)
+    def game(self) -> State | None:
+        return self.table.state
+
+    def labels(self) -> Labels:
+        state = self.table.state
+        return self._labels(state) if state is not None else Labels()
+
+    def submit(self, line: dict[str, Any], source: str) -> bool:
+        return self._submit(line, source)
+
+    def open(self, mode: Mode | None) -> None:
+        self._back()
+        self.overlay = mode
+
+    def open_deeds(self, player: str, *, space: str | None = None, source: str = "button") -> None:
+        self._back()
+        self._open_deeds(player, space, source)
+
+    def _register_cards(self) -> None:
+        """The host menu's "Register cards": the deeds in board order, then the players' cards."""
+        state = self.table.state
+        if state is None or self.cards is None:
+            return
+        players = [p["name"] for p in state["players"]]
+        self.open(RegisterMode(self, self.cards, set_cards(state["ruleset"], players), seated=tuple(players)))
+
+    def _seat_cards(self, players: list[str]) -> None:
+        """A new game's seats: "Ann: tap your card", each in turn (YES keeps a card registered before)."""
+        state = self.table.state
+        if state is None or self.cards is None:
+            return
+        cards = set_cards(state["ruleset"], players, deeds=False)
+        self.open(RegisterMode(self, self.cards, cards, title="SEATS", seated=tuple(players)))
+
     # ================================================================== buttons
     def _menu_button(self, event: ButtonEvent) -> None:
         """MENU held: the host menu. Released before that: the players (or back from a menu)."""
@@ -212,7 +282,11 @@ class TableController:
             self._menu_held = False
         elif event.kind == "hold":
             self._menu_held = True
+            self.overlay = None
             self._open_host_menu()
+        elif event.kind == "release" and not self._menu_held and self.overlay is not None:
+            self._edge(event.at)
+            self._back()
         elif event.kind == "release" and not self._menu_held and self.mode in ("game", "players"):
             self._edge(event.at)
             self.mode = "players" if self.mode == "game" else "game"
@@ -231,7 +305,9 @@ class TableController:
             # was meant for the screen before (it would buy, pay or accept something nobody chose).
             self.say("Changed on a phone: look, then press again")
             return
-        if self.mode in ("menu", "setup"):
+        if self.overlay is not None and self.mode == "game":
+            self.overlay.press(button)
+        elif self.mode in ("menu", "setup"):
             self._browse(button)
         elif self.mode == "confirm":
             action, self.confirming = self.confirming, None
@@ -267,6 +343,7 @@ class TableController:
 
     def _back(self) -> None:
         self.mode, self.cursor, self.items, self.confirming, self.selected = "game", 0, [], None, None
+        self.overlay = None
 
     def _game_press(self, button: str) -> None:
         state = self.table.state
@@ -339,9 +416,11 @@ class TableController:
         return self.selected and bool(choices)
 
     # ================================================================== a player's deeds
-    def _open_deeds(self, player: str) -> None:
-        """Build, mortgage, sell...: the player's acts on their own spaces, one per page (see :func:`deed_choices`)."""
+    def _open_deeds(self, player: str, space: str | None = None, source: str = "button") -> None:
+        """Build, mortgage, sell...: the player's acts on their own spaces (those on ``space`` only, when given),
+        one per page (see :func:`deed_choices`), sent with ``source``."""
         self.mode, self.cursor, self.deeds_player, self._deed_confirm = "deeds", 0, player, None
+        self.overlay, self._deeds_space, self._deeds_source, self._deeds_of = None, space, source, None
         state = self.table.state
         self._deeds_seq = state["seq"] if state is not None else -1
         self._deeds_prompt = ((state or {}).get("prompt") or {}).get("kind", "")
@@ -351,7 +430,10 @@ class TableController:
         if state is None:
             return []
         if self._deeds_of is None or self._deeds_of[0] is not state:
-            self._deeds_of = (state, deed_choices(state, self.deeds_player, self._labels(state)))
+            deeds = deed_choices(state, self.deeds_player, self._labels(state))
+            if self._deeds_space is not None:  # its sticker tapped: that deed's acts
+                deeds = [d for d in deeds if d.line is not None and d.line["act"].get("space") == self._deeds_space]
+            self._deeds_of = (state, deeds)
         return self._deeds_of[1]
 
     def _deeds_press(self, button: str) -> None:
@@ -373,7 +455,7 @@ class TableController:
                 self._deed_confirm = choice_key(deeds[at])
                 return
             self._deed_confirm = None
-            if line is not None and self._submit(line, "button") and self.mode == "deeds":
+            if line is not None and self._submit(line, self._deeds_source) and self.mode == "deeds":
                 after = self._deeds()
                 cursor = next_deed(after, line["act"], at) if after else None
                 if cursor is None:
@@ -430,6 +512,8 @@ class TableController:
         items.append(_Action("New game", self._open_setup))
         items.append(_Action("Join codes", lambda: self._show("join")))
         items.append(_Action("Players", lambda: self._show("players")))
+        if self.cards is not None and state is not None:
+            items.append(_Action("Register cards", self._register_cards))
         items.append(_Action(f"Dice: {self.dice_source}", self._next_dice_source))
         if self.shutdown is not None:
             items.append(_Action("Shut down", self._shut_down,
@@ -501,6 +585,7 @@ class TableController:
             return
         self._back()
         self._drain()
+        self._seat_cards(players)
 
     # ================================================================== submitting
     def _submit(self, line: dict[str, Any], source: str, *, back: bool = False) -> bool:
@@ -586,7 +671,8 @@ class TableController:
                 self._changed_elsewhere()
             if update.events:
                 self.events = list(update.events)
-                if self.mode != "game" and any(e.get("kind") in ("new-game", "resumed") for e in update.events):
+                if (self.mode != "game" or self.overlay is not None) and \
+                        any(e.get("kind") in ("new-game", "resumed") for e in update.events):
                     self._back()  # a game started (or resumed) on the phone page: show it
                     self.entry = None
             self._adopt(update.state)
@@ -631,6 +717,8 @@ class TableController:
         """The game changed from a phone (or the host's page, the timer): what the buttons were about to confirm,
         enter or undo was meant for the screen before."""
         self._foreign_at = self.clock()
+        if self.overlay is not None:
+            self.overlay.changed()
         self.confirming, self._deed_confirm = None, None
         if self.mode in ("menu", "confirm", "dice"):  # the host menu's undo would take back the phone's input
             self._back()
@@ -661,6 +749,8 @@ class TableController:
 
     def screen(self) -> Screen:
         """The layout for what the table shows now."""
+        if self.overlay is not None and self.mode == "game":
+            return with_notice(self.overlay.screen(), self.notices.shown(self.scroll)[0])
         state = self.table.public()
         if self.mode in ("menu", "setup"):
             return screens.menu_screen(self.menu_title, [a.label for a in self.items], self.cursor)

@@ -24,8 +24,8 @@ from .pn532 import GET_FIRMWARE_VERSION, IN_LIST_PASSIVE_TARGET, PN532, RF_CONFI
 
 log = logging.getLogger(__name__)
 
-STOPPED = "NFC reader stopped answering: check its cable. The buttons still do everything"
-MISSING = "No NFC reader answers: the buttons do everything"
+STOPPED = "NFC reader stopped: check its cable"  # the buttons still do everything: the game goes on
+MISSING = "No NFC reader: buttons only"
 
 
 class ReaderTimeout(PN532Error):

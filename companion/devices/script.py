@@ -6,6 +6,9 @@ One action a line (blank lines and ``#`` comments are skipped)::
     HOLD <button> <seconds>                 hold a button down (HOLD MENU 2: the host menu)
     DICE <a> <b> [<c>]                      the roller shows these dice and strobes
     WAIT <ms>                               let time pass (scrolling, time-outs, back-off)
+    TAP <card>                              put a card on the NFC reader and take it away: a player's name
+                                            (TAP Ann), a deed's space id (TAP boardwalk), any other name an
+                                            unknown card (a virtual PN532: :mod:`.virtual_nfc`)
 
 Each action moves gpiozero MockFactory pins (through :mod:`.virtual`); the table reacts as it
 would to real hardware. Time is simulated, so a script gives the same frames on every machine.
@@ -20,6 +23,7 @@ from companion.engine import CompanionError
 
 from .pins import BUTTONS
 from .virtual import VirtualButtons, VirtualRoller
+from .virtual_nfc import VirtualCards
 
 
 class ScriptError(CompanionError, ValueError):
@@ -33,6 +37,7 @@ class Step:
     button: str = ""
     seconds: float = 0.0
     dice: tuple[int, ...] = ()
+    card: str = ""
 
 
 def parse_script(lines: Iterable[str]) -> list[Step]:
@@ -75,10 +80,15 @@ def _step(number: int, word: str, args: list[str]) -> Step:
         if not 0 <= ms <= 600_000:
             raise ValueError("WAIT takes 0 to 600000 milliseconds")
         return Step(number, "WAIT", seconds=ms / 1000)
-    raise ValueError(f"unknown action {word!r} (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT)")
+    if word == "TAP":
+        if len(args) != 1:
+            raise ValueError("TAP <card>: a player's name or a space id, one word")
+        return Step(number, "TAP", card=args[0])
+    raise ValueError(f"unknown action {word!r} (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)")
 
 
-def run_script(steps: Iterable[Step], buttons: VirtualButtons, roller: VirtualRoller | None) -> int:
+def run_script(steps: Iterable[Step], buttons: VirtualButtons, roller: VirtualRoller | None,
+               cards: VirtualCards | None = None) -> int:
     """Play the steps on the virtual hardware; returns how many were played."""
     played = 0
     for step in steps:
@@ -94,5 +104,9 @@ def run_script(steps: Iterable[Step], buttons: VirtualButtons, roller: VirtualRo
             buttons.wait(0.1)
         elif step.action == "WAIT":
             buttons.wait(step.seconds)
+        elif step.action == "TAP":
+            if cards is None:
+                raise ScriptError(f"line {step.line}: TAP needs an NFC reader ([nfc] in pins.toml)")
+            cards.tap(step.card)
         played += 1
     return played

@@ -19,7 +19,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .clock import Clock
+from companion.cards import CardBook
+
+from .clock import Clock, Sleep
 from .pn532 import ACK, ADDRESS, ERROR_FRAME, GET_FIRMWARE_VERSION, HOST_TO_PN532, IN_LIST_PASSIVE_TARGET, \
     PN532_TO_HOST, RF_CONFIGURATION, SAM_CONFIGURATION, PN532Error, frame, parse_frame
 
@@ -33,6 +35,17 @@ TRY_TIME = 0.015  # one activation attempt without a card
 def demo_uid(name: str) -> str:
     """A 7-byte NTAG-like UID (NXP's 0x04 first) for a demo card called ``name``: the same name, the same UID."""
     return "04" + hashlib.sha256(name.encode()).hexdigest()[:12]
+
+
+def register_demo_set(book: CardBook, edition: str, players: list[str]) -> None:
+    """The demo's set is registered already: each card's UID is :func:`demo_uid` of a player's name or a deed's
+    space id (``TAP Ann``, ``TAP boardwalk``); any other name is an unknown card."""
+    from .taps import set_cards
+
+    with book.batch():
+        for card in set_cards(edition, players):
+            if book.uid(card.edition, card.kind, card.name) is None and book.find(demo_uid(card.name)) is None:
+                book.register(card, demo_uid(card.name))
 
 
 @dataclass
@@ -139,3 +152,16 @@ class VirtualPN532:
     @staticmethod
     def _response(code: int, data: bytes) -> bytes:
         return frame(bytes((code + 1, *data)), tfi=PN532_TO_HOST)
+
+
+class VirtualCards:
+    """Taps named cards on a :class:`VirtualPN532`: each on the antenna ``hold`` seconds, then away."""
+
+    def __init__(self, chip: VirtualPN532, wait: Sleep) -> None:
+        self.chip, self.wait = chip, wait
+
+    def tap(self, name: str, hold: float = 0.3, gap: float = 0.3) -> None:
+        self.chip.place(demo_uid(name))
+        self.wait(hold)
+        self.chip.remove()
+        self.wait(gap)

@@ -23,7 +23,7 @@ from PIL import Image
 
 from companion.devices.terminal import frame_text
 from companion.journal import Journal
-from companion.launch import KEY_HOLD, HeldKeys, split_keys
+from companion.launch import KEY_HOLD, CardPrompt, HeldKeys, split_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -212,6 +212,44 @@ def test_a_resize_redraws_and_a_second_demo_is_refused(tmp_path: Path) -> None:
         assert second.finish() == 1 and b"another companion is using" in second.output
         term.type("q")
         assert term.finish() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+
+
+def test_t_then_a_name_taps_that_card_and_its_letters_are_not_buttons() -> None:
+    prompt = CardPrompt()
+    assert prompt.typed(["y", "t", "r", "q", "\x7f", "\r"]) == (["y"], "r")  # q and r typed into the name
+    assert prompt.typed(["t", "A", "n", "n"]) == ([], None) and prompt.line() is not None and "Ann_" in prompt.line()
+    assert prompt.typed(["\r", "r"]) == (["r"], "Ann")
+    assert prompt.typed(["t", "x", "\x1b", "n"]) == (["n"], None)  # Esc: nothing tapped
+    assert prompt.typed(["t", "\x03"]) == (["\x03"], None)  # Ctrl-C still quits
+
+
+def test_the_demo_taps_a_named_card_on_its_virtual_reader(tmp_path: Path) -> None:
+    """t, a name, Enter: the card goes on the demo's virtual PN532 and its player's window opens (the OLED is
+    pixels here: what the window did is read from the journal)."""
+    term = Terminal(tmp_path, columns=140, lines=40)
+    journal = tmp_path / "companion" / "demo.sqlite3"
+    try:
+        start = len(term.read_until(b"t tap a card"))
+        term.type("tAnn")
+        assert b"tap which card? Ann_" in term.read_until(b"tap which card? Ann_", since=start)
+        term.type("\r")
+        term.read_until(b"\x00", 1.5)  # Ann's window: her deeds, an offer, going bankrupt (the last)
+        for key in "pyy":  # PREV to "Go bankrupt", YES, YES again
+            term.type(key)
+            term.read_until(b"\x00", 0.6)
+        end = time.monotonic() + 20
+        while time.monotonic() < end and inputs(journal) < 1:
+            term.read_until(b"\x00", 0.2)
+        term.type("q")
+        assert term.finish() == 0, term.output[-600:]
+        import sqlite3
+
+        with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+            assert db.execute("SELECT source, line FROM records ORDER BY id DESC LIMIT 1").fetchone() == \
+                ("tap:Ann", '{"act":{"player":"Ann","do":"bankrupt"}}')
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
