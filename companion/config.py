@@ -7,16 +7,22 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
     web_port = 8080            # the phone page; 0: no web server
     journal = "/var/lib/companion/games.sqlite3"
     pins = "/etc/companion/pins.toml"   # optional: the pin map (else found as pins.py says)
-    pin_factory = "lgpio"      # gpiozero pin factory: "lgpio" (every Pi, the Pi 5 too), "mock", "auto"
+    pin_factory = "lgpio"      # gpiozero pin factory: "lgpio" (every Pi, the Pi 5 too), "rpigpio" (RPi.GPIO: Raspberry
+                               # Pi OS before Bookworm, not the Pi 5), "mock", "auto"
     phone_dice = "none"        # may a phone send the dice: "none", "manual", "software"
     web_names = []             # names the phone page answers to besides its addresses and local names
                                # (companion.web.hosts: a defence against DNS rebinding), e.g. ["games.example.org"]
+    sound = true               # the buzzer's cues (pins.toml [buzzer]); the host menu mutes them too
+    quiet_hours = ""           # e.g. "22:00-08:00": no buzzer and no voice then (local time)
+    voice = "off"              # "espeak": the Pi says what happens (espeak-ng); "piper" with voice_model, else espeak
+    voice_model = ""           # a piper voice file (.onnx, its .onnx.json beside it) for voice = "piper"
 """
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, fields, replace
+from datetime import time
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -27,7 +33,9 @@ DISPLAYS = ("ssd1306", "sh1106", "none")
 DICE = ("roller", "software", "manual")
 #: gpiozero pin factories: lgpio (every Pi, the Pi 5 included), mock (no pins), auto (gpiozero's own choice, or the
 #: GPIOZERO_PIN_FACTORY environment variable). A misspelt name used to fall back to gpiozero's choice in silence.
-PIN_FACTORIES = ("lgpio", "mock", "auto")
+#: rpigpio: RPi.GPIO, for Raspberry Pi OS before Bookworm (not on a Pi 5: README, "Pin factories").
+PIN_FACTORIES = ("lgpio", "rpigpio", "mock", "auto")
+VOICES = ("off", "espeak", "piper")
 PhoneDice = Literal["none", "manual", "software"]  # may a phone send the dice (the web's rule too)
 PHONE_DICE: tuple[PhoneDice, ...] = get_args(PhoneDice)
 
@@ -49,6 +57,10 @@ class TableConfig:
     pin_factory: str = "lgpio"
     phone_dice: PhoneDice = "none"
     web_names: tuple[str, ...] = ()
+    sound: bool = True
+    quiet_hours: str = ""
+    voice: str = "off"
+    voice_model: str = ""
     source: str = "<defaults>"
 
 
@@ -79,7 +91,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
         raise ConfigError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
     config = replace(TableConfig(), source=source, **data)
     for key, allowed in (("display", DISPLAYS), ("dice", DICE), ("phone_dice", PHONE_DICE),
-                         ("pin_factory", PIN_FACTORIES)):
+                         ("pin_factory", PIN_FACTORIES), ("voice", VOICES)):
         if getattr(config, key) not in allowed:
             raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, not {getattr(config, key)!r}")
     port = config.web_port
@@ -93,4 +105,25 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
     names = config.web_names
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n.strip() for n in names):
         raise ConfigError(f"{source}: web_names must be a list of host names, such as [\"games.example.org\"]")
+    _check_sound(config, source)
     return replace(config, web_names=tuple(names))
+
+
+def parse_quiet_hours(text: str) -> tuple[time, time] | None:
+    """``"22:00-08:00"`` -> (22:00, 08:00); ``""`` -> None. ``ValueError`` when it is neither."""
+    if not text.strip():
+        return None
+    start, _, end = text.partition("-")
+    return time.fromisoformat(start.strip()), time.fromisoformat(end.strip())
+
+
+def _check_sound(config: TableConfig, source: str) -> None:
+    """The buzzer's and the voice's keys."""
+    if not isinstance(config.sound, bool):
+        raise ConfigError(f"{source}: sound must be true or false")
+    if not isinstance(config.voice_model, str):
+        raise ConfigError(f"{source}: voice_model must be a file name")
+    try:
+        parse_quiet_hours(config.quiet_hours)
+    except (ValueError, AttributeError, TypeError):
+        raise ConfigError(f"{source}: quiet_hours must read like \"22:00-08:00\" (or \"\" for none)") from None

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.cards import open_card_book
-from companion.config import PhoneDice, TableConfig
+from companion.config import PhoneDice, TableConfig, parse_quiet_hours
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
@@ -39,7 +39,7 @@ from .devices import nfc
 from .devices.buttons import ButtonPanel
 from .devices.controller import JoinInfo, TableController
 from .devices.cues import CueFeed
-from .devices.faults import Kept
+from .devices.faults import Device, Kept
 from .devices.lights import LightDriver, SeatLeds, SeatLights, ShownLights, StripLights, open_spi
 from .devices.dice import RollerDice
 from .devices.nfc import NfcReader
@@ -47,6 +47,7 @@ from .devices.pn532 import PN532
 from .devices.display import DRIVERS, Display
 from .devices.pins import PinMap, load_pins
 from .devices.roller import DiceRoller
+from .devices.sounds import Buzzer, Hush, PiezoTunes, Tunes
 
 log = logging.getLogger(__name__)
 
@@ -103,9 +104,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   shutdown: Callable[[], None] | None = None, resume_game: int | None = None,
                   wall_clock: Callable[[], datetime] = utc_now,
                   open_lights: Callable[[], LightDriver] | None = None,
-                  open_nfc: Callable[[], Any] | None = None) -> Station:
+                  open_nfc: Callable[[], Any] | None = None,
+                  open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
-    and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights)."""
+    and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
+    buzzer (none: no buzzer), quiet while ``hush`` says so (muted from the host menu, quiet hours)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path)
@@ -137,7 +140,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         cards, cards_trouble = open_card_book(Path(journal_path).with_suffix(".cards.json")) \
             if pins.nfc is not None and open_nfc is not None else (None, None)
         controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
-                                     shutdown=shutdown, new_seed=new_seed,
+                                     shutdown=shutdown, new_seed=new_seed, hush=hush,
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
                                      cards=cards)
         controller_box.append(controller)
@@ -159,10 +162,13 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         lights = None
         if open_lights is not None:
             count = pins.lights.seats if pins.lights else 8
-            lights = SeatLights(Kept("Seat lights", open_lights, clock=clock, notify=controller.device_notice,
-                                     close_device=lambda driver: driver.close()), count, clock=clock)
+            lights = SeatLights(_kept("Seat lights", open_lights, clock, controller), count, clock=clock)
             closers.append(lights.close)
             feed.add(lights.on_cues)
+        if open_tunes is not None:
+            buzzer = Buzzer(_kept("Buzzer", open_tunes, clock, controller), hush or Hush())
+            closers.append(buzzer.close)
+            feed.add(buzzer.on_cues)
         closers.append(table.subscribe(feed))
         if table.state is not None:  # the game resumed (or just started) lights its seats at once
             feed(Update(table.state, [{"kind": "resumed", "text": ""}], "host"))
@@ -196,6 +202,12 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
     reader = NfcReader(PN532(bus, pins.nfc.address), controller.on_tap, clock=clock,
                        on_fault=controller.reader_fault, on_notice=controller.announce)
     return reader, bus
+
+
+def _kept(name: str, open_device: Callable[[], Device], clock: clocks.Clock, controller: TableController) -> Kept[Device]:
+    """A device beside the OLED (lights, buzzer, speaker) whose faults are notices on it: :class:`.faults.Kept`."""
+    return Kept(name, open_device, clock=clock, notify=controller.device_notice,
+                close_device=lambda device: device.close())  # type: ignore[attr-defined]
 
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
@@ -285,7 +297,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     web=(config.web_host, config.web_port) if config.web_port else None,
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
                                     resume_game=game, open_lights=lights_opener(pins, factory),
-                                    open_nfc=nfc_opener(pins))
+                                    open_nfc=nfc_opener(pins),
+                                    open_tunes=tunes_opener(pins, factory), hush=hush_of(config))
             break
         except JournalUnusable as error:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
@@ -319,9 +332,13 @@ def _pin_factory(name: str) -> Any:
 
         return LGPIOFactory()
     if name == "mock":
-        from gpiozero.pins.mock import MockFactory
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-        return MockFactory()
+        return MockFactory(pin_class=MockPWMPin)  # PWM too: the buzzer's tones
+    if name == "rpigpio":  # Raspberry Pi OS before Bookworm; not the Pi 5 (README: "Pin factories")
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+        return RPiGPIOFactory()
     return None  # "auto": gpiozero's own choice (GPIOZERO_PIN_FACTORY)
 
 
@@ -352,6 +369,19 @@ def nfc_opener(pins: PinMap) -> Callable[[], Any] | None:
     return lambda: SMBus(bus)
 
 
+def tunes_opener(pins: PinMap, pin_factory: Any) -> Callable[[], Tunes] | None:
+    """What opens the piezo of ``pins`` (none in the pin map: no buzzer)."""
+    pin = pins.buzzer
+    if pin is None:
+        return None
+    return lambda: PiezoTunes(pin, pin_factory=pin_factory, sleep=clocks.sleep)
+
+
+def hush_of(config: TableConfig) -> Hush:
+    """The buzzer's and the voice's quiet: ``sound = false`` starts muted (the host menu unmutes); quiet hours."""
+    return Hush(muted=not config.sound, quiet_hours=parse_quiet_hours(config.quiet_hours))
+
+
 def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
     """What opens the OLED (again after a fault): the paged ``driver`` on the I2C bus and address of
     ``pins``, or luma's dummy for ``"none"``."""
@@ -376,9 +406,11 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                  setup: dict[str, Any] | None, new_seed: Callable[[], int], pins: PinMap | None = None,
                  on_frame: Callable[[Any], None] | None = None, web: tuple[str, int] | None = None,
                  shutdown: Callable[[], None] | None = None,
-                 web_names: Sequence[str] = ()) -> Iterator[tuple[Station, Any, PinMap]]:
+                 web_names: Sequence[str] = (), open_tunes: Callable[[], Tunes] | None = None,
+                 hush: Hush | None = None) -> Iterator[tuple[Station, Any, PinMap]]:
     """A station on gpiozero's MockFactory pins, luma's dummy OLED and a virtual PN532 whose cards are the demo's
-    (:func:`~.devices.virtual_nfc.register_demo_set`)."""
+    (:func:`~.devices.virtual_nfc.register_demo_set`); seat lights that keep their frame; the buzzer and its mute
+    when asked for."""
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
 
@@ -391,7 +423,7 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                             open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
                             phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=ShownLights,
-                            open_nfc=lambda: chip)
+                            open_nfc=lambda: chip, open_tunes=open_tunes, hush=hush)
     state, cards = station.table.state, station.controller.cards
     if state is not None and cards is not None:
         register_demo_set(cards, state["ruleset"], [p["name"] for p in state["players"]])

@@ -51,6 +51,7 @@ from .modes import Mode, with_notice
 from .nfc import Tap
 from .notices import Notices
 from .roller import RollerResult
+from .sounds import Hush
 from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen, ruleset_title
 from .taps import CardTap, RegisterMode, default_tap, set_cards
@@ -95,7 +96,7 @@ class TableController:
                  join_info: Callable[[], JoinInfo] | None = None,
                  shutdown: Callable[[], None] | None = None,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(31),
-                 disk_free: Callable[[], int] | None = None,
+                 disk_free: Callable[[], int] | None = None, hush: Hush | None = None,
                  notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000,
                  cards: CardBook | None = None) -> None:
         if dice not in SOURCES:
@@ -112,6 +113,7 @@ class TableController:
         self.shutdown = shutdown
         self.new_seed = new_seed
         self.disk_free, self.disk_low = disk_free, disk_low
+        self.hush = hush  # the buzzer's and the voice's mute (the host menu's "Sound")
         self.scroll_time = scroll_time
 
         self._lock = threading.RLock()
@@ -515,6 +517,8 @@ class TableController:
         if self.cards is not None and state is not None:
             items.append(_Action("Register cards", self._register_cards))
         items.append(_Action(f"Dice: {self.dice_source}", self._next_dice_source))
+        if self.hush is not None:
+            items.append(_Action(self._sound_label(), self._toggle_sound))
         if self.shutdown is not None:
             items.append(_Action("Shut down", self._shut_down,
                                  confirm="Shut the table down? The game is saved; it resumes at the next start."))
@@ -530,6 +534,16 @@ class TableController:
         self.dice_source = sources[(sources.index(self.dice_source) + 1) % len(sources)]
         self.items[self.cursor].label = f"Dice: {self.dice_source}"
         log.info("dice source: %s", self.dice_source)
+
+    def _sound_label(self) -> str:
+        return f"Sound: {'off' if self.hush is not None and self.hush.muted else 'on'}"
+
+    def _toggle_sound(self) -> None:
+        """Mute or unmute the buzzer and the voice (quiet hours still keep them quiet)."""
+        if self.hush is not None:
+            self.hush.muted = not self.hush.muted
+            self.items[self.cursor].label = self._sound_label()
+            log.info("sound: %s", "off" if self.hush.muted else "on")
 
     def _shut_down(self) -> None:
         self._back()

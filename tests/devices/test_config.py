@@ -28,7 +28,7 @@ def test_a_file_sets_what_it_names_and_the_rest_is_default(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ('pin_factory = "pigpoi"\n', "pin_factory must be one of lgpio, mock, auto, not 'pigpoi'"),
+    ('pin_factory = "pigpoi"\n', "pin_factory must be one of lgpio, rpigpio, mock, auto, not 'pigpoi'"),
     ('dice = "rolller"\n', "dice must be one of roller, software, manual"),
     ('display = "ssd1309"\n', "display must be one of ssd1306, sh1106, none"),
     ("web_port = 70000\n", "web_port must be a port number"),

@@ -74,10 +74,10 @@ class Rig:
 
 @contextmanager
 def table(tmp_path: Path, setup: dict[str, Any] | None = None, dice: str = "roller",
-          journal: Path | None = None) -> Iterator[Rig]:
+          journal: Path | None = None, **options: Any) -> Iterator[Rig]:
     sim = SimClock()
     with mock_station(journal_path=journal or tmp_path / "games.sqlite3", dice=dice, clock=sim, sleep=sim.sleep,
-                      setup=setup, new_seed=lambda: 5) as (station, factory, pins):
+                      setup=setup, new_seed=lambda: 5, **options) as (station, factory, pins):
         buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
         yield Rig(station, buttons, VirtualRoller(factory, pins.roller, sim.sleep), sim)
 
