@@ -101,8 +101,8 @@ class CardBook:
         self._editions = editions
 
     def register(self, card: Card, uid: str, *, seated: tuple[str, ...] = ()) -> str:
-        """Make ``uid`` the tag of ``card``; what was done, to be said ("Boardwalk registered", "Ann: new card
-        registered, the old one no longer counts"). Raises :class:`CardRefused`, changing nothing.
+        """Make ``uid`` the tag of ``card``; what was done, to be said ("Boardwalk registered", "Ann: new tag; the
+        old one is void"). Raises :class:`CardRefused`, changing nothing.
 
         ``seated``: the players of the game at the table (their cards are not passed on to another)."""
         label = card_label(card)
@@ -131,7 +131,7 @@ class CardBook:
         if passed:
             return f"{passed[0]}'s card is now {label}'s"
         if old is not None:
-            return f"{label}: new tag registered, the old one no longer counts"
+            return f"{label}: new tag; the old one is void"
         return f"{label} registered"
 
     def forget(self, card: Card) -> None:

@@ -75,3 +75,9 @@ def test_web_bench_prints_latency_and_memory() -> None:
     assert float(state.group(1)) <= float(state.group(2)) <= float(state.group(3))  # p50 <= p99 <= max
     assert re.search(rf"live-update delay, 2 open streams .*: p50 {NUMBER} ms", out)
     assert re.search(rf"memory idle: {NUMBER} MiB", out)
+
+
+def test_tap_bench_prints_tap_to_frame() -> None:
+    out = run_bench("bench/tap_bench.py", "--taps", "16")
+    assert re.search(rf"tap -> frame handed to the display: median {NUMBER} ms, p99 {NUMBER} ms", out)
+    assert re.search(rf"card put down -> tap seen by the reader: median {NUMBER} ms, p99 {NUMBER} ms", out)

@@ -26,7 +26,7 @@ def test_registered_cards_are_found_again_after_a_restart(tmp_path):
 def test_a_lost_card_is_registered_again_and_the_old_tag_no_longer_counts(tmp_path):
     book = CardBook(tmp_path / "c.json")
     book.register(ANN, "04aa")
-    assert book.register(ANN, "04ab") == "Ann: new tag registered, the old one no longer counts"
+    assert book.register(ANN, "04ab") == "Ann: new tag; the old one is void"
     assert book.find("04aa") is None and book.find("04ab") == ANN
     assert book.register(ANN, "04ab") == "Ann: already this tag"
 

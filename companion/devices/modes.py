@@ -106,11 +106,16 @@ class ListMode(Mode):
                 item.run()
 
 
+#: Rows a notice may cover on a mode's screen (a list, a registration): one more than the game screen's, whose
+#: story it pages through; here a notice is one short sentence ("Boardwalk: new tag; the old one is void").
+NOTICE_ROWS = screens.NOTICE_ROWS + 1
+
+
 def with_notice(screen: Screen, notice: str | None) -> Screen:
     """``screen`` with a notice (a refusal, "Boardwalk registered") over the rows just above its hint."""
     if not notice:
         return screen
-    lines = screens.wrap(f"! {notice}")[:screens.NOTICE_ROWS]
+    lines = screens.wrap(f"! {notice}")[:NOTICE_ROWS]
     at = len(screen.rows) - 1 - len(lines)
     rows = (*screen.rows[:at], *(Row(line) for line in lines), *screen.rows[at + len(lines):])
     return Screen(rows, screen.qr, screen.scrolls, screen.name)

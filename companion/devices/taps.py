@@ -307,10 +307,9 @@ class RegisterMode(Mode):
         card = self.cards[self.at]
         known = self.book.uid(card.edition, card.kind, card.name) is not None
         if card.player:
-            text = f"{card.name}: tap your card." + (" (One is registered: YES keeps it)" if known else "")
+            text = f"{card.name}: tap your card" + (" (YES keeps the one registered)" if known else "")
         else:
-            text = f"Tap the sticker of {card_label(card)}." + (" (Registered: a new tap replaces it)"
-                                                                 if known else "")
+            text = f"Tap the sticker of {card_label(card)}" + ("; it has one" if known else "")
         return screens.message_screen(f"{self.title} {self.at + 1}/{len(self.cards)}", text,
                                       "YES/NEXT: skip  NO: stop")
 

@@ -183,7 +183,7 @@ def test_seats_of_a_new_game_register_a_lost_card(tmp_path: Path) -> None:
         t.play("YES")
         t.highlight("Property trading game")
         t.play("YES", "YES", "YES")  # the same players, start
-        assert "SEATS 1/2" in t.text() and "Ann: tap your card" in t.text() and "YES keeps it" in t.text()
+        assert "SEATS 1/2" in t.text() and "Ann: tap your card" in t.text() and "YES keeps the one registered" in t.text()
         t.play("TAP ann-spare")  # Ann lost hers
         assert "Bob: tap your card" in t.text()
         t.play("YES")  # Bob keeps his
