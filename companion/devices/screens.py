@@ -157,6 +157,36 @@ def window(lines: Sequence[str], size: int, scroll: int) -> tuple[list[str], boo
     return page + [""] * (size - len(page)), True
 
 
+#: Where a sentence ends inside an event's text: after . ! or ? and before a capital, but not after an initial or
+#: a usual abbreviation ("B. & O. Railroad", "St. Charles Place").
+SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!St\.)(?<!Mr\.)(?<!No\.)\s+(?=[A-Z0-9$\"'(])")
+
+
+def sentences(text: str) -> list[str]:
+    """A text cut into its sentences (each starts on a new row of the story)."""
+    return [s for s in SENTENCE_END.split(text) if s.strip()]
+
+
+def sentence_window(blocks: Sequence[Sequence[str]], size: int, scroll: int) -> tuple[list[str], bool]:
+    """The story's rows for ``scroll``: pages of ``size`` rows that each begin with a sentence and hold only whole
+    sentences (a sentence longer than a page takes pages of its own)."""
+    pages: list[list[str]] = []
+    page: list[str] = []
+    for block in blocks:
+        for at in range(0, len(block), max(1, size)):
+            chunk = list(block[at:at + size])
+            if page and len(page) + len(chunk) > size:
+                pages.append(page)
+                page = []
+            page += chunk
+    if page:
+        pages.append(page)
+    if not pages:
+        return [""] * size, False
+    shown = pages[scroll % len(pages)]
+    return shown + [""] * (size - len(shown)), len(pages) > 1
+
+
 def page_starts(rows: int, size: int) -> list[int]:
     """Where each page of a long text starts: one row of overlap, and no page that only repeats the end of the one
     before it."""
@@ -302,7 +332,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
              for r in wrap(text)]
     if state.get("trade"):  # the offer waiting is read in the question rows
         events = [e for e in events if e.get("kind") != "trade"]
-    told = [r for text in story(events) if not any(text in q for q in questions) for r in wrap(text)]  # not twice
+    told_blocks = [wrap(sentence) for text in story(events) if not any(text in q for q in questions)  # not twice
+                   for sentence in sentences(text)]
+    told = [r for block in told_blocks for r in block]
     option_row: Row | None = None
     if choice is not None and choice.labels and not choice.selected:
         option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
@@ -319,10 +351,13 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         shown_notice, notice_turns = window(wrapped, NOTICE_ROWS, notice_scroll)
         notice_rows = [Row(r, invert=True) for r in shown_notice[:min(len(wrapped), NOTICE_ROWS)]]
     if len(asked) + MIN_STORY_ROWS <= room or (not told and len(asked) <= room):
-        # The question keeps its place at the bottom; the story scrolls alone in the rows above it.
-        story_rows, scrolls = window(told, room - len(asked), scroll) if told else ([""] * (room - len(asked)),
-                                                                                    False)
-        text_rows = story_rows + asked
+        # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, a
+        # sentence at a time, with a blank row between its last row and the question (they never read as one)
+        # when two story rows are left beside it; else the page above it ends with a whole sentence.
+        size = room - len(asked)
+        gap = 1 if len(told) >= size > MIN_STORY_ROWS else 0
+        story_rows, scrolls = sentence_window(told_blocks, size - gap, scroll)
+        text_rows = story_rows + [""] * gap + asked
     else:  # a question too long to hold still: story and question scroll together
         text_rows, scrolls = window(told + asked, room, scroll)
         asked = []

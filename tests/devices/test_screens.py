@@ -272,3 +272,24 @@ def test_a_press_cue_takes_the_row_being_answered() -> None:
     assert lower.rows[screens.answered_row(lower)].text == ">Join codes"
     asked = screens.confirm_screen("Go bankrupt?")
     assert screens.answered_row(asked) == len(asked.rows) - 2  # above the hint, as on the game screen
+
+
+def test_the_story_turns_by_sentence_and_stands_apart_from_the_question() -> None:
+    """The story was paged by rows: "Bob pays Ann $4 rent for" sat just above "Ann, roll the dice" and read as one
+    sentence. Now every page begins with a sentence and holds whole sentences, and the row above the question is
+    blank or a sentence's end."""
+    state, _ = game()
+    told = [{"kind": "say", "text": "Bob rolls 2 and 3. Move Bob's token 5 spaces forward to Reading Railroad."},
+            {"kind": "pay", "text": "Bob pays Ann $25 rent for Reading Railroad"},
+            {"kind": "say", "text": "Bob pays Ann $4 rent for Oriental Avenue. Take a card from the Chance deck."}]
+    ends = {screens.wrap(s)[-1] for e in told for s in screens.sentences(e["text"])}
+    starts = {screens.wrap(s)[0] for e in told for s in screens.sentences(e["text"])}
+    seen = set()
+    for scroll in range(6):
+        screen = screens.game_screen(state, told, LABELS, scroll=scroll)
+        texts = [r.text for r in screen.rows]
+        question = texts.index("Ann, roll the dice")
+        assert texts[1] in starts, texts  # a page begins with a sentence
+        assert texts[question - 1] == "" or texts[question - 1] in ends, texts
+        seen.add(texts[1])
+    assert len(seen) > 1 and screen.scrolls  # the pages turn
