@@ -48,6 +48,8 @@ from .devices.display import DRIVERS, Display
 from .devices.pins import PinMap, load_pins
 from .devices.roller import DiceRoller
 from .devices.sounds import Buzzer, Hush, PiezoTunes, Tunes
+from .devices.voice import Mouth, Speaker, open_voice
+from .devices.audio import AudioOut
 
 log = logging.getLogger(__name__)
 
@@ -105,10 +107,12 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   wall_clock: Callable[[], datetime] = utc_now,
                   open_lights: Callable[[], LightDriver] | None = None,
                   open_nfc: Callable[[], Any] | None = None,
-                  open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None) -> Station:
+                  open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
+                  open_mouth: Callable[[], Mouth] | None = None) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
     and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
-    buzzer (none: no buzzer), quiet while ``hush`` says so (muted from the host menu, quiet hours)."""
+    buzzer (none: no buzzer), ``open_mouth``: the voice (none: silent), both quiet while ``hush`` says so (muted from
+    the host menu, quiet hours)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path)
@@ -169,6 +173,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             buzzer = Buzzer(_kept("Buzzer", open_tunes, clock, controller), hush or Hush())
             closers.append(buzzer.close)
             feed.add(buzzer.on_cues)
+        if open_mouth is not None:
+            speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock)
+            closers.append(speaker.close)
+            feed.add(speaker.on_cues)
         closers.append(table.subscribe(feed))
         if table.state is not None:  # the game resumed (or just started) lights its seats at once
             feed(Update(table.state, [{"kind": "resumed", "text": ""}], "host"))
@@ -298,7 +306,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
                                     resume_game=game, open_lights=lights_opener(pins, factory),
                                     open_nfc=nfc_opener(pins),
-                                    open_tunes=tunes_opener(pins, factory), hush=hush_of(config))
+                                    open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
+                                    open_mouth=mouth_opener(config.voice, config.voice_model))
             break
         except JournalUnusable as error:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
@@ -377,6 +386,13 @@ def tunes_opener(pins: PinMap, pin_factory: Any) -> Callable[[], Tunes] | None:
     return lambda: PiezoTunes(pin, pin_factory=pin_factory, sleep=clocks.sleep)
 
 
+def mouth_opener(voice: str, model: str = "") -> Callable[[], Mouth] | None:
+    """What opens the voice (``"off"``: none): espeak-ng, or piper with a voice file, through the audio output."""
+    if voice == "off":
+        return None
+    return lambda: Mouth(open_voice(voice, model), AudioOut())
+
+
 def hush_of(config: TableConfig) -> Hush:
     """The buzzer's and the voice's quiet: ``sound = false`` starts muted (the host menu unmutes); quiet hours."""
     return Hush(muted=not config.sound, quiet_hours=parse_quiet_hours(config.quiet_hours))
@@ -407,7 +423,8 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                  on_frame: Callable[[Any], None] | None = None, web: tuple[str, int] | None = None,
                  shutdown: Callable[[], None] | None = None,
                  web_names: Sequence[str] = (), open_tunes: Callable[[], Tunes] | None = None,
-                 hush: Hush | None = None) -> Iterator[tuple[Station, Any, PinMap]]:
+                 hush: Hush | None = None,
+                 open_mouth: Callable[[], Mouth] | None = None) -> Iterator[tuple[Station, Any, PinMap]]:
     """A station on gpiozero's MockFactory pins, luma's dummy OLED and a virtual PN532 whose cards are the demo's
     (:func:`~.devices.virtual_nfc.register_demo_set`); seat lights that keep their frame; the buzzer and its mute
     when asked for."""
@@ -423,7 +440,8 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                             open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
                             phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=ShownLights,
-                            open_nfc=lambda: chip, open_tunes=open_tunes, hush=hush)
+                            open_nfc=lambda: chip, open_tunes=open_tunes, hush=hush,
+                            open_mouth=open_mouth)
     state, cards = station.table.state, station.controller.cards
     if state is not None and cards is not None:
         register_demo_set(cards, state["ruleset"], [p["name"] for p in state["players"]])

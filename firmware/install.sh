@@ -14,6 +14,8 @@ apt-get update -qq
 # python3-lgpio: lgpio from Raspberry Pi OS's own archive (plain Debian has no such package); the venv sees it
 # (--system-site-packages).
 apt-get install -y -qq python3-venv python3-lgpio i2c-tools >/dev/null
+# The voice (voice = "espeak" in the config) and its player, aplay.
+apt-get install -y -qq espeak-ng alsa-utils >/dev/null
 
 echo "== user 'companion' (groups gpio, i2c)"
 id companion >/dev/null 2>&1 || useradd --system --home-dir /var/lib/companion --shell /usr/sbin/nologin companion

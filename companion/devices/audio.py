@@ -48,12 +48,7 @@ class AudioOut:
 
 def finish(player: subprocess.Popen[bytes]) -> None:
     """Let a player end its stream; ``AudioUnavailable`` with its words when it failed (no device, device busy)."""
-    try:
-        if player.stdin is not None:
-            player.stdin.close()
-    except BrokenPipeError:
-        pass
-    _, err = player.communicate(timeout=60)
+    _, err = player.communicate(timeout=60)  # closes its standard input: the end of the stream
     if player.returncode not in (0, None):
         said = err.decode(errors="replace").strip().splitlines()
         raise AudioUnavailable(said[-1] if said else f"the audio player failed ({player.returncode})")
