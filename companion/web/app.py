@@ -28,6 +28,7 @@ from .compress import compress_when_asked
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
 from .hosts import answers_to, known_names
+from .server import BODY_LIMIT, no_bound
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +156,7 @@ def _bound_bodies(app: Flask) -> None:
         view = app.view_functions.get(request.endpoint or "")
         limit = getattr(view, "max_body", MAX_INPUT_BODY)
         request.max_content_length = limit  # a Content-Length over it: 413 before anything is read
+        request.environ.get(BODY_LIMIT, no_bound)(limit)  # chunks over it: 413 from their size line (server.py)
         if request.content_length is None and request.method == "POST":
             read_unsized_body(limit)
 

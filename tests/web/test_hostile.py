@@ -1,0 +1,240 @@
+"""A hostile phone on the table's network, against the real server as `companion run` builds it (a child process on
+a free loopback port): each attack leaves the game as it was, the process's memory within a few MB of what it was
+(its peak, read from ``/proc``), and another phone is still answered while it runs.
+
+Loopback addresses stand for devices: ``127.0.0.2`` and up are attackers, ``running.PHONE`` the phone that must still
+be answered. No test times anything: every wait has a bound, and a bound passed is a failure.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .running import PHONE, RunningTable
+
+MIB = 1024 * 1024
+GROWTH = 8 * MIB  # "a few MB": what the peak memory may grow by during an attack
+WITHIN = 60.0  # seconds: the bound of every wait (a loaded two-core machine)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningTable]:
+    running = RunningTable(tmp_path_factory.mktemp("hostile"))
+    yield running
+    running.stop()
+
+
+class Attack:
+    """Threads doing harm until :meth:`end`; what each one met (a status, or how its connection ended)."""
+
+    def __init__(self, table: RunningTable) -> None:
+        self.table = table
+        self.stop = threading.Event()
+        self.met: list[Any] = []
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def run(self, target: Callable[..., Any], *args: Any, times: int = 1) -> None:
+        for _ in range(times):
+            thread = threading.Thread(target=self._keep, args=(target, *args), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _keep(self, target: Callable[..., Any], *args: Any) -> None:
+        try:
+            result = target(self, *args)
+        except OSError as error:
+            result = type(error).__name__
+        with self._lock:
+            self.met.append(result)
+
+    def end(self) -> None:
+        self.stop.set()
+        deadline = time.monotonic() + WITHIN
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        assert not any(t.is_alive() for t in self._threads), "an attacking connection was never ended"
+
+    def connect(self, source: str) -> socket.socket:
+        return socket.create_connection((self.table.host, self.table.port), timeout=WITHIN,
+                                        source_address=(source, 0))
+
+
+def status_of(sock: socket.socket) -> int | str:
+    """The status of the answer waiting in ``sock`` (or how the connection ended without one)."""
+    try:
+        line = sock.makefile("rb").readline()
+    except OSError as error:
+        return type(error).__name__
+    return int(line.split()[1]) if line.startswith(b"HTTP/") else "closed"
+
+
+@contextmanager
+def attacked(table: RunningTable) -> Iterator[Attack]:
+    """Run the attacks the body starts; then the game is as it was and the peak memory grew by ``GROWTH`` at most."""
+    before = table.state()
+    table.reset_peak()
+    base = table.memory("VmRSS")
+    attack = Attack(table)
+    try:
+        yield attack
+    finally:
+        attack.end()
+    assert table.state() == before
+    growth = table.memory("VmHWM") - base
+    assert growth <= GROWTH, f"the peak memory grew by {growth / MIB:.1f} MiB"
+
+
+def phone_is_answered(table: RunningTable) -> None:
+    """Another phone's look at the game gets its answer (within the connection's time-out)."""
+    status, state, _ = table.request("GET", "/api/state", source=PHONE, timeout=WITHIN)
+    assert status == 200 and "seq" in state
+
+
+def chunked_head(path: str) -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: companion\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n").encode()
+
+
+def send_chunked(attack: Attack, source: str, path: str, first: bytes, then: bytes, most: int) -> int | str:
+    """A chunked POST: its head, ``first`` (a size line), then ``then`` over and over, ``most`` bytes in all or until
+    the server stops reading; what the server answered."""
+    with attack.connect(source) as sock:
+        try:
+            sock.sendall(chunked_head(path) + first)
+            piece = then * max(1, 64 * 1024 // len(then))
+            sent = 0
+            while sent < most:  # all of it, whatever the phone meanwhile
+                sock.sendall(piece)
+                sent += len(piece)
+        except OSError:
+            pass  # refused: the answer waits in the socket
+        return status_of(sock)
+
+
+def refused(met: list[Any], *statuses: int) -> None:
+    """Every attacking request was refused with one of ``statuses``, or its connection closed by the server."""
+    assert met and all(m in statuses or isinstance(m, str) for m in met), met
+
+
+# ---------------------------------------------------------------------- bodies: size
+@pytest.mark.parametrize(("first", "then"), [
+    (b"10000000\r\n", b"a"),  # a chunk of 256 MiB announced
+    (b"20000000\r\n", b"a"),  # 512 MiB
+    (b"1;ext=", b"a"),  # a chunk extension without end
+    (b"1" + b"0" * 10, b"0"),  # a size line without end
+], ids=["256MiB-chunk", "512MiB-chunk", "endless-extension", "endless-size-line"])
+def test_a_huge_chunk_is_refused_from_its_size_line(table: RunningTable, first: bytes, then: bytes) -> None:
+    with attacked(table) as attack:
+        attack.run(send_chunked, "127.0.0.2", "/api/join", first, then, 32 * MIB)
+        phone_is_answered(table)
+    refused(attack.met, 400, 413)
+
+
+def test_four_huge_chunks_at_once_are_refused(table: RunningTable) -> None:
+    with attacked(table) as attack:
+        attack.run(send_chunked, "127.0.0.2", "/api/input", b"6400000\r\n", b"a", 16 * MIB, times=4)
+        phone_is_answered(table)
+    refused(attack.met, 400, 401, 413)
+
+
+def test_a_chunk_over_what_is_left_of_the_routes_bound_is_refused(table: RunningTable) -> None:
+    """An input is 8 KB at most: a second chunk taking it past that is refused, whatever the server's own bound."""
+    with attacked(table) as attack:
+        attack.run(send_chunked, "127.0.0.2", "/api/join", b"1000\r\n" + b"a" * 0x1000 + b"\r\n1001\r\n", b"a",
+                   4 * MIB)
+        phone_is_answered(table)
+    refused(attack.met, 413)
+
+
+def send_with_length(attack: Attack, source: str, path: str, length: int, most: int) -> int | str:
+    with attack.connect(source) as sock:
+        try:
+            sock.sendall(f"POST {path} HTTP/1.1\r\nHost: companion\r\nContent-Type: application/json\r\n"
+                         f"Content-Length: {length}\r\n\r\n".encode())
+            sent = 0
+            while sent < most:  # all of it, whatever the phone meanwhile
+                sock.sendall(b"a" * 65536)
+                sent += 65536
+        except OSError:
+            pass
+        return status_of(sock)
+
+
+@pytest.mark.parametrize("path", ["/api/join", "/api/leave", "/api/host/logout", "/api/state"])
+def test_a_huge_length_is_refused_with_the_head(table: RunningTable, path: str) -> None:
+    """Also on routes that read no body: cheroot would read what is left of it whole, to keep the connection."""
+    with attacked(table) as attack:
+        attack.run(send_with_length, "127.0.0.2", path, 1 << 30, 32 * MIB)
+        phone_is_answered(table)
+    refused(attack.met, 400, 401, 405, 413)
+
+
+# ---------------------------------------------------------------------- bodies: time
+def send_slowly(attack: Attack, source: str, head: bytes, drip: bytes) -> int | str:
+    """A request's head, then ``drip`` every half second, until the server ends it (or the attack's end)."""
+    with attack.connect(source) as sock:
+        try:
+            sock.sendall(head)
+            while not attack.stop.wait(0.5):
+                if select.select([sock], [], [], 0)[0]:
+                    return status_of(sock)  # answered (refused) or closed by the server
+                sock.sendall(drip)
+        except OSError:
+            return "closed"
+        return "still open"
+
+
+def ended_by_the_server(met: list[Any]) -> None:
+    assert met and "still open" not in met, met
+
+
+def test_slow_chunked_bodies_do_not_take_the_page_from_the_phones(table: RunningTable) -> None:
+    """60 connections from one address, each sending a chunk of one byte every half second, for ever."""
+    with attacked(table) as attack:
+        attack.run(send_slowly, "127.0.0.3", chunked_head("/api/join"), b"1\r\n \r\n", times=60)
+        time.sleep(1)  # every slow connection has its thread, if it is going to get one
+        phone_is_answered(table)
+        wait_until_ended(attack, 60)
+    ended_by_the_server(attack.met)
+
+
+@pytest.mark.parametrize("path", ["/api/join", "/api/look", "/api/host/login"])
+def test_slow_bodies_with_a_length_do_not_take_the_page_from_the_phones(table: RunningTable, path: str) -> None:
+    """60 connections from one address, each announcing 8000 bytes and sending one every half second."""
+    head = (f"POST {path} HTTP/1.1\r\nHost: companion\r\nContent-Type: application/json\r\n"
+            "Content-Length: 8000\r\n\r\n").encode()
+    with attacked(table) as attack:
+        attack.run(send_slowly, "127.0.0.3", head, b" ", times=60)
+        time.sleep(1)
+        phone_is_answered(table)
+        wait_until_ended(attack, 60)
+    ended_by_the_server(attack.met)
+
+
+def test_slow_bodies_from_many_addresses_leave_the_phones_a_turn(table: RunningTable) -> None:
+    """8 connections from each of 8 addresses (64, more than the server's threads): the phone still gets its turn."""
+    head = chunked_head("/api/join")
+    with attacked(table) as attack:
+        for device in range(8):
+            attack.run(send_slowly, f"127.0.1.{device + 1}", head, b"1\r\n \r\n", times=8)
+        time.sleep(1)
+        phone_is_answered(table)
+        wait_until_ended(attack, 64)
+    ended_by_the_server(attack.met)
+
+
+def wait_until_ended(attack: Attack, count: int) -> None:
+    """Until the server has ended ``count`` attacking connections (bounded: a connection never ended fails)."""
+    deadline = time.monotonic() + WITHIN
+    while len(attack.met) < count and time.monotonic() < deadline:
+        time.sleep(0.2)
