@@ -130,10 +130,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             table.new_game(setup or default_setup(new_seed()), source="host")
         display = Display(open_device, clock=clock, on_frame=on_frame)
         closers.append(display.close)
-        server, join = _start_web(table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"), web_names)
+        controller_box: list[TableController] = []
+        server, join = _start_web(table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"), web_names,
+                                  cards=lambda: next((c for c in controller_box if c.cards is not None), None))
         if server is not None:
             closers.append(server.stop)
-        controller_box: list[TableController] = []
         roller = None
         roller_dice = None
         if dice == "roller" or pins.roller:
@@ -219,10 +220,11 @@ def _kept(name: str, open_device: Callable[[], Device], clock: clocks.Clock, con
 
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
-               names: Sequence[str] = ()) -> tuple[Any, Callable[[], JoinInfo]]:
+               names: Sequence[str] = (), cards: Callable[[], Any] | None = None) -> tuple[Any, Callable[[], JoinInfo]]:
     """The phone page, when asked for and when the web package is installed; its PIN, join code,
     cookie key and seats are ``kept`` in that file (beside the journal) from one run to the next. It answers
-    to its addresses, local names and ``names`` (:mod:`companion.web.hosts`)."""
+    to its addresses, local names and ``names`` (:mod:`companion.web.hosts`); ``cards``: the controller, once it has
+    a card reader (the host registers cards from the page)."""
     if web is None:
         return None, JoinInfo
     try:
@@ -233,7 +235,8 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
     access = Access.kept(kept)
     host, port = web
     # The name it listens on is one it answers to (the address its screen shows may be that name).
-    app = create_app(table, access=access, phone_dice=phone_dice, config={"COMPANION_HOSTS": (*names, host)})
+    app = create_app(table, access=access, phone_dice=phone_dice, config={"COMPANION_HOSTS": (*names, host)},
+                     cards=cards)
     try:
         server = make_server(app, host=host, port=port).start()
     except OSError as error:  # the port is taken: any free one will do

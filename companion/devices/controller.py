@@ -35,7 +35,7 @@ from typing import Any
 from PIL import Image
 
 from companion.cards import CardBook
-from companion.engine import CompanionError, State, Throw, find_ruleset, ruleset_ids
+from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset, ruleset_ids
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
 from companion.table import StaleInput, Table, Update
@@ -54,7 +54,7 @@ from .roller import RollerResult
 from .sounds import Hush
 from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen, ruleset_title
-from .taps import CardTap, RegisterMode, default_tap, set_cards
+from .taps import CardTap, RegisterMode, default_tap, registrations, set_cards
 
 log = logging.getLogger(__name__)
 
@@ -268,6 +268,38 @@ class TableController:
             return
         players = [p["name"] for p in state["players"]]
         self.open(RegisterMode(self, self.cards, set_cards(state["ruleset"], players), seated=tuple(players)))
+
+    def cards_status(self) -> dict[str, Any]:
+        """The current set's registrations and what the reader waits for (the host's phone page), from any thread."""
+        with self._lock:
+            self._drain()
+            state = self.table.state
+            if state is None or self.cards is None:
+                return {"reader": self.cards is not None, "edition": None, "asking": None, "cards": []}
+            asking = self.overlay.asking if isinstance(self.overlay, RegisterMode) else None
+            return registrations(self.cards, state["ruleset"], [p["name"] for p in state["players"]], asking)
+
+    def register_from(self, kind: str, name: str) -> None:
+        """The host's phone page: the next tag tapped is that card, and the walk goes on from it (as "Register cards"
+        does on the OLED). Raises ``IllegalInput`` for a card the set does not have."""
+        with self._lock:
+            self._drain()
+            state = self.table.state
+            if state is None or self.cards is None:
+                raise IllegalInput("no card reader, or no game: nothing to register")
+            players = [p["name"] for p in state["players"]]
+            cards = set_cards(state["ruleset"], players)
+            at = next((i for i, c in enumerate(cards) if (c.kind, c.name) == (kind, name)), None)
+            if at is None:
+                raise IllegalInput(f"no {kind} card {name!r} in this set")
+            self.open(RegisterMode(self, self.cards, cards, seated=tuple(players), start=at))
+            self.refresh()
+
+    def stop_registering(self) -> None:
+        with self._lock:
+            if isinstance(self.overlay, RegisterMode):
+                self.open(None)
+                self.refresh()
 
     def _seat_cards(self, players: list[str]) -> None:
         """A new game's seats: "Ann: tap your card", each in turn (YES keeps a card registered before)."""

@@ -263,14 +263,19 @@ class TradeMode(Mode):
 
 # ====================================================================== registering
 class RegisterMode(Mode):
-    """Walk a list of cards; each tag tapped becomes the card named on the OLED."""
+    """Walk a list of cards (from ``start``); each tag tapped becomes the card named on the OLED."""
 
     def __init__(self, desk: Desk, book: CardBook, cards: list[Card], *, title: str = "REGISTER",
-                 seated: tuple[str, ...] = ()) -> None:
+                 seated: tuple[str, ...] = (), start: int = 0) -> None:
         super().__init__(desk)
         self.book, self.cards, self.title, self.seated = book, cards, title, seated
-        self.at = 0
+        self.at = start
         self.done = 0
+
+    @property
+    def asking(self) -> Card | None:
+        """The card the next tag tapped becomes."""
+        return self.cards[self.at] if self.at < len(self.cards) else None
 
     def card(self, tap: CardTap) -> bool:
         if not self.cards:
@@ -312,6 +317,17 @@ class RegisterMode(Mode):
             text = f"Tap the sticker of {card_label(card)}" + ("; it has one" if known else "")
         return screens.message_screen(f"{self.title} {self.at + 1}/{len(self.cards)}", text,
                                       "YES/NEXT: skip  NO: stop")
+
+
+def registrations(book: CardBook, edition: str, players: list[str], asking: Card | None) -> dict[str, Any]:
+    """The host page's view of a set: every deed (board order) and player, registered or not, and what the
+    reader waits for."""
+    def row(card: Card) -> dict[str, Any]:
+        return {"kind": card.kind, "id": card.name, "name": card_label(card),
+                "registered": book.uid(card.edition, card.kind, card.name) is not None}
+
+    return {"reader": True, "edition": edition, "asking": row(asking) if asking is not None else None,
+            "cards": [row(card) for card in set_cards(edition, players)]}
 
 
 def set_cards(edition: str, players: list[str], *, deeds: bool = True) -> list[Card]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,8 @@ class WebContext:
     limiter: Limiter
     stream_keepalive: float = 15.0
     streams: StreamSlots = field(default_factory=StreamSlots)
+    #: The table's card reader, once the table has one (``companion.web.cards.CardDesk``; None: no reader).
+    cards: Callable[[], Any] = lambda: None
 
 
 def create_app(
@@ -58,6 +60,7 @@ def create_app(
     secret_key: str | bytes | None = None,
     table_code: str | None = None,
     config: Mapping[str, Any] | None = None,
+    cards: Callable[[], Any] | None = None,
 ) -> Flask:
     """The phone page over ``table`` (see the package docstring for the arguments)."""
     if phone_dice not in ("none", "manual", "software"):
@@ -89,10 +92,13 @@ def create_app(
     CSRFProtect(app)
     limiter = Limiter(get_remote_address, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
+    if cards is not None:
+        context.cards = cards
     access.on_change(context.feed.poke)  # a change of rights reaches the open streams at once, not at the next input
     app.extensions["companion"] = context
 
     from .api import api
+    from .cards import cards as cards_routes
     from .api import input_is_taken_now
     from .guard import is_host
     from .host import host
@@ -101,6 +107,7 @@ def create_app(
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(host)
+    app.register_blueprint(cards_routes)
     for endpoint, view in list(app.view_functions.items()):
         rate = getattr(view, "rate_limit", None)
         if rate is not None:

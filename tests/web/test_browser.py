@@ -333,8 +333,6 @@ def test_a_refused_stream_is_opened_again(server: WebServer, table: Table, brows
 
 def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: Any, tmp_path: Path) -> None:
     """`companion demo`'s table: MockFactory pins, luma's dummy OLED, the page served by the station."""
-    import threading
-
     launch = pytest.importorskip("companion.launch", reason="the devices part (companion demo) is not there yet")
     from companion.devices import clock as clocks
     from companion.devices.virtual import VirtualButtons
@@ -343,15 +341,7 @@ def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: 
     with launch.mock_station(journal_path=tmp_path / "demo.sqlite3", dice="software", clock=clocks.monotonic,
                              sleep=clocks.sleep, setup=setup, new_seed=lambda: 3,
                              web=("127.0.0.1", 0)) as (station, factory, pins):
-        stop = threading.Event()
-
-        def tick() -> None:
-            while not stop.wait(0.01):
-                station.tick()
-
-        ticker = threading.Thread(target=tick, daemon=True)
-        ticker.start()
-        try:
+        with ticking(station):
             page = phone(station.web.url + "/")
             expect_text(page.locator("#prompt"), "Ann, roll the dice")
             VirtualButtons(factory, pins.buttons, clocks.sleep).press("ROLL")  # the Pi rolls (software dice)
@@ -361,9 +351,24 @@ def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: 
             assert station.table.state["seq"] >= 1
             shot(page, "demo-button")
             assert page.errors == []
-        finally:
-            stop.set()
-            ticker.join(timeout=2)
+
+
+@contextmanager
+def ticking(station: Any) -> Iterator[None]:
+    """The station's tick every 10 ms on a thread of its own, as ``companion run`` ticks it."""
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(0.01):
+            station.tick()
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticker.join(timeout=2)
 
 
 def test_addon_both_boards_and_a_subway_ride_picked_on_the_map(browser: Any, phone: Any, tmp_path: Path) -> None:
@@ -761,3 +766,33 @@ def test_the_landlords_game_says_once_when_land_is_improved(phone: Any, tmp_path
             expect_text(page.locator('#mine > [data-why="sign"]'),
                         "Put sign here: signs are placed in one's own turn, before the throw")
             assert page.errors == []
+
+
+def test_the_host_registers_a_deeds_sticker_from_the_phone(phone: Any, tmp_path: Path) -> None:
+    """The host picks Baltic Avenue on the page; the sticker tapped on the table's reader (the demo's virtual PN532)
+    becomes Baltic Avenue's, and the reader asks for the next deed."""
+    from companion.devices import clock as clocks
+    from companion.devices.virtual_nfc import demo_uid
+    from companion.launch import mock_station
+    from playwright.sync_api import expect
+
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}
+    with mock_station(journal_path=tmp_path / "demo.sqlite3", dice="software", clock=clocks.monotonic,
+                      sleep=clocks.sleep, setup=setup, new_seed=lambda: 3, web=("127.0.0.1", 0)) as (station, _, _):
+        with ticking(station):
+            page = phone(station.web.url + "/host")
+            page.fill("#host-pin", station.controller.join_info().pin)
+            page.click("#pin-form button")
+            page.click("#host-cards-box summary")
+            row = page.locator('[data-card="baltic-avenue"]')
+            expect(row).to_contain_text("Baltic Avenue · registered", timeout=TIMEOUT)  # the demo's set
+            row.locator("button").click()
+            expect(page.locator("#cards-asking")).to_contain_text("Tap the sticker of Baltic Avenue", timeout=TIMEOUT)
+            station.nfc_bus.place(demo_uid("a-new-sticker"))
+            expect(page.locator("#cards-asking")).to_contain_text("Reading Railroad", timeout=TIMEOUT)
+            station.nfc_bus.remove()
+            assert station.controller.cards.uid("classic", "deeds", "baltic-avenue") == demo_uid("a-new-sticker")
+            shot(page, "host-cards")
+            page.click("#cards-asking button:text('Stop')")
+            expect(page.locator("#cards-asking")).to_contain_text("Pick a card", timeout=TIMEOUT)
+            assert station.controller.overlay is None and page.errors == []

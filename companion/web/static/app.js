@@ -941,8 +941,30 @@ async function showJoin() {
     document.importNode(qr, true), el("div", { class: "actions" }, renew));
 }
 
+// The NFC reader's cards (docs/table.md, Cards): pick a deed or a player, then tap its tag on the table's reader;
+// the reader then asks for the next one, as the OLED's "Register cards" does.
+async function showCards(status) {
+  const found = status || await api("/api/host/cards").catch(() => null);
+  const box = $("host-cards-box");
+  box.hidden = !found || !found.reader;
+  clearTimeout(showCards.timer);
+  if (box.hidden) return;
+  const asking = found.asking;
+  const pick = async (body, path) => showCards(await send(path, body));
+  $("cards-asking").replaceChildren(...(asking
+    ? [el("strong", {}, asking.kind === "deeds" ? `Tap the sticker of ${asking.name} on the reader` : `${asking.name}: tap your card on the reader`),
+       " ", el("button", { type: "button", class: "secondary", on: { click: () => pick({}, "/api/host/cards/stop") } }, "Stop")]
+    : ["Pick a card, then tap its tag on the table's reader. A new tag replaces a lost one."]));
+  $("host-cards").replaceChildren(...found.cards.map((c) => el("div", { class: "mine-row card-row", "data-card": c.id },
+    el("span", { class: "deed" }, `${c.kind === "players" ? c.name + "'s card" : c.name} · ${c.registered ? "registered" : "no tag yet"}`),
+    el("button", { type: "button", class: "secondary", on: { click: () => pick({ kind: c.kind, id: c.id }, "/api/host/cards/register") } },
+      c.registered ? "Replace" : "Register"))));
+  if (asking) showCards.timer = setTimeout(() => showCards(), 1000);  // each tap moves the reader on
+}
+
 async function hostSetup() {
   await showJoin();
+  await showCards();
   const rulesets = await api("/api/host/rulesets");
   app.rulesets = rulesets;
   const select = $("new-ruleset");
