@@ -51,7 +51,7 @@ class ButtonChoice:
 
 
 #: The first row at a roll prompt with other choices: the roll itself.
-ROLL_CHOICE = ButtonChoice("Roll the dice", None, roll=True)
+ROLL_CHOICE = ButtonChoice(screens.ROLL_LABEL, None, roll=True)
 
 
 #: How the OLED says each act: its word in a short list ("Build, mortgage"), and before what it acts on.

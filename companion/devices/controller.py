@@ -10,7 +10,7 @@ The buttons:
 * ROLL rolls when the game waits for dice (software dice, the roller, or manual entry);
 * YES / NO answer a yes-or-no question; for longer option lists PREV / NEXT browse and YES
   picks (a second YES confirms going bankrupt);
-* MENU pressed briefly shows the players; held, it opens the host menu (undo, new game with its
+* MENU pressed briefly shows what each button does, pressed again the players; held, it opens the host menu (undo, new game with its
   ruleset, players and options — or finished on the phone page, join codes, dice source, shut down).
 
 Making a trade or a loan offer is for the phones; bidding, building, mortgages, loans and answering an
@@ -59,6 +59,8 @@ from .taps import CardTap, RegisterMode, default_tap, registrations, set_cards
 log = logging.getLogger(__name__)
 
 DISK_FULL = "DISK FULL: not saved; free some space"
+#: A short MENU press goes on: the six buttons' meaning, then every player's cash and place, then the game again.
+MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
 #: Seconds after a change from elsewhere (a phone) during which YES, NO and ROLL are refused: meant for the screen
 #: before (people press a few hundred ms after what they saw).
 GUARD = 0.6
@@ -121,7 +123,7 @@ class TableController:
         self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self.mode = "game"  # game | players | join | menu | confirm | dice | setup | deeds
+        self.mode = "game"  # game | help | players | join | menu | confirm | dice | setup | deeds
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
         #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
@@ -321,9 +323,9 @@ class TableController:
         elif event.kind == "release" and not self._menu_held and self.overlay is not None:
             self._edge(event.at)
             self._back()
-        elif event.kind == "release" and not self._menu_held and self.mode in ("game", "players"):
-            self._edge(event.at)
-            self.mode = "players" if self.mode == "game" else "game"
+        elif event.kind == "release" and not self._menu_held and self.mode in MENU_STEPS:
+            self._edge(event.at)  # the buttons' help, then the players, then back to the game
+            self.mode = MENU_STEPS[self.mode]
             self.scroll = 0
         elif event.kind == "release" and not self._menu_held and self.mode != "dice":
             self._edge(event.at)
@@ -354,6 +356,9 @@ class TableController:
             self._deeds_press(button)
         elif self.mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
+        elif self.mode == "help":
+            if button in ("NO", "YES"):
+                self.mode = "game"
         elif self.mode in ("players", "join"):
             if button in ("NO", "YES"):
                 self.mode = self._shown_from  # back to the new game's options when they led here
@@ -813,6 +818,8 @@ class TableController:
         if state is None:
             return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
         labels = self._labels(state)
+        if self.mode == "help":
+            return screens.help_screen()
         if self.mode == "players":
             return screens.players_screen(state, labels, self.scroll)
         if self.mode == "dice" and self.entry is not None:

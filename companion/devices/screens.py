@@ -289,28 +289,46 @@ def offer_text(offer: Mapping[str, Any], labels: Labels) -> str:
 
 
 def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> str:
-    """The hint row: what the buttons do now."""
+    """The hint row: what the buttons do now, in words a first-time player reads ("ROLL: roll dice", "YES: buy $60
+    NO: auction", "< > 2 of 3  YES: pick"); ``<`` and ``>`` are PREV and NEXT."""
     prompt = state.get("prompt")
     if choice is not None and choice.confirm:
         return "YES: confirm  NO: back"
     if prompt is None:
-        return "MENU: players"
+        return "MENU: help, players"
     kind, options = prompt["kind"], prompt.get("options") or []
     browsing = choice is not None and bool(choice.labels) and choice.selected
+    where = f"< > {choice.cursor % len(choice.labels) + 1} of {len(choice.labels)}" \
+        if choice is not None and len(choice.labels) > 1 else ""
     if kind == "roll":
-        verb = {"roller": "ROLL: roller", "manual": "ROLL: enter dice"}.get(dice_source, "ROLL: roll dice")
-        return verb + ("  YES: do" if browsing else "")
+        verb = "ROLL: enter dice" if dice_source == "manual" else "ROLL: roll dice"
+        if not browsing or choice is None:
+            return verb
+        on_roll = choice.labels[choice.cursor % len(choice.labels)] == ROLL_LABEL  # the roll's own row
+        return spaced(verb.rsplit(" ", 1)[0] if on_roll else "YES: pick", where)  # "ROLL: roll  < > 1 of 3"
     if options == ["yes", "no"] and browsing:
-        return "<PREV NEXT> YES  NO: back"
+        return spaced("YES: pick", where or "NO: back")
     if options == ["yes", "no"]:
         if kind == "buy":
-            return "YES: buy  NO: pass" if prompt.get("ticket") else "YES: buy  NO: auction"
-        return "YES: play  NO: keep" if kind == "use-card" else "YES  or  NO"
+            price = f" {money(prompt['price'])}" if prompt.get("price") is not None else ""
+            return spaced(f"YES: buy{price}", "NO: pass" if prompt.get("ticket") else "NO: auction")
+        return "YES: play  NO: keep" if kind == "use-card" else "YES: yes  NO: no"
     if choice is not None and len(choice.labels) > 1:
-        return f"<PREV NEXT>  YES {choice.cursor + 1}/{len(choice.labels)}"
+        return spaced(where, "YES: pick")
     if choice is not None and choice.labels:
-        return "YES: choose"
+        return "YES: pick"
     return "on the phones"
+
+
+#: The first row of a roll prompt with other choices: YES there rolls, as ROLL does.
+ROLL_LABEL = "Roll the dice"
+
+
+def spaced(left: str, right: str, cols: int = COLS["small"]) -> str:
+    """Two hints on one row: two spaces between them, one when that is all the room there is."""
+    if not left or not right:
+        return left or right
+    return f"{left}  {right}" if len(left) + len(right) + 2 <= cols else f"{left} {right}"
 
 
 def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
@@ -492,6 +510,15 @@ def address_rows(address: str, cols: int) -> list[str]:
         rows.append(rest[:cut])
         rest = rest[cut:]
     return rows + [rest]
+
+
+def help_screen() -> Screen:
+    """The six buttons' meaning on one screen (a short MENU press), for anyone new at the table."""
+    rows = (Row("THE BUTTONS", invert=True, align="center"),
+            Row("ROLL  roll the dice"), Row("YES   pick, or answer yes"), Row("NO    back, or answer no"),
+            Row("PREV NEXT  the choices"), Row("MENU  this, then players"), Row("MENU held: host menu"),
+            Row("MENU: players  NO: back", align="center"))
+    return Screen(rows, name="help")
 
 
 def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:

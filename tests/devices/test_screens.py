@@ -56,7 +56,11 @@ def key_screens() -> dict[str, screens.Screen]:
             ("Pay $200", "Pay 10% of worth"), 1)),
         "auction": screens.game_screen(auction, auction_events, LABELS, choice=Choice(
             tuple(c.label for c in prompt_choices(whole_game(*bids)[0], LABELS)), 0)),
-        "jail": screens.game_screen(jail, [], LABELS, choice=Choice(("Pay $50 fine", "Play Chance get out of jail"))),
+        "jail": screens.game_screen(jail, [], LABELS, choice=Choice(
+            (screens.ROLL_LABEL, "Pay $50 fine", "Play Get out of jail free"))),  # the roll first: a press only rolls
+        "confirm-card": screens.game_screen(jail, [], LABELS, choice=Choice(
+            (screens.ROLL_LABEL, "Pay $50 fine", "Play Get out of jail free"), 2, "Play Get out of jail free? YES again")),
+        "help": screens.help_screen(),
         "roller-fault": screens.game_screen(roll, [], LABELS, notice="Roller: die A read 7, not a face: roll again",
                                             dice_source="roller"),
         "dice-entry": screens.dice_entry_screen("Ann", [3, 5], 1),
@@ -205,9 +209,9 @@ def test_a_lot_ticket_is_passed_not_auctioned() -> None:
     state, events = new_game({"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4})
     assert state["prompt"]["kind"] == "buy" and state["prompt"]["ticket"]
     labels = Labels({s.id: s.name for s in find_ruleset("magie-1904").board.spaces})
-    assert screens.game_screen(public_state(state), events, labels).rows[-1].text == "YES: buy  NO: pass"
+    assert screens.game_screen(public_state(state), events, labels).rows[-1].text == "YES: buy $80  NO: pass"
     buy, buy_events = game({"roll": [1, 2]})
-    assert screens.game_screen(buy, buy_events, LABELS).rows[-1].text == "YES: buy  NO: auction"
+    assert screens.game_screen(buy, buy_events, LABELS).rows[-1].text == "YES: buy $60  NO: auction"
 
 
 @given(st.tuples(*[st.integers(0, 255)] * 4), st.integers(1, 65535))
@@ -240,9 +244,9 @@ def test_extras_are_one_next_away_and_the_question_keeps_yes_and_no() -> None:
     state, events = game({"roll": [1, 2]})
     screen = screens.game_screen(state, events, LABELS, choice=Choice(("Mortgage",), 0, selected=False))
     texts = [r.text for r in screen.rows]
-    assert "NEXT: Mortgage" in texts and texts[-1] == "YES: buy  NO: auction"
+    assert "NEXT: Mortgage" in texts and texts[-1] == "YES: buy $60  NO: auction"
     screen = screens.game_screen(state, events, LABELS, choice=Choice(("Mortgage",), 0))
-    assert [r.text for r in screen.rows][-2:] == ["Mortgage", "<PREV NEXT> YES  NO: back"]
+    assert [r.text for r in screen.rows][-2:] == ["Mortgage", "YES: pick  NO: back"]
 
 
 def test_the_deeds_header_cuts_the_name_never_the_money() -> None:

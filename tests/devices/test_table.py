@@ -84,13 +84,13 @@ def table(tmp_path: Path, setup: dict[str, Any] | None = None, dice: str = "roll
 
 def test_roll_and_buy_with_the_roller_and_yes(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        assert "Ann, roll the dice" in t.text() and "ROLL: roller" in t.text()
+        assert "Ann, roll the dice" in t.text() and "ROLL: roll dice" in t.text()
         t.play("ROLL")
         assert t.roller.requests_seen() == 1  # the REQUEST pulse
         t.play("DICE 1 2")
         assert "Buy Baltic Avenue for $60?" in t.text()
         assert "Move Ann's token 3 spaces forward to" in t.text()
-        assert "YES: buy NO: auction" in t.text()
+        assert "YES: buy $60 NO: auction" in t.text()
         t.play("YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]
@@ -168,7 +168,7 @@ def test_dice_when_nobody_rolls_are_ignored(tmp_path: Path) -> None:
 def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 3")  # income tax
-        assert "< Pay $200 >" in t.text() and "YES 1/2" in t.text()
+        assert "< Pay $200 >" in t.text() and "< > 1 of 2 YES: pick" in t.text()
         t.play("NEXT")
         assert "< Pay 10% of worth >" in t.text()
         t.play("NEXT", "PREV", "YES")
@@ -415,15 +415,19 @@ def test_a_game_with_a_time_limit_is_ended_by_the_table(tmp_path: Path) -> None:
         assert t.inputs()[-1] == {"act": {"player": "host", "do": "end-game"}}
 
 
-def test_menu_short_press_shows_players(tmp_path: Path) -> None:
+def test_menu_short_press_shows_the_buttons_then_the_players(tmp_path: Path) -> None:
     with table(tmp_path, start(Bob={"space": "boardwalk", "cash": 77})) as t:
+        t.play("MENU")
+        assert "THE BUTTONS" in t.text() and "ROLL roll the dice" in t.text() and "MENU held: host menu" in t.text()
         t.play("MENU")
         assert "PLAYERS" in t.text() and "Bob $77" in t.text() and "Boardwalk" in t.text()
         t.play("MENU")
         assert "Ann, roll the dice" in t.text()
+        t.play("MENU", "NO")  # NO leaves the help too
+        assert "Ann, roll the dice" in t.text()
 
 
-@pytest.mark.parametrize(("seconds", "shows"), [(0.08, "PLAYERS"), (1.2, "PLAYERS"), (1.5, "HOST MENU"),
+@pytest.mark.parametrize(("seconds", "shows"), [(0.08, "THE BUTTONS"), (1.2, "THE BUTTONS"), (1.5, "HOST MENU"),
                                                 (2, "HOST MENU")])
 def test_menu_released_before_the_hold_time_is_a_short_press(tmp_path: Path, seconds: float, shows: str) -> None:
     with table(tmp_path, start()) as t:
@@ -584,11 +588,11 @@ def test_an_offer_from_a_phone_is_read_and_answered_on_the_buttons(tmp_path: Pat
             pages.add(t.text())
             t.play("WAIT 1600")
         assert any("Ann offers Bob $200 for Baltic Avenue: Bob, accept or reject" in page for page in pages)
-        assert "NEXT: Bob: accept offer" in t.text() and "YES: do" not in t.text()
+        assert "NEXT: Bob: accept offer" in t.text() and "YES: pick" not in t.text()
         t.play("YES", "YES")  # not on the offer yet: YES takes nothing (it may be Ann pressing)
         assert t.state["trade"] and t.inputs() == [t.inputs()[0]]
         t.play("NEXT")
-        assert "< Bob: accept offer >" in t.text() and "YES: do" in t.text()
+        assert "< Bob: accept offer >" in t.text() and "YES: pick" in t.text()
         t.play("NO")  # back: nothing chosen
         assert "NEXT: Bob: accept offer" in t.text()
         t.play("NEXT", "YES")
@@ -606,15 +610,15 @@ def test_a_buyer_short_of_cash_mortgages_from_the_buy_question(tmp_path: Path) -
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 1 2")
         assert "Buy Baltic Avenue for $60?" in t.text() and "NEXT: Mortgage" in t.text()
-        assert "YES: buy NO: auction" in t.text()  # YES and NO still answer the question
+        assert "YES: buy $60 NO: auction" in t.text()  # YES and NO still answer the question
         t.play("YES")
         assert "Ann has $40 and Baltic Avenue costs $60" in t.text() and t.state["prompt"]["kind"] == "buy"
         t.play("NEXT")
-        assert "YES NO: back" in t.text()
+        assert "YES: pick NO: back" in t.text()
         t.play("YES")  # the deeds
         assert "Mortgage Reading Railroad: get $100" in t.text()
         t.play("YES", "NO")  # mortgaged; back to the question
-        assert "Buy Baltic Avenue for $60?" in t.text() and "YES: buy NO: auction" in t.text()
+        assert "Buy Baltic Avenue for $60?" in t.text() and "YES: buy $60 NO: auction" in t.text()
         t.play("YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann" and t.state["players"][0]["cash"] == 80
 
