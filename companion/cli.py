@@ -82,15 +82,20 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                 script = Path(args.input).read_text(encoding="utf-8").splitlines()
             elif not args.json:
                 out.write("Not a terminal: playing the bundled button script (companion/examples/table-demo.buttons)\n")
+            cues: list[dict[str, Any]] | None = [] if args.json else None
             state = launch.demo_headless(script, setup=setup.get("setup", setup) if setup else None,
-                                         frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller")
+                                         frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller",
+                                         cues=cues)
         else:
             journal = Path(args.journal) if args.journal else launch.demo_journal_path()
-            return launch.demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out)
+            return launch.demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
+                                           sound=args.sound)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
-    if args.json:
+    if args.json:  # the cues of each frame (lights, sounds, sentences), then the final state
+        for line in cues or []:
+            out.write(json.dumps(line) + "\n")
         json.dump(state, out)
         out.write("\n")
     else:
@@ -133,10 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", help="the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)")
     p.add_argument("--setup", help="headless: a JSON file with the setup object (else a new two-player game)")
     p.add_argument("--frames", help="headless: write every new OLED frame to this folder as PNG")
-    p.add_argument("--json", action="store_true", help="headless: print the final state object")
+    p.add_argument("--json", action="store_true",
+                   help="headless: print each frame's cues (seat lights, sounds, sentences), then the final state")
     p.add_argument("--dice", choices=["roller", "software", "manual"], help="dice source (default: roller)")
     p.add_argument("--journal", help="interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)")
     p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
+    p.add_argument("--sound", action="store_true",
+                   help="interactive: play the buzzer's cues and the voice (espeak-ng) on this computer's speaker")
     p.set_defaults(func=cmd_demo)
     p = sub.add_parser("run", help="the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
     p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")

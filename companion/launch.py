@@ -31,6 +31,7 @@ from companion.config import PhoneDice, TableConfig, parse_quiet_hours
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
+from companion.seats import Seat
 from companion.table import Table, Update
 from companion.timelimit import TimeLimit, utc_now
 
@@ -38,7 +39,7 @@ from .devices import clock as clocks
 from .devices import nfc
 from .devices.buttons import ButtonPanel
 from .devices.controller import JoinInfo, TableController
-from .devices.cues import CueFeed
+from .devices.cues import CueFeed, Cues, CueTarget
 from .devices.faults import Device, Kept
 from .devices.lights import LightDriver, SeatLeds, SeatLights, ShownLights, StripLights, open_spi
 from .devices.dice import RollerDice
@@ -47,7 +48,7 @@ from .devices.pn532 import PN532
 from .devices.display import DRIVERS, Display
 from .devices.pins import PinMap, load_pins
 from .devices.roller import DiceRoller
-from .devices.sounds import Buzzer, Hush, PiezoTunes, Tunes
+from .devices.sounds import Buzzer, Hush, PiezoTunes, SpeakerTunes, Tunes
 from .devices.voice import Mouth, Speaker, open_voice
 from .devices.audio import AudioOut
 
@@ -108,11 +109,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   open_lights: Callable[[], LightDriver] | None = None,
                   open_nfc: Callable[[], Any] | None = None,
                   open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
-                  open_mouth: Callable[[], Mouth] | None = None) -> Station:
+                  open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = ()) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
     and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
     buzzer (none: no buzzer), ``open_mouth``: the voice (none: silent), both quiet while ``hush`` says so (muted from
-    the host menu, quiet hours)."""
+    the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path)
@@ -178,6 +179,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock)
             closers.append(speaker.close)
             feed.add(speaker.on_cues)
+        for target in cue_targets:
+            feed.add(target)
         closers.append(table.subscribe(feed))
         if table.state is not None:  # the game resumed (or just started) lights its seats at once
             feed(Update(table.state, [{"kind": "resumed", "text": ""}], "host"))
@@ -415,6 +418,15 @@ def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:
 
 
 # ====================================================================== companion demo
+def speaker_sound(sound: bool) -> dict[str, Any]:
+    """The demo's ``--sound``: the buzzer's tunes and the voice (espeak-ng) on this computer's audio output, with
+    the host menu's mute; nothing without it."""
+    if not sound:
+        return {}
+    return {"open_tunes": lambda: SpeakerTunes(AudioOut().play_pcm), "hush": Hush(),
+            "open_mouth": mouth_opener("espeak")}
+
+
 def demo_journal_path() -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "companion" / "demo.sqlite3"
@@ -426,8 +438,9 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                  on_frame: Callable[[Any], None] | None = None, web: tuple[str, int] | None = None,
                  shutdown: Callable[[], None] | None = None,
                  web_names: Sequence[str] = (), open_tunes: Callable[[], Tunes] | None = None,
-                 hush: Hush | None = None,
-                 open_mouth: Callable[[], Mouth] | None = None) -> Iterator[tuple[Station, Any, PinMap]]:
+                 hush: Hush | None = None, open_mouth: Callable[[], Mouth] | None = None,
+                 open_lights: Callable[[], LightDriver] = ShownLights,
+                 cue_targets: Sequence[CueTarget] = ()) -> Iterator[tuple[Station, Any, PinMap]]:
     """A station on gpiozero's MockFactory pins, luma's dummy OLED and a virtual PN532 whose cards are the demo's
     (:func:`~.devices.virtual_nfc.register_demo_set`); seat lights that keep their frame; the buzzer and its mute
     when asked for."""
@@ -442,9 +455,9 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
     station = build_station(journal_path=journal_path, pins=pins, pin_factory=factory,
                             open_device=lambda: dummy(width=128, height=64, mode="1"), dice=dice, clock=clock,
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
-                            phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=ShownLights,
+                            phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=open_lights,
                             open_nfc=lambda: chip, open_tunes=open_tunes, hush=hush,
-                            open_mouth=open_mouth)
+                            open_mouth=open_mouth, cue_targets=cue_targets)
     state, cards = station.table.state, station.controller.cards
     if state is not None and cards is not None:
         register_demo_set(cards, state["ruleset"], [p["name"] for p in state["players"]])
@@ -456,8 +469,9 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
 
 
 def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Path | None, dice: str = "roller",
-                  journal_path: str | Path | None = None) -> State:
-    """Play a button script on simulated time; returns the final public state."""
+                  journal_path: str | Path | None = None, cues: list[dict[str, Any]] | None = None) -> State:
+    """Play a button script on simulated time; returns the final public state. ``cues``: gets one line per frame with
+    the seat lights then and the sounds and sentences since the frame before (:class:`CueRecorder`)."""
     from .devices.clock import SimClock
     from .devices.script import parse_script, run_script
     from .devices.virtual import VirtualButtons, VirtualRoller
@@ -466,10 +480,20 @@ def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Pa
     steps = parse_script(script)
     sim = SimClock()
     writer = FrameWriter(frames) if frames is not None else None
+    lights = ShownLights()
+    recorder = CueRecorder(lights, cues) if cues is not None else None
+
+    def on_frame(image: Any) -> None:
+        if writer is not None:
+            writer(image)
+        if recorder is not None:
+            recorder.frame()
+
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as scratch:
         path = journal_path or Path(scratch) / "demo.sqlite3"
         with mock_station(journal_path=path, dice=dice, clock=sim, sleep=sim.sleep, setup=setup,
-                          new_seed=lambda: 1, on_frame=writer) as (station, factory, pins):
+                          new_seed=lambda: 1, on_frame=on_frame, open_lights=lambda: lights,
+                          cue_targets=[recorder.on_cues] if recorder else []) as (station, factory, pins):
             buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
             roller = VirtualRoller(factory, pins.roller, sim.sleep)
             cards = VirtualCards(station.nfc_bus, buttons.wait) if station.nfc_bus is not None else None
@@ -479,6 +503,30 @@ def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Pa
     if state is None:
         raise CompanionError("the demo ended without a game")
     return state
+
+
+class CueRecorder:
+    """The demo's ``--json`` cues: with each frame, each player's seat light then (their colour, or null when off),
+    and the buzzer's cues and the voice's sentences since the frame before."""
+
+    def __init__(self, lights: ShownLights, lines: list[dict[str, Any]]) -> None:
+        self.lights, self.lines = lights, lines
+        self.seats: list[Seat] = []
+        self.sounds: list[str] = []
+        self.speech: list[str] = []
+
+    def on_cues(self, cues: Cues, seats: list[Seat]) -> None:
+        self.seats = seats
+        self.sounds += cues.sounds
+        self.speech += cues.speech
+
+    def frame(self) -> None:
+        lit = self.lights.frame
+        self.lines.append({"frame": len(self.lines) + 1,
+                           "lights": {s.name: s.colour if s.index < len(lit) and any(lit[s.index]) else None
+                                      for s in self.seats},
+                           "sounds": self.sounds, "speech": self.speech})
+        self.sounds, self.speech = [], []
 
 
 class FrameWriter:
@@ -640,14 +688,16 @@ def split_keys(text: str) -> list[str]:
     return keys
 
 
-def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -> int:
-    """Keys act as the buttons; the OLED is drawn in the terminal; the phone page is served."""
+def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, sound: bool = False) -> int:
+    """Keys act as the buttons; the OLED is drawn in the terminal, the seat lights below it; the phone page is
+    served. ``sound``: the buzzer's tunes and the voice on this computer's speaker."""
     import random
     import select
     import termios
     import time
     import tty
 
+    from .devices.lights import blocks
     from .devices.terminal import frame_text
     from .devices.virtual import VirtualButtons, VirtualRoller
     from .devices.virtual_nfc import demo_uid
@@ -658,7 +708,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
     with mock_station(journal_path=journal_path, dice=dice, clock=clocks.monotonic, sleep=clocks.sleep,
                       setup=None, new_seed=lambda: random.SystemRandom().randrange(2**31),
                       on_frame=lambda image: latest.__setitem__(0, image), web=("0.0.0.0", port),
-                      shutdown=stop.set) as (station, factory, pins):
+                      shutdown=stop.set, **speaker_sound(sound)) as (station, factory, pins):
         buttons = VirtualButtons(factory, pins.buttons, clocks.sleep)
         roller = VirtualRoller(factory, pins.roller, clocks.sleep)
         rng = random.SystemRandom()
@@ -670,6 +720,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
         shown: Any = None
+        lit: Any = None  # the seat lights drawn
         size = shutil.get_terminal_size((80, 24))
         # Back from Ctrl-Z (fg): the shell gave the terminal back in line mode; take it again and redraw.
         resumed = threading.Event()
@@ -706,11 +757,15 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO) -
                 if now_size != size:  # resized: draw everything again, at the new size
                     size, shown = now_size, None
                     out.write("\x1b[2J")
+                if station.lights is not None and station.lights.frame != lit:
+                    lit, shown = station.lights.frame, None  # a seat lit, blinking or off: draw again
                 if latest[0] is not shown and latest[0] is not None:
                     shown = latest[0]
                     picture = frame_text(shown, size.columns, size.lines)
                     keys_help = (HELP[0], asking) if asking is not None else HELP
+                    names = [p["name"] for p in station.table.state["players"]] if station.table.state else []
                     out.write("\x1b[H" + picture.replace("\n", "\x1b[K\n") + "\x1b[K\n")
+                    out.write(f"seats: {blocks(lit[:len(names)] if lit else (), names)}\x1b[K\n")
                     out.write(f"phone page: {url or 'not running'}\x1b[K\n" + "\x1b[K\n".join(keys_help) + "\x1b[J")
                     out.flush()
         except KeyboardInterrupt:  # Ctrl-C as a signal (cbreak mode keeps signals): a way to quit like q

@@ -51,8 +51,8 @@ def braille(image: Image.Image) -> list[str]:
     return rows
 
 
-#: Terminal rows below the picture: the phone page's address and two rows of keys.
-BELOW = 3
+#: Terminal rows below the picture: the seat lights, the phone page's address and two rows of keys.
+BELOW = 4
 
 
 def frame_text(image: Image.Image, columns: int, lines: int = 100) -> str:

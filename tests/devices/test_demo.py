@@ -47,7 +47,7 @@ def demo(tmp_path: Path, *extra: str) -> tuple[int, str]:
 def test_a_complete_short_game_from_button_lines(tmp_path: Path) -> None:
     code, out = demo(tmp_path, "--json", "--frames", str(tmp_path / "frames"))
     assert code == 0
-    state = json.loads(out)
+    *cues, state = [json.loads(line) for line in out.splitlines()]  # each frame's cues, then the final state
     assert state["winner"] == "Ann"
     assert state["spaces"]["baltic-avenue"]["owner"] == "Ann"
     assert [p["bankrupt"] for p in state["players"]] == [False, True]
@@ -56,6 +56,10 @@ def test_a_complete_short_game_from_button_lines(tmp_path: Path) -> None:
     assert all(Image.open(f).size == (128, 64) for f in frames)
     pictures = [Image.open(f).tobytes() for f in frames]
     assert all(a != b for a, b in zip(pictures, pictures[1:]))  # only new frames are written
+    assert [c["frame"] for c in cues] == list(range(1, len(frames) + 1))  # the cues of each frame written
+    assert cues[0]["lights"] == {"Ann": "#ff6b6b", "Bob": None} and cues[0]["speech"][-1] == "Ann, roll the dice."
+    assert cues[-1]["lights"] == {"Ann": None, "Bob": None}  # the game is over: every light off
+    assert "game-over" in [s for c in cues for s in c["sounds"]]
 
 
 def test_the_scripted_demo_is_the_same_on_every_run(tmp_path: Path) -> None:

@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.devices.terminal import frame_text
+from companion.devices.terminal import BELOW, frame_text
 from companion.journal import Journal
 from companion.launch import KEY_HOLD, CardPrompt, HeldKeys, split_keys
+from companion.seats import PLAYER_COLOURS, led_rgb
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,7 +120,7 @@ def test_the_picture_fits_the_terminal(columns: int, lines: int, blocks: bool) -
     """A terminal wide enough for half blocks but lower than their 34 rows and the 3 below got them, and scrolled."""
     text = frame_text(Image.new("1", (128, 64)), columns, lines)
     rows = text.split("\n")
-    assert len(rows) + 3 <= lines and max(len(r) for r in rows) <= columns
+    assert len(rows) + BELOW <= lines and max(len(r) for r in rows) <= columns
     assert (len(rows) == 34) == blocks
 
 
@@ -192,6 +193,20 @@ def test_the_demo_plays_with_keys_and_quits_cleanly_with_q_and_ctrl_c(tmp_path: 
         assert b"The game is saved in" in out and b"Traceback" not in out and b"KeyboardInterrupt" not in out
         with Journal(journal) as kept:
             assert len(kept.games()) == 1  # resumed, not a new game
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+
+
+def test_the_seat_lights_are_drawn_below_the_oled_in_the_players_colours(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, columns=80, lines=24)
+    try:
+        out = term.read_until(b"q or Ctrl-C quit")
+        ann = f"\x1b[38;2;{';'.join(map(str, led_rgb(PLAYER_COLOURS[0])))}m██\x1b[0m Ann".encode()
+        assert b"seats: " + ann in out  # Ann's turn: her seat lit in her colour, Bob's off
+        assert "░░\x1b[0m Bob".encode() in out
+        term.type("q")
+        assert term.finish() == 0
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
