@@ -81,3 +81,10 @@ def test_tap_bench_prints_tap_to_frame() -> None:
     out = run_bench("bench/tap_bench.py", "--taps", "16")
     assert re.search(rf"tap -> frame handed to the display: median {NUMBER} ms, p99 {NUMBER} ms", out)
     assert re.search(rf"card put down -> tap seen by the reader: median {NUMBER} ms, p99 {NUMBER} ms", out)
+
+
+def test_the_presence_bench_prints_the_light_and_the_voice_latencies() -> None:
+    out = run_bench("bench/presence_bench.py", "--inputs", "40", "--spoken", "5")
+    row(out, "input -> light changed", rf"p50 +{NUMBER} ms  p99 +{NUMBER} ms")
+    row(out, "  of which cues -> strip", rf"p50 +{NUMBER} ms")
+    row(out, "input -> first audio queued", rf"p50 +{NUMBER} ms  p99 +{NUMBER} ms")

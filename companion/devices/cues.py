@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Event, State, find_ruleset
-from companion.engine.core import ACCOUNT_NAMES
 from companion.seats import Seat, seat_of, seats
 from companion.table import Update
 
@@ -151,10 +150,6 @@ def spoken(text: str) -> str:
     return re.sub(r"\$(\d+)", lambda m: dollars(int(m.group(1))), text)
 
 
-def _account(name: str) -> str:
-    return ACCOUNT_NAMES.get(name, name)
-
-
 def _space_name(state: State, space_id: str) -> str:
     board = find_ruleset(state["ruleset"]).board
     return board.by_id[space_id].name if space_id in board.by_id else space_id
@@ -198,7 +193,8 @@ def _payment(state: State, event: Event, landed: str | None) -> str:
     amount = int(event["amount"])
     record = state.get("spaces", {}).get(landed or "", {})
     if landed and record.get("owner") == payee and payee != payer:  # the rent of the space landed on
-        return f"{payee}'s{_buildings(record)}: {_account(payer)} pays {dollars(amount)}."
+        return f"{payee}'s{_buildings(record)}: {find_ruleset(state['ruleset']).account_name(payer)} pays " \
+            f"{dollars(amount)}."
     text = spoken(str(event["text"]))
     return text[0].upper() + text[1:].rstrip(".") + "."
 
