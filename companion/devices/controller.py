@@ -47,7 +47,7 @@ from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
 from .draw import Painter
-from .modes import Mode, with_notice
+from .modes import DiceEntryMode, Mode, with_notice
 from .nfc import Tap
 from .notices import Notices
 from .roller import RollerResult
@@ -123,7 +123,7 @@ class TableController:
         self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self.mode = "game"  # game | help | players | join | menu | confirm | dice | setup | deeds
+        self._mode = "game"  # game | help | players | join | menu | confirm | setup | deeds (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
         #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
@@ -131,7 +131,6 @@ class TableController:
         self.items: list[_Action] = []
         self.menu_title = ""
         self.confirming: _Action | None = None
-        self.entry: ManualEntry | None = None
         self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
         self.deeds_player = ""  # whose deeds the "deeds" mode browses
         self._deeds_prompt = ""  # the kind of question they were opened at (a debt, a roll, a buy...)
@@ -159,6 +158,12 @@ class TableController:
         self._unsubscribe = table.subscribe(self._inbox.append)
         if table.state is not None:
             self._adopt(table.state)
+
+    @property
+    def mode(self) -> str:
+        """What the buttons are doing: the open mode's name (``dice``, ``window``, ``trade``...), else ``game``,
+        ``players``, ``join``, ``help``, ``menu``, ``confirm``, ``setup`` or ``deeds``."""
+        return self.overlay.name if self.overlay is not None else self._mode
 
     # ================================================================== inputs from devices
     def on_button(self, event: ButtonEvent) -> None:
@@ -228,7 +233,7 @@ class TableController:
             self.notices.clear()  # what the last tap said ("Bob: tap your card to answer") is done with
             card = self.cards.find(tap.uid) if self.cards is not None else None
             seen = CardTap(tap.uid, card, tap.at)
-            if self.overlay is None or self.mode != "game" or not self.overlay.card(seen):
+            if self.overlay is None or self._mode != "game" or not self.overlay.card(seen):
                 state = self.table.state
                 mode = default_tap(self, seen, state["ruleset"] if state is not None else None)
                 if mode is not None:
@@ -321,13 +326,14 @@ class TableController:
             self.overlay = None
             self._open_host_menu()
         elif event.kind == "release" and not self._menu_held and self.overlay is not None:
-            self._edge(event.at)
-            self._back()
-        elif event.kind == "release" and not self._menu_held and self.mode in MENU_STEPS:
+            if self.overlay.menu_leaves:
+                self._edge(event.at)
+                self._back()
+        elif event.kind == "release" and not self._menu_held and self._mode in MENU_STEPS:
             self._edge(event.at)  # the buttons' help, then the players, then back to the game
-            self.mode = MENU_STEPS[self.mode]
+            self._mode = MENU_STEPS[self._mode]
             self.scroll = 0
-        elif event.kind == "release" and not self._menu_held and self.mode != "dice":
+        elif event.kind == "release" and not self._menu_held:
             self._edge(event.at)
             self._back()
 
@@ -335,33 +341,31 @@ class TableController:
         self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str) -> None:
-        if self.mode in ("game", "deeds") and button in ("YES", "NO", "ROLL") and \
+        if self._mode in ("game", "deeds") and button in ("YES", "NO", "ROLL") and \
                 self.clock() - self._foreign_at < GUARD:
             # People press a few hundred ms after what they saw: a press this soon after a phone changed the game
             # was meant for the screen before (it would buy, pay or accept something nobody chose).
             self.say("Changed on a phone: look, then press again")
             return
-        if self.overlay is not None and self.mode == "game":
+        if self.overlay is not None and self._mode == "game":
             self.overlay.press(button)
-        elif self.mode in ("menu", "setup"):
+        elif self._mode in ("menu", "setup"):
             self._browse(button)
-        elif self.mode == "confirm":
+        elif self._mode == "confirm":
             action, self.confirming = self.confirming, None
-            self.mode = "game"
+            self._mode = "game"
             if button == "YES" and action is not None:
                 action.run()
-        elif self.mode == "dice":
-            self._dice_entry(button)
-        elif self.mode == "deeds":
+        elif self._mode == "deeds":
             self._deeds_press(button)
-        elif self.mode == "join" and button in ("PREV", "NEXT"):
+        elif self._mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
-        elif self.mode == "help":
+        elif self._mode == "help":
             if button in ("NO", "YES"):
-                self.mode = "game"
-        elif self.mode in ("players", "join"):
+                self._mode = "game"
+        elif self._mode in ("players", "join"):
             if button in ("NO", "YES"):
-                self.mode = self._shown_from  # back to the new game's options when they led here
+                self._mode = self._shown_from  # back to the new game's options when they led here
         else:
             self._game_press(button)
 
@@ -376,12 +380,12 @@ class TableController:
             action = self.items[self.cursor]
             if action.confirm:
                 self.confirming = action
-                self.mode = "confirm"
+                self._mode = "confirm"
             else:
                 action.run()
 
     def _back(self) -> None:
-        self.mode, self.cursor, self.items, self.confirming, self.selected = "game", 0, [], None, None
+        self._mode, self.cursor, self.items, self.confirming, self.selected = "game", 0, [], None, None
         self.overlay = None
 
     def _game_press(self, button: str) -> None:
@@ -458,7 +462,7 @@ class TableController:
     def _open_deeds(self, player: str, space: str | None = None, source: str = "button") -> None:
         """Build, mortgage, sell...: the player's acts on their own spaces (those on ``space`` only, when given),
         one per page (see :func:`deed_choices`), sent with ``source``."""
-        self.mode, self.cursor, self.deeds_player, self._deed_confirm = "deeds", 0, player, None
+        self._mode, self.cursor, self.deeds_player, self._deed_confirm = "deeds", 0, player, None
         self.overlay, self._deeds_space, self._deeds_source, self._deeds_of = None, space, source, None
         state = self.table.state
         self._deeds_seq = state["seq"] if state is not None else -1
@@ -494,7 +498,7 @@ class TableController:
                 self._deed_confirm = choice_key(deeds[at])
                 return
             self._deed_confirm = None
-            if line is not None and self._submit(line, self._deeds_source) and self.mode == "deeds":
+            if line is not None and self._submit(line, self._deeds_source) and self._mode == "deeds":
                 after = self._deeds()
                 cursor = next_deed(after, line["act"], at) if after else None
                 if cursor is None:
@@ -514,32 +518,17 @@ class TableController:
         if self.dice_source == "software":
             self._submit(self._ruleset().roll_line(prompt, self.software.throw(self._throws(prompt))), "software")
         elif self.dice_source == "manual":
-            self.entry = ManualEntry(self._throws(prompt))
-            self.mode = "dice"
+            player = str(prompt.get("player") or "")
+            self.open(DiceEntryMode(self, ManualEntry(self._throws(prompt)), player,
+                                    lambda values: self._submit(self._ruleset().roll_line(prompt, values), "manual")))
         elif self.roller is not None:
             self.say("Rolling...", until_prompt=True)
             self.roller.faults = 0
             self.roller.request(self.clock())
 
-    def _dice_entry(self, button: str) -> None:
-        entry = self.entry
-        if entry is None:
-            self.mode = "game"
-            return
-        if button == "NEXT":
-            entry.up()
-        elif button == "PREV":
-            entry.down()
-        elif button in ("YES", "ROLL") and entry.confirm():
-            self.mode, self.entry = "game", None
-            prompt = self.table.state["prompt"] or {}  # type: ignore[index]
-            self._submit(self._ruleset().roll_line(prompt, entry.values), "manual")
-        elif button == "NO" and entry.back():
-            self.mode, self.entry = "game", None
-
     # ================================================================== host menu
     def _open_host_menu(self) -> None:
-        self.mode, self.cursor, self.menu_title = "menu", 0, "HOST MENU"
+        self._mode, self.cursor, self.menu_title = "menu", 0, "HOST MENU"
         state = self.table.state
         items = []
         if state is not None:
@@ -563,8 +552,8 @@ class TableController:
         self.items = items
 
     def _show(self, mode: str) -> None:
-        self._shown_from = "setup" if self.mode == "setup" else "game"
-        self.mode, self.scroll, self.join_page = mode, 0, 0
+        self._shown_from = "setup" if self._mode == "setup" else "game"
+        self._mode, self.scroll, self.join_page = mode, 0, 0
 
     def _next_dice_source(self) -> None:
         sources = [s for s in SOURCES if s != "roller" or self.roller is not None]
@@ -591,7 +580,7 @@ class TableController:
 
     def _open_setup(self) -> None:
         """New game: pick a ruleset, then the players (names and options: on the phone page)."""
-        self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
+        self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
         self.items = [_Action(ruleset_title(find_ruleset(r)), partial(self._setup_players, r))
                       for r in ruleset_ids()]
         current = self.table.state
@@ -600,7 +589,7 @@ class TableController:
 
     def _setup_players(self, ruleset: str) -> None:
         board = find_ruleset(ruleset).board
-        self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: PLAYERS"
+        self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: PLAYERS"
         items = []
         current = self.table.state
         if current is not None:
@@ -614,7 +603,7 @@ class TableController:
 
     def _setup_options(self, ruleset: str, players: list[str]) -> None:
         """The last step: start, or change an option the buttons can set, or finish on the phone page."""
-        self.mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: OPTIONS"
+        self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: OPTIONS"
         settings = button_options(find_ruleset(ruleset))
         items = [_Action("Start the game", lambda: self._start(ruleset, players, chosen(settings)))]
         for setting in settings:
@@ -722,24 +711,23 @@ class TableController:
                 self._changed_elsewhere()
             if update.events:
                 self.events = list(update.events)
-                if (self.mode != "game" or self.overlay is not None) and \
+                if (self._mode != "game" or self.overlay is not None) and \
                         any(e.get("kind") in ("new-game", "resumed") for e in update.events):
                     self._back()  # a game started (or resumed) on the phone page: show it
-                    self.entry = None
             self._adopt(update.state)
         state = self.table.state
-        if self.mode == "game" and state is not None and state is self._own_state:  # after the buttons' own input
+        if self._mode == "game" and state is not None and state is self._own_state:  # after the buttons' own input
             self.cursor, self.selected = self._first_choice(state), None
             self.confirming = None
-        elif place is not None and (self.mode == "deeds" or self._prompt == asked):
+        elif place is not None and (self._mode == "deeds" or self._prompt == asked):
             self._find_again(place)  # the same choice, or the start (an offer answered on a phone is gone)
 
     def _place(self) -> str | None:
         """What the cursor is on (the choice's key), in the list the screen showed."""
-        if self.mode == "deeds" and self._deeds_of is not None and self._deeds_of[1]:
+        if self._mode == "deeds" and self._deeds_of is not None and self._deeds_of[1]:
             deeds = self._deeds_of[1]
             return choice_key(deeds[self.cursor % len(deeds)])
-        if self.mode == "game" and self._choices_of is not None and self._choices_of[1]:
+        if self._mode == "game" and self._choices_of is not None and self._choices_of[1]:
             actions = self._choices_of[1]
             return actions[self.cursor % len(actions)].key if self._selected(actions) else None
         return None
@@ -750,10 +738,10 @@ class TableController:
         state = self.table.state
         if state is None:
             return
-        if self.mode == "deeds":
+        if self._mode == "deeds":
             keys = [choice_key(c) for c in self._deeds()]
             self.cursor = keys.index(key) if key in keys else 0
-        elif self.mode == "game":
+        elif self._mode == "game":
             keys = [a.key for a in self._choices(state)]
             if key in keys:
                 self.cursor = keys.index(key)
@@ -771,23 +759,22 @@ class TableController:
         if self.overlay is not None:
             self.overlay.changed()
         self.confirming, self._deed_confirm = None, None
-        if self.mode in ("menu", "confirm", "dice"):  # the host menu's undo would take back the phone's input
+        if self._mode in ("menu", "confirm"):  # the host menu's undo would take back the phone's input
             self._back()
-            self.entry = None
             self.say("Changed on a phone: look again")
 
     def _adopt(self, state: State) -> None:
         prompt = state.get("prompt")
         if prompt != self._prompt:
             self._prompt = prompt
-            self.cursor = self._first_choice(state) if self.mode == "game" else self.cursor
-            self.selected = None if self.mode == "game" else self.selected
-            self.confirming = None if self.mode == "game" else self.confirming
+            self.cursor = self._first_choice(state) if self._mode == "game" else self.cursor
+            self.selected = None if self._mode == "game" else self.selected
+            self.confirming = None if self._mode == "game" else self.confirming
             self.scroll = 0
             self._scroll_at = self.clock() + self.scroll_time
-            if self.mode == "dice" and (prompt is None or prompt["kind"] != "roll"):
-                self.mode, self.entry = "game", None
-            if self.mode == "deeds" and (prompt is None or prompt["kind"] != self._deeds_prompt
+            if self.overlay is not None:
+                self.overlay.prompt_changed(prompt)
+            if self._mode == "deeds" and (prompt is None or prompt["kind"] != self._deeds_prompt
                                          or prompt.get("player") != self.deeds_player):
                 self._back()  # the debt is paid (the turn goes on: doubles, the next roll), or a phone moved it on
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
@@ -800,14 +787,14 @@ class TableController:
 
     def screen(self) -> Screen:
         """The layout for what the table shows now."""
-        if self.overlay is not None and self.mode == "game":
+        if self.overlay is not None and self._mode == "game":
             return with_notice(self.overlay.screen(), self.notices.shown(self.scroll)[0])
         state = self.table.public()
-        if self.mode in ("menu", "setup"):
+        if self._mode in ("menu", "setup"):
             return screens.menu_screen(self.menu_title, [a.label for a in self.items], self.cursor)
-        if self.mode == "confirm" and self.confirming is not None:
+        if self._mode == "confirm" and self.confirming is not None:
             return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
-        if self.mode == "join":
+        if self._mode == "join":
             info = self.join_info()
             page = self.join_page % (len(info.players) + 1)
             if page:
@@ -818,14 +805,11 @@ class TableController:
         if state is None:
             return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
         labels = self._labels(state)
-        if self.mode == "help":
+        if self._mode == "help":
             return screens.help_screen()
-        if self.mode == "players":
+        if self._mode == "players":
             return screens.players_screen(state, labels, self.scroll)
-        if self.mode == "dice" and self.entry is not None:
-            player = (state.get("prompt") or {}).get("player") or ""
-            return screens.dice_entry_screen(player, self.entry.values, self.entry.cursor, self.entry.label)
-        if self.mode == "deeds":
+        if self._mode == "deeds":
             return self._deeds_screen(state)
         whole = self.table.state  # the whole state: a card is offered if the engine takes it
         choices = self._choices(whole) if whole is not None else []

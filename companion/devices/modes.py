@@ -17,6 +17,7 @@ from companion.engine import State
 
 from . import screens
 from .clock import Clock
+from .dice import ManualEntry
 from .screens import Labels, Row, Screen
 
 
@@ -56,6 +57,11 @@ class Desk(Protocol):
 class Mode:
     """One thing the table is doing; the default does nothing with what it does not know."""
 
+    name = "mode"  # what :attr:`~.controller.TableController.mode` says while it is open
+    #: Whether a short press of MENU leaves it (the manual dice entry keeps MENU for nothing: a slip must not lose
+    #: the dice entered so far).
+    menu_leaves = True
+
     def __init__(self, desk: Desk) -> None:
         self.desk = desk
 
@@ -72,8 +78,46 @@ class Mode:
     def changed(self) -> None:
         """The game changed from elsewhere (a phone)."""
 
+    def prompt_changed(self, prompt: Any) -> None:
+        """The game asks a new question (``prompt``: the state's, None when it asks nothing)."""
+
     def screen(self) -> Screen:
         raise NotImplementedError
+
+
+class DiceEntryMode(Mode):
+    """Real dice entered with the buttons (the ``manual`` source): NEXT/PREV change a die, YES (or ROLL) takes it
+    and then the roll, NO goes back a die (from the first: back to the game)."""
+
+    name = "dice"
+    menu_leaves = False
+
+    def __init__(self, desk: Desk, entry: ManualEntry, player: str, roll: Callable[[tuple[int, ...]], object]) -> None:
+        super().__init__(desk)
+        self.entry, self.player, self.roll = entry, player, roll
+
+    def press(self, button: str) -> None:
+        entry = self.entry
+        if button == "NEXT":
+            entry.up()
+        elif button == "PREV":
+            entry.down()
+        elif button in ("YES", "ROLL") and entry.confirm():
+            self.desk.open(None)
+            self.roll(tuple(entry.values))
+        elif button == "NO" and entry.back():
+            self.desk.open(None)
+
+    def changed(self) -> None:
+        self.desk.open(None)  # a roll half-entered was meant for the question before
+        self.desk.say("Changed on a phone: look again")
+
+    def prompt_changed(self, prompt: Any) -> None:
+        if prompt is None or prompt.get("kind") != "roll":
+            self.desk.open(None)
+
+    def screen(self) -> Screen:
+        return screens.dice_entry_screen(self.player, self.entry.values, self.entry.cursor, self.entry.label)
 
 
 class ListMode(Mode):

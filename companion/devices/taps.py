@@ -61,6 +61,8 @@ def _owner(state: State, space: str) -> str | None:
 class PlayerWindow(ListMode):
     """The OLED is one player's for a few seconds: what they may do now, wherever the game is."""
 
+    name = "window"
+
     def __init__(self, desk: Desk, player: str, *, window: float = WINDOW_TIME) -> None:
         super().__init__(desk)
         self.player, self.window = player, window
@@ -145,6 +147,8 @@ class PlayerWindow(ListMode):
 # ====================================================================== a trade at the table
 class TradeMode(Mode):
     """An offer put together with cards: the offerer's deeds, the other's card, the deeds asked, the cash."""
+
+    name = "trade"
 
     def __init__(self, desk: Desk, offerer: str) -> None:
         super().__init__(desk)
@@ -265,6 +269,8 @@ class TradeMode(Mode):
 class RegisterMode(Mode):
     """Walk a list of cards (from ``start``); each tag tapped becomes the card named on the OLED."""
 
+    name = "registration"
+
     def __init__(self, desk: Desk, book: CardBook, cards: list[Card], *, title: str = "REGISTER",
                  seated: tuple[str, ...] = (), start: int = 0) -> None:
         super().__init__(desk)
@@ -367,6 +373,8 @@ def default_tap(desk: Desk, tap: CardTap, edition: str | None) -> Mode | None:
 
 class BuyConfirm(Mode):
     """A deed tapped at its buy question: YES buys it (never a single tap: it costs money), NO goes back."""
+
+    name = "buy"
 
     def __init__(self, desk: Desk, source: str, question: str) -> None:
         super().__init__(desk)
