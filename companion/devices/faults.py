@@ -56,14 +56,14 @@ class Kept(Generic[Device]):
             if self._told:
                 self._told = False
                 self._delay = self.first_retry
-                self.notify(f"{self.name} work again")
+                self.notify(f"{self.name}: working again")
             return True
 
     def _lost(self, error: Exception) -> None:
         self.faults += 1
         if not self._told:
             log.warning("%s: %s; the game goes on, retrying", self.name, error)
-            self.notify(f"{self.name}: {_reason(error)}. The game goes on")
+            self.notify(f"{self.name}: {_reason(error)}")  # short: two rows of the OLED
             self._told = True
         device, self.device = self.device, None
         if device is not None:

@@ -141,10 +141,10 @@ def test_a_failing_light_is_a_notice_and_the_game_goes_on(rig: Rig) -> None:
     rig.table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})
     rig.table.submit({"roll": [1, 2]}, source="test")
     assert rig.table.state["seq"] == 1  # type: ignore[index]
-    assert rig.notices == ["Seat lights: input/output error. The game goes on"]
+    assert rig.notices == ["Seat lights: input/output error"]
     rig.lights.driver.open_device = lambda: rig.leds
     rig.wait(2.0)  # past the back-off
-    assert rig.notices[-1] == "Seat lights work again" and rig.values() == (1, 0, 0, 0, 0, 0)
+    assert rig.notices[-1] == "Seat lights: working again" and rig.values() == (1, 0, 0, 0, 0, 0)
 
 
 # ====================================================================== the strip on a fake SPI bus
@@ -190,3 +190,18 @@ def test_the_strip_is_sent_each_seats_colour_in_grb_between_resets() -> None:
 def test_the_demo_draws_the_seat_lights_as_coloured_blocks() -> None:
     text = blocks([(255, 25, 25), OFF], ["Ann", "Bob"])
     assert text == "\x1b[38;2;255;25;25m██\x1b[0m Ann   \x1b[2m░░\x1b[0m Bob"
+
+
+def test_on_the_table_a_strip_that_fails_is_a_notice_on_the_oled_and_the_game_goes_on(tmp_path: Path) -> None:
+    from .test_table import start, table
+
+    class NoSPI:
+        def __init__(self) -> None:
+            raise FileNotFoundError(2, "No such file or directory", "/dev/spidev0.0")
+
+    with table(tmp_path, start(), dice="software", open_lights=NoSPI) as t:
+        t.buttons.wait(0.1)
+        assert "Seat lights: no such file or directory" in t.text()
+        t.play("ROLL")
+        assert t.state["seq"] == 1  # the roll was taken
+        t.station.controller.frame().save(tmp_path / "notice.png")

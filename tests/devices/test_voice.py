@@ -167,7 +167,7 @@ def test_a_voice_that_fails_is_a_notice_and_the_speaker_goes_on() -> None:
     s = speaker(Kept("Voice", no_device, clock=SimClock(), notify=notices.append), start=False)
     s.on_cues(Cues(speech=("Bob lands on Boardwalk.",), prompt="1"), [])
     s.speak(s._waiting.popleft())
-    assert notices == ["Voice: espeak-ng is not installed (apt-get install espeak-ng). The game goes on"]
+    assert notices == ["Voice: espeak-ng is not installed (apt-get install espeak-ng)"]
     assert s.said == []
 
 
