@@ -89,7 +89,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         else:
             journal = Path(args.journal) if args.journal else launch.demo_journal_path()
             return launch.demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
-                                           sound=args.sound)
+                                           sound=args.sound, screen=args.screen)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
@@ -145,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
     p.add_argument("--sound", action="store_true",
                    help="interactive: play the buzzer's cues and the voice (espeak-ng) on this computer's speaker")
+    p.add_argument("--screen", choices=["auto", "text", "pixels"], default="auto",
+                   help="interactive: the OLED as text (any terminal) or pixels (130x37 or more); auto: by size")
     p.set_defaults(func=cmd_demo)
     p = sub.add_parser("run", help="the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
     p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")

@@ -688,9 +688,11 @@ def split_keys(text: str) -> list[str]:
     return keys
 
 
-def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, sound: bool = False) -> int:
-    """Keys act as the buttons; the OLED is drawn in the terminal, the seat lights below it; the phone page is
-    served. ``sound``: the buzzer's tunes and the voice on this computer's speaker."""
+def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, sound: bool = False,
+                     screen: str = "auto") -> int:
+    """Keys act as the buttons; the OLED is drawn in the terminal (``screen``: "auto", "text" or "pixels",
+    :func:`.devices.terminal.frame_text`), the seat lights below it; the phone page is served. ``sound``: the
+    buzzer's tunes and the voice on this computer's speaker."""
     import random
     import select
     import termios
@@ -761,7 +763,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, s
                     lit, shown = station.lights.frame, None  # a seat lit, blinking or off: draw again
                 if latest[0] is not shown and latest[0] is not None:
                     shown = latest[0]
-                    picture = frame_text(shown, size.columns, size.lines)
+                    picture = frame_text(shown, size.columns, size.lines, station.controller.shown, screen)
                     keys_help = (HELP[0], asking) if asking is not None else HELP
                     names = [p["name"] for p in station.table.state["players"]] if station.table.state else []
                     out.write("\x1b[H" + picture.replace("\n", "\x1b[K\n") + "\x1b[K\n")

@@ -21,7 +21,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.devices.terminal import BELOW, frame_text
+from companion.devices import screens
+from companion.devices.controller import qr_matrix
+from companion.devices.draw import Painter
+from companion.devices.screens import Labels
+from companion.devices.terminal import BELOW, PLAIN, REVERSE, frame_text
+from companion.engine import new_game, public_state
 from companion.journal import Journal
 from companion.launch import KEY_HOLD, CardPrompt, HeldKeys, split_keys
 from companion.seats import PLAYER_COLOURS, led_rgb
@@ -124,6 +129,29 @@ def test_the_picture_fits_the_terminal(columns: int, lines: int, blocks: bool) -
     assert (len(rows) == 34) == blocks
 
 
+def printed(row: str) -> str:
+    return row.replace(REVERSE, "").replace(PLAIN, "")
+
+
+@pytest.mark.parametrize("name", ["game", "join"])
+def test_at_80_by_24_the_oled_is_text_with_reverse_video(name: str) -> None:
+    """Below 130 × 37 the OLED was drawn in Braille: the inverted header and highlighted row were dot noise. Now
+    the same screen model is shown as text, its inverted rows in reverse video, a QR code in half blocks."""
+    state, _ = new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})
+    screen = screens.game_screen(public_state(state), [], Labels(), choice=screens.Choice(
+        (screens.ROLL_LABEL, "Pay $50 fine"))) if name == "game" else screens.join_screen(
+        qr_matrix("http://192.168.1.20:8080/join#code=482913"), "http://192.168.1.20:8080", "482913", "1234")
+    text = frame_text(Painter().paint(screen), 80, 24, screen, "auto")
+    rows = text.split("\n")
+    assert len(rows) + BELOW <= 24 and max(len(printed(r)) for r in rows) <= 80
+    if name == "game":
+        assert f"{REVERSE}Ann $1500" in text and f"{REVERSE}    < Roll the dice >" in text
+        assert "Ann, roll the dice" in text and "⠀" not in text
+    else:
+        assert "482913" in text and "PIN 1234" in text and "█" in text
+    assert frame_text(Painter().paint(screen), 80, 24, screen, "pixels").count("\n") == 17  # Braille, when asked
+
+
 def _own_terminal() -> None:
     """In the child: a session of its own, with the pseudo-terminal as its controlling terminal (so that Ctrl-C
     is a SIGINT to it, as in a shell)."""
@@ -222,7 +250,8 @@ def test_a_resize_redraws_and_a_second_demo_is_refused(tmp_path: Path) -> None:
         os.killpg(term.proc.pid, signal.SIGWINCH)
         term.read_until(b"q or Ctrl-C quit", 5, since=before)
         assert b"\x1b[2J" in term.output[before:]  # cleared and drawn again at once
-        assert "⠀".encode() in term.output[before:]  # in Braille now (100 columns)
+        assert b"\x1b[7m" in term.output[before:]  # as text now (100 columns): the inverted rows in reverse video
+        assert "⠀".encode() not in term.output[before:]  # not Braille's dot noise
         second = Terminal(tmp_path)  # on the same journal
         assert second.finish() == 1 and b"another companion is using" in second.output
         term.type("q")
