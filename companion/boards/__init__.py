@@ -39,11 +39,12 @@ def extend(base: dict[str, Any], child: dict[str, Any], name: str) -> dict[str, 
 
     A space or card whose id is already in the base changes only the keys it gives (so the
     addon board can give the four utilities their four rents without copying the outer board);
-    options are merged, the child's winning.
+    options (and their one-line texts) are merged, the child's winning.
     """
-    merged = {**base, **{k: v for k, v in child.items() if k not in {"spaces", "cards", "options", "game"}}}
+    merged = {**base, **{k: v for k, v in child.items() if k not in {"spaces", "cards", "options", "option_text", "game"}}}
     merged["game"] = {**base.get("game", {}), **child["game"]}
     merged["options"] = {**base.get("options", {}), **child.get("options", {})}
+    merged["option_text"] = {**base.get("option_text", {}), **child.get("option_text", {})}
     for key in ("spaces", "cards"):
         items = [dict(item) for item in base.get(key, [])]
         index = {item.get("id"): i for i, item in enumerate(items)}

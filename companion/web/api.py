@@ -100,6 +100,15 @@ def get_history() -> Any:
     return jsonify(context().feed.history())
 
 
+@api.get("/money")
+@requires(Permission.LOOK)
+def get_money() -> Any:
+    """The money story since the game was opened here: payments newest first (who paid whom, how much, what for),
+    rent paid and received by each player, the spaces where tokens stopped most."""
+    state = running_state()
+    return jsonify(context().feed.ledger.story([p["name"] for p in state["players"]]))
+
+
 @api.get("/acts")
 @requires(Permission.LOOK)
 def get_acts() -> Any:

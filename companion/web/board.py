@@ -48,6 +48,7 @@ class Cell:
     group: str | None
     colour: str | None
     price: int | None
+    ownable: bool = False
 
 
 def ring(length: int, offset: int, size: int) -> list[tuple[int, int, int]]:
@@ -111,7 +112,7 @@ def layout(board: Board) -> dict[str, Any]:
 def _cell(space: Space, place: tuple[int, int, int]) -> Cell:
     x, y, side = place
     return Cell(space.id, space.name, space.kind, space.track, x, y, side, space.group, group_colour(space.group),
-                space.price)
+                space.price, space.ownable)
 
 
 def links(ruleset: Any, state: Mapping[str, Any] | None) -> list[list[str]]:

@@ -10,8 +10,11 @@ import threading
 from collections import deque
 from typing import Any
 
-from companion.engine import public_state
+from companion.engine import find_ruleset
+from companion.engine.draft import Draft
 from companion.table import Table, Update
+
+from .ledger import Ledger
 
 HISTORY_POINTS = 400
 
@@ -26,7 +29,9 @@ class Feed:
         self._changed = threading.Condition()
         self._history: deque[dict[str, Any]] = deque(maxlen=history_points)
         self._game: int | None = None
-        self._record(table.public(), self._game_id())
+        self.ledger = Ledger()
+        self._record(table.state, self._game_id())
+        self.ledger.seed(table.state, self._game)
         self._unsubscribe = table.subscribe(self._on_update)
 
     def close(self) -> None:
@@ -59,7 +64,9 @@ class Feed:
         return game.id if game is not None else None
 
     def _on_update(self, update: Update) -> None:
-        self._record(public_state(update.state), self._game_id())
+        game = self._game_id()
+        self._record(update.state, game)
+        self.ledger.record(update, game)
         with self._changed:
             self.version += 1
             self._changed.notify_all()
@@ -68,12 +75,25 @@ class Feed:
         if state is None:
             return
         point = {"seq": state["seq"], "cash": {p["name"]: p["cash"] for p in state["players"] if "cash" in p}}
+        worth = net_worth(state)
+        if worth:
+            point["worth"] = worth
         with self._changed:
             if game != self._game or (self._history and state["seq"] < self._history[-1]["seq"]):
                 self._history.clear()
                 self._game = game
             if not self._history or self._history[-1] != point:
                 self._history.append(point)
+
+
+def net_worth(state: dict[str, Any]) -> dict[str, int]:
+    """Each player's total worth as the ruleset counts it (cash, deeds at their price, buildings at cost), for the
+    game-over chart; empty for a ruleset that counts none (its cash is its worth)."""
+    worth = getattr(find_ruleset(state["ruleset"]), "worth", None)
+    if worth is None or "queue" not in state:
+        return {}
+    draft = Draft(state)
+    return {p["name"]: worth(draft, p["name"]) for p in state["players"] if "cash" in p and not p.get("bankrupt")}
 
 
 LOOPBACK = frozenset({"127.0.0.1", "::1"})

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from companion.engine import IllegalInput, find_ruleset, public_state, ruleset_ids
+from companion.engine.core import MAX_AMOUNT, Ruleset
 from companion.gamefile import GameFileError
 
 from .access import AccessDenied, Permission
@@ -54,8 +55,33 @@ def get_rulesets() -> Any:
         ruleset = find_ruleset(rid)
         board = ruleset.board
         found.append({"id": rid, "name": board.name, "players": [board.min_players, board.max_players],
-                      "options": dict(board.options), "host_verbs": ruleset.host_verbs()})
+                      "options": dict(board.options), "fields": option_fields(ruleset),
+                      "host_verbs": ruleset.host_verbs()})
     return jsonify(found)
+
+
+def option_fields(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """Each option as a form field: its type and default from the board file's ``[options]``, its one-line text
+    (and whether it names spaces) from ``[option_text]``, its choices and range from the ruleset's checks."""
+    texts = ruleset.board.data.get("option_text", {})
+    fields = []
+    for name, default in ruleset.board.options.items():
+        text = texts.get(name, "")
+        given = text if isinstance(text, dict) else {"text": text}
+        field_: dict[str, Any] = {"name": name, "default": default, "description": given.get("text", "")}
+        if "input" in given:
+            field_["type"] = given["input"]  # "space" (one, or none) or "bridge" (one of each board, or none)
+        elif name in ruleset.option_choices:
+            field_.update(type="choice", choices=list(ruleset.option_choices[name]))
+        elif isinstance(default, bool):
+            field_["type"] = "boolean"
+        elif isinstance(default, int):
+            low, high = ruleset.option_bounds.get(name, (0, MAX_AMOUNT))
+            field_.update(type="number", min=low, max=high)
+        else:
+            field_["type"] = "text"
+        fields.append(field_)
+    return fields
 
 
 @host.get("/games")

@@ -74,6 +74,24 @@ def test_acts_are_the_legal_acts_of_the_phones_player_or_the_one_named(client: F
                                                                 "acts": [], "cash": [], "refused": []}
 
 
+def test_the_money_story_says_who_paid_whom_and_for_what(client: FlaskClient, table: Table) -> None:
+    table.submit({"roll": [1, 2]}, source="test")  # Ann to Baltic Avenue, buys it
+    table.submit({"answer": "yes"}, source="test")
+    table.submit({"roll": [1, 2]}, source="test")  # Bob there too: rent to Ann
+    money = client.get("/api/money").get_json()
+    newest, first = money["payments"][0], money["payments"][-1]
+    assert (first["payer"], first["payee"], first["amount"]) == ("Ann", "bank", 60) and "Baltic Avenue" in first["text"]
+    assert (newest["payer"], newest["payee"], newest["amount"]) == ("Bob", "Ann", 4) and "rent" in newest["text"]
+    assert money["rent"]["Ann"] == {"paid": 0, "received": 4} and money["rent"]["Bob"] == {"paid": 4, "received": 0}
+    assert money["landed"] == [{"space": "baltic-avenue", "times": 2}]
+    table.submit({"act": {"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}}, source="test")
+    assert client.get("/api/money").get_json()["payments"][0]["amount"] == 30
+    table.submit({"undo": 1}, source="test")  # taken back: no longer in the story
+    assert client.get("/api/money").get_json()["payments"] == money["payments"]
+    worth = client.get("/api/history").get_json()["points"][-1]["worth"]
+    assert worth["Ann"] == 1504  # $1444 and a $60 deed
+
+
 def test_history_follows_cash(client: FlaskClient, table: Table) -> None:
     table.submit({"roll": [1, 2]}, source="test")
     table.submit({"answer": "yes"}, source="test")  # Ann buys Baltic Avenue for $60
@@ -406,6 +424,21 @@ def test_join_code_and_qr(app: Flask, access: Access) -> None:
     assert any(r["id"] == "classic" and r["options"]["start_cash"] == 1500 for r in rulesets)
     assert post(host, "/api/host/logout").get_json() == {"host": False}
     refused(host.get("/api/host/games"), 401, "host-pin")
+
+
+def test_every_option_is_a_form_field_with_its_type_range_choices_and_text(app: Flask) -> None:
+    """The host set a game up by typing JSON; now each option of the board file is a field of its own."""
+    rulesets = {r["id"]: r for r in as_host(app.test_client()).get("/api/host/rulesets").get_json()}
+    for ruleset in rulesets.values():
+        assert [f["name"] for f in ruleset["fields"]] == list(ruleset["options"])
+        assert all(f["description"] for f in ruleset["fields"]), ruleset["id"]  # one line on each
+    addon = {f["name"]: f for f in rulesets["addon"]["fields"]}
+    assert addon["transition"] == {"name": "transition", "default": "even_total", "type": "choice",
+                                   "choices": ["even_total", "even_step"], "description": addon["transition"]["description"]}
+    assert (addon["refund_percent"]["type"], addon["refund_percent"]["min"], addon["refund_percent"]["max"]) == ("number", 0, 100)
+    assert addon["one_card_each"]["type"] == "boolean" and addon["airplane"]["type"] == "space"
+    assert addon["bridge"]["type"] == "bridge" and addon["start_cash"]["default"] == 1500  # classic's, extended
+    assert {f["name"]: f["type"] for f in rulesets["magie-1924"]["fields"]}["jail_release"] == "number"
 
 
 # ---------------------------------------------------------------------- declared and secret

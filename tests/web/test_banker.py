@@ -18,6 +18,7 @@ from companion.table import Table
 from companion.web import Access, create_app, make_server
 
 from .conftest import CODE, PIN
+from .pages import opened
 from .test_browser import PHONE, TIMEOUT, browser, expect_text, join, shot  # noqa: F401 - browser: a fixture
 
 SMALL = {**PHONE, "viewport": {"width": 320, "height": 568}}
@@ -33,20 +34,10 @@ def seated(browser: Any, tmp_path: Path, start: dict[str, Any], size: dict[str, 
         table = Table(journal)
         table.new_game({"ruleset": "classic", "players": list(players), "seed": 3, "start": start})
         app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
-        with make_server(app, "127.0.0.1", 0) as server:
-            context = browser.new_context(**size)
-            context.set_default_timeout(TIMEOUT)
-            try:
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                page.errors = errors
-                page.goto(server.url + f"/join#code={CODE}")
-                page.wait_for_selector("#live.on")
-                join(page, "Ann")
-                yield page, table
-            finally:
-                context.close()
+        with make_server(app, "127.0.0.1", 0) as server, opened(browser, server.url + f"/join#code={CODE}", size) as page:
+            page.wait_for_selector("#live.on")
+            join(page, "Ann")
+            yield page, table
 
 
 def in_view(page: Any, selector: str) -> bool:
@@ -213,4 +204,35 @@ def test_the_storys_numbers_are_not_clipped(browser: Any, tmp_path: Path) -> Non
             return [parseFloat(getComputedStyle(list).paddingLeft), ctx.measureText('20. ').width];
         }""")
         assert room >= needed
+        assert page.errors == []
+
+
+def test_the_money_story_and_the_game_over_summary(browser: Any, tmp_path: Path) -> None:
+    with seated(browser, tmp_path, {"spaces": {"baltic-avenue": {"owner": "Ann"}}},
+                players=("Ann", "Bob", "Cy")) as (page, table):
+        from playwright.sync_api import expect
+
+        table.submit({"roll": [1, 2]}, source="test")  # Ann on her own Baltic Avenue
+        table.submit({"roll": [1, 2]}, source="test")  # Bob pays her rent
+        table.submit({"roll": [2, 3]}, source="test")  # Cy to Reading Railroad, buys it
+        table.submit({"answer": "yes"}, source="test")
+        page.click("#money-details summary")
+        first = page.locator("#money-list li").first
+        expect(first).to_contain_text("+$4", timeout=TIMEOUT)
+        expect(first).to_contain_text("Bob pays Ann $4 rent for Baltic Avenue")
+        page.select_option("#money-who", "Cy")
+        expect(page.locator("#money-list li").first).to_contain_text("\u2212$200")
+        shot(page, "money-story")
+        table.submit({"act": {"player": "host", "do": "end-game"}}, source="test")
+        over = page.locator("#over-panel")
+        expect(over).to_be_visible(timeout=TIMEOUT)
+        winner = table.state["winner"]
+        expect_text(page.locator("#over-winner"), f"{winner} wins!")
+        expect(page.locator("#over-chart polyline")).to_have_count(3)  # one line per player
+        assert sorted(page.locator("#over-chart polyline").evaluate_all("ls => ls.map((l) => l.dataset.line)")) == ["Ann", "Bob", "Cy"]
+        ann = page.locator('#over-table tr[data-player="Ann"] td')
+        assert ann.all_inner_texts() == ["$1564", "$0", "$4"]  # worth ($1504 and Baltic Avenue), rent paid, received
+        expect(page.locator("#over-landed")).to_contain_text("Most landed: Baltic Avenue (2)")
+        assert in_view(page, "#over-winner")
+        shot(page, "game-over")
         assert page.errors == []

@@ -619,8 +619,8 @@ def test_the_player_who_passed_the_bridge_moves_it_from_the_phone(browser: Any, 
         with make_server(app, "127.0.0.1", 0) as server:
             page = phone(server.url + f"/join#code={CODE}")
             join(page, "Ann")
-            page.select_option('#mine [aria-label="bridge outer end"]', "illinois-avenue")
-            page.select_option('#mine [aria-label="bridge inner end"]', "gas-company")
+            page.locator("#mine").get_by_label("Outer end").select_option("illinois-avenue")
+            page.locator("#mine").get_by_label("Inner end").select_option("gas-company")
             page.click("#mine button:text('Move the bridge')")
             from playwright.sync_api import expect
 

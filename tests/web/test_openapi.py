@@ -69,6 +69,8 @@ def test_answers_match_the_file(app: Flask, table: Table, openapi: OpenAPI) -> N
     check(openapi, send(ann, {"roll": [1, 2]}))
     check(openapi, send(ann, {"answer": "no"}))
     check(openapi, send(bob, {"act": {"player": "Bob", "do": "bid", "amount": 10}}))
+    for path in ("/api/money", "/api/history", "/api/acts?player=Ann"):
+        check(openapi, anyone.get(path))
     check(openapi, post(ann, "/api/roll", {"seq": table.state["seq"]}))
     check(openapi, post(ann, "/api/look", {"code": "x"}))
     check(openapi, post(bob, "/api/leave"))

@@ -237,7 +237,7 @@ function render(state, game) {
   // still thrown, after the others, so that it is seen).
   const failures = [];
   // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
-  for (const panel of [renderHost, renderTurn, renderMe, renderPlayers, renderBank, renderStory, renderTokens, renderAuction,
+  for (const panel of [renderHost, renderTurn, renderMe, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens, renderAuction,
     renderTrade, renderMine, renderJoin]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
@@ -816,10 +816,8 @@ function ownsGroup(state, me, id) {
 function bridgePicker(move) {
   // addon: the bridge joins a space of the outer board to one of the inner board (the host, or the player who
   // passed over it with option bridge_moves).
-  const ends = (track) => el("select", { "aria-label": `bridge ${track} end` },
-    ...app.board.spaces.filter((s) => (track === "outer") === (s.track === app.board.spaces[0].track)).map((s) => el("option", { value: s.id }, s.name)));
-  const outer = ends("outer"), inner = ends("inner");
-  return el("div", { class: "actions" }, outer, inner, el("button", { type: "button", class: "secondary", on: {
+  const { outer, inner, boxes } = bridgeEnds(app.board, "bridge-" + (bridgePicker.made = (bridgePicker.made || 0) + 1));
+  return el("div", { class: "actions" }, ...boxes, el("button", { type: "button", class: "secondary", on: {
     click: () => move({ outer: outer.value, inner: inner.value }) } }, "Move the bridge"));
 }
 
@@ -969,16 +967,13 @@ async function hostSetup() {
   app.rulesets = rulesets;
   const select = $("new-ruleset");
   select.replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
-  const fillOptions = () => {
-    const r = rulesets.find((x) => x.id === select.value);
-    $("new-options").value = JSON.stringify(r ? r.options : {}, null, 1);
-  };
-  select.onchange = fillOptions;
-  fillOptions();
+  // Each option a labelled field of its own (setup.js), from the board file's option table.
+  select.onchange = () => showOptions(rulesets.find((x) => x.id === select.value));
+  await select.onchange();
   const games = await api("/api/host/games");
   $("games").replaceChildren(...games.map((g) => el("div", { class: "mine-row" },
-    el("span", {}, `#${g.id} ${g.ruleset}: ${g.players.join(", ")} · ${g.inputs} inputs${g.winner ? " · " + g.winner + " won" : ""}${g.current ? " · playing" : ""}`),
-    g.problem ? el("span", { class: "where" }, g.problem) :
+    el("span", {}, `#${g.id} ${g.ruleset}: ${g.players.join(", ")} · ${g.inputs} inputs${g.winner ? " · " + g.winner + " won" : ""}`),
+    g.problem ? el("span", { class: "where" }, g.problem) : g.current ? el("span", { class: "where" }, "playing now") :
       el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, "Resume"))));
 }
 
@@ -1016,16 +1011,16 @@ function wire() {
   });
   $("new-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    let options, start;
-    try {
-      options = JSON.parse($("new-options").value || "{}");
-      start = $("new-start").value.trim() ? JSON.parse($("new-start").value) : null;
-    } catch { return notice("options and game in progress must be JSON"); }
-    const setup = { ruleset: $("new-ruleset").value, players: $("new-players").value.split(",").map((s) => s.trim()).filter(Boolean), options };
+    const ruleset = app.rulesets.find((r) => r.id === $("new-ruleset").value);
+    const setup = { ruleset: ruleset.id, players: playerNames(), options: readOptions(ruleset) };
     if ($("new-seed").value) setup.seed = Number($("new-seed").value);
-    if (start) setup.start = start;
+    if ($("new-progress").open) setup.start = readStart();
     if (await send("/api/host/new-game", { setup }, "new game started")) await refresh();
   });
+  $("new-progress").addEventListener("toggle", showProgress);
+  $("money-details").addEventListener("toggle", () => app.state && renderMoneyStory(app.state));
+  $("money-who").addEventListener("change", () => app.state && renderMoneyStory(app.state));
+  $("new-players").addEventListener("change", showProgress);
   $("import-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     if (await send("/api/host/import", { text: $("import-text").value }, "game imported")) await refresh();
