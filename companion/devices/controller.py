@@ -562,7 +562,10 @@ class TableController:
         log.info("dice source: %s", self.dice_source)
 
     def _sound_label(self) -> str:
-        return f"Sound: {'off' if self.hush is not None and self.hush.muted else 'on'}"
+        """"Sound: on", "Sound: off", or "Sound: on, quiet now" in the config's quiet hours."""
+        if self.hush is None or self.hush.muted:
+            return "Sound: off"
+        return "Sound: on, quiet now" if self.hush.silent() else "Sound: on"
 
     def _toggle_sound(self) -> None:
         """Mute or unmute the buzzer and the voice (quiet hours still keep them quiet)."""

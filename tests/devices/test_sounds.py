@@ -136,6 +136,13 @@ def test_the_host_menu_mutes_and_unmutes_the_sound(tmp_path: Path) -> None:
         assert hush.muted and ">Sound: off" in t.text()
         t.play("YES")
         assert not hush.muted and ">Sound: on" in t.text()
+        hush.quiet_hours, hush.now = parse_quiet_hours("22:00-08:00"), lambda: datetime(2026, 1, 1, 23, 30)
+        t.play("NO", "HOLD MENU 2")
+        for _ in range(10):
+            if ">Sound: on, quiet now" in t.text():
+                break
+            t.play("NEXT")
+        assert ">Sound: on, quiet now" in t.text()  # the host sees why nothing is heard
 
 
 def test_off_the_pi_a_tune_is_pcm_for_the_speaker() -> None:
