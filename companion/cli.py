@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.account import summary
+from companion.boardcheck import check_keys
 from companion.engine import CompanionError, public_state
 from companion.engine.core import Ruleset
-from companion.engine.rules import load_ruleset
+from companion.engine.rules import load_ruleset, ruleset_class
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.sim import command as simulate
@@ -29,16 +30,16 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = None
     try:
         text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
-    except OSError as error:
+    except OSError as error:  # a file that is not there: the user's error (2), not the game file's (1)
         print(f"companion: {args.file}: {error.strerror}", file=sys.stderr)
-        return 1
+        return USAGE
     except UnicodeDecodeError:
         print(f"companion: {args.file}: not a game file (not UTF-8 text)", file=sys.stderr)
         return 1
     try:
         if args.board:
             first = json.loads(game_file_lines(text)[0])
-            ruleset = load_ruleset(first["setup"]["ruleset"], args.board)
+            ruleset = board_ruleset(first["setup"]["ruleset"], args.board)
         result = replay(game_file_lines(text), ruleset)
     except GameFileError as error:
         print(f"companion: {args.file}: {error}", file=sys.stderr)
@@ -54,12 +55,23 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def board_ruleset(ruleset: str, path: str) -> Ruleset:
+    """A ruleset with a user's board file, every key of which its bundled board knows (a misspelt key is refused
+    with its key path and line); an unknown ruleset is a ``CompanionError`` too."""
+    try:
+        ruleset_class(ruleset)
+        check_keys(ruleset, path)
+        return load_ruleset(ruleset, path)
+    except KeyError as error:  # the registry's unknown ruleset
+        raise CompanionError(str(error.args[0]) if error.args else str(error)) from None
+
+
 def cmd_check_board(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        ruleset = load_ruleset(args.ruleset, args.file)
+        ruleset = board_ruleset(args.ruleset, args.file)
     except (CompanionError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
-        return 1
+        return USAGE
     board = ruleset.board
     out.write(f"{board.source}: {len(board.spaces)} spaces, {len(board.groups)} groups, "
               f"{len(board.cards)} cards — a valid {args.ruleset} board\n")
@@ -92,7 +104,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                                            sound=args.sound, screen=args.screen)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
-        return 1
+        return USAGE
     if args.json:  # the cues of each frame (lights, sounds, sentences), then the final state
         for line in cues or []:
             out.write(json.dumps(line) + "\n")
@@ -115,25 +127,84 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         if args.pins:
             config = dataclasses.replace(config, pins=args.pins)
         return launch.run(config, out, game=args.game)
-    except (CompanionError, OSError, ImportError, GPIOZeroError) as error:  # GPIO busy, no access to /dev/gpiochip
+    except (ImportError, GPIOZeroError) as error:  # no lgpio (not a Pi), no /dev/gpiochip, GPIO busy
+        print(f"companion run: no Raspberry Pi pins here ({error}): on a PC try `companion demo`, or put "
+              f"pin_factory = \"mock\" in a config file (--config FILE)", file=sys.stderr)
+        return USAGE
+    except (CompanionError, OSError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
 
 
+#: The exit status of a user's error: a command or option mistyped, a file that is not there, an unknown ruleset, a
+#: board file with an unknown key, an extra not installed, ``run`` off a Pi. (1: a game file's line was refused.)
+USAGE = 2
+
+HELP = """\
+A banker and referee for cardboard board games: a Raspberry Pi with six buttons, a dice roller and an
+OLED beside the board, and a page for every phone at the table.
+
+Start here:
+  companion demo                          the simulated table in this terminal (keys are the buttons)
+
+Each command, with an example (companion COMMAND --help says more):
+  demo          companion demo
+                companion demo --headless --input my.buttons --frames frames/
+  run           companion run --config /etc/companion/config.toml   (on the Raspberry Pi)
+  replay        companion replay tests/gamefiles/classic/auction-nobody-bids.jsonl
+  games         companion games list
+  simulate      companion simulate --ruleset addon --players 4 --games 1000
+  check-board   companion check-board classic my-edition.toml
+"""
+
+EXAMPLES = {
+    "replay": "example: companion replay game.jsonl        (the story, then a summary)\n"
+              "         companion replay game.jsonl --json  (the final state object)",
+    "check-board": "example: companion check-board classic my-edition.toml\n"
+                   "(start from a copy of the bundled board: companion/boards/classic.toml)",
+    "demo": "example: companion demo                         (keys as buttons; q quits; the game is kept)\n"
+            "         companion demo --headless --input my.buttons --frames frames/",
+    "run": "example: companion run --config /etc/companion/config.toml   (on the Raspberry Pi; firmware/install.sh)",
+}
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a user's mistake said on one line (and where the help is), exit status 2."""
+
+    def error(self, message: str) -> Any:  # argparse's NoReturn
+        self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("companion")
+    except PackageNotFoundError:  # run from the sources without an install
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("replay", help="run a game file (JSON Lines) and print the story or the final state")
+    parser = Parser(prog="companion", description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"companion {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                              epilog=EXAMPLES.get(name), formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    p = command("replay", "run a game file (JSON Lines) and print the story or the final state")
     p.add_argument("file", help="game file, or - for standard input")
     p.add_argument("--json", action="store_true", help="print the final state object of DESIGN.md")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.add_argument("--board", help="a board file of your own edition instead of the bundled one")
     p.set_defaults(func=cmd_replay)
-    p = sub.add_parser("check-board", help="validate a board file of your own edition")
-    p.add_argument("ruleset")
-    p.add_argument("file")
+    p = command("check-board", "validate a board file of your own edition")
+    p.add_argument("ruleset", help="classic, addon, magie-1904, magie-1924 or chambers")
+    p.add_argument("file", help="the board file (TOML)")
     p.set_defaults(func=cmd_check_board)
-    p = sub.add_parser("demo", help="the simulated table: keys as buttons, or --headless with a button script")
+    p = command("demo", "the simulated table: keys as buttons, or --headless with a button script")
     p.add_argument("--headless", action="store_true", help="play a button script on simulated time, no terminal")
     p.add_argument("--input", help="the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)")
     p.add_argument("--setup", help="headless: a JSON file with the setup object (else a new two-player game)")
@@ -148,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screen", choices=["auto", "text", "pixels"], default="auto",
                    help="interactive: the OLED as text (any terminal) or pixels (130x37 or more); auto: by size")
     p.set_defaults(func=cmd_demo)
-    p = sub.add_parser("run", help="the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
+    p = command("run", "the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
     p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")
     p.add_argument("--pins", help="pin map (default: /etc/companion/pins.toml, else hardware/pins.toml, as the "
                                      "package bundles it)")
@@ -159,9 +230,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The packages of the ``table`` extra (and ``web`` within it): a command that needs one says which install has it.
+TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno", "flask_wtf", "flask_limiter"}
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args: Any = build_parser().parse_args(argv)
-    return int(args.func(args, out or sys.stdout))
+    try:
+        return int(args.func(args, out or sys.stdout))
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in TABLE_PACKAGES:
+            raise
+        print(f"companion {args.command}: needs the table's packages ({missing} is not installed): "
+              f"pip install -e '.[table]' (or pip install 'companion[table]')", file=sys.stderr)
+        return USAGE
 
 
 if __name__ == "__main__":

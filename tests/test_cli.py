@@ -176,7 +176,7 @@ def test_hostile_game_files_are_refused_with_a_reason_not_a_traceback(tmp_path: 
 
 def test_a_missing_file_and_an_empty_file(tmp_path: Path) -> None:
     missing = companion("replay", str(tmp_path / "nowhere.jsonl"))
-    assert missing.returncode == 1 and missing.stderr == f"companion: {tmp_path / 'nowhere.jsonl'}: No such file or directory\n"
+    assert missing.returncode == 2 and missing.stderr == f"companion: {tmp_path / 'nowhere.jsonl'}: No such file or directory\n"
     empty = companion("replay", str(game_file(tmp_path)))
     assert empty.returncode == 1 and empty.stderr.endswith("line 1: the file is empty: it needs a setup line\n")
 

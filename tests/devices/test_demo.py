@@ -75,7 +75,7 @@ def test_the_scripted_demo_is_the_same_on_every_run(tmp_path: Path) -> None:
 
 def test_a_bad_script_line_is_named(tmp_path: Path, capsys) -> None:
     (tmp_path / "bad.buttons").write_text("ROLL\nJUMP 3\n")
-    assert main(["demo", "--headless", "--input", str(tmp_path / "bad.buttons")], io.StringIO()) == 1
+    assert main(["demo", "--headless", "--input", str(tmp_path / "bad.buttons")], io.StringIO()) == 2  # the user's script: a usage error
     assert "line 2: unknown action 'JUMP'" in capsys.readouterr().err
 
 

@@ -1,0 +1,82 @@
+"""Misspelt keys in a user's board file: every key must be one the bundled board of its ruleset uses.
+
+The engine takes a board's spaces, cards and options as open tables (a ruleset reads the keys it knows), so a
+misspelt key (``prise = 60``) used to be accepted in silence and the price left out. ``companion check-board``
+and ``replay --board`` compare each key with the keys the bundled board of the same ruleset uses in the same
+place (``[game]``, ``[[spaces]]``, ``[[cards]]``, ``[options]``, the top-level tables), and refuse one that none
+uses, with its key path, its line in the file and the nearest known key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.boards import read_board_file
+from companion.engine.errors import BoardError
+
+
+def vocabulary(data: Mapping[str, Any]) -> dict[str, set[str]]:
+    """The keys a board uses, by place: "" (top level), "game", "options", "spaces", "cards", and each other
+    top-level table by its name."""
+    known: dict[str, set[str]] = {"": set(data)}
+    for place, value in data.items():
+        for table in (value if isinstance(value, list) else [value]):
+            if isinstance(table, Mapping):
+                known.setdefault(place, set()).update(table)
+    return known
+
+
+def unknown_keys(data: Mapping[str, Any], known: Mapping[str, set[str]]) -> Iterator[tuple[str, str, int | None]]:
+    """(key path, key, index in its array of tables) for every key of ``data`` that ``known`` does not have."""
+    for place, value in data.items():
+        if place not in known[""]:
+            yield place, place, None
+            continue
+        tables = value if isinstance(value, list) else [value]
+        for index, table in enumerate(tables):
+            if not isinstance(table, Mapping):
+                continue
+            for key in table:
+                if key not in known.get(place, set()):
+                    at = f"[{index}]" if isinstance(value, list) else ""
+                    yield f"{place}{at}.{key}", key, index if isinstance(value, list) else None
+
+
+def key_line(text: str, place: str, index: int | None, key: str) -> int | None:
+    """The line (1-based) where ``key`` is written in table ``place`` (its ``index``-th, for an array of tables)."""
+    lines = text.splitlines()
+    header = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    seen, inside = -1, place == ""
+    for number, line in enumerate(lines, 1):
+        match = header.match(line)
+        if match:
+            name = match.group(1)
+            if name == place:
+                seen += 1
+            inside = name == place and (index is None or seen == index)
+            if place == "" or (inside and name == key and index is None):
+                if name == key:
+                    return number
+            continue
+        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return number
+    return None
+
+
+def check_keys(ruleset: str, path: str | Path) -> None:
+    """Refuse a board file with a key its ruleset's bundled board never uses (``BoardError``, one line)."""
+    data, name = read_board_file(path)
+    own = tomllib.loads(Path(path).read_text(encoding="utf-8"))  # the file's own keys, before ``extends``
+    known = vocabulary(read_board_file(ruleset)[0])
+    for key_path, key, index in unknown_keys(own, known):
+        place = key_path.split(".")[0].split("[")[0] if "." in key_path else ""
+        line = key_line(Path(path).read_text(encoding="utf-8"), place, index, key)
+        near = difflib.get_close_matches(key, sorted(known.get(place, known[""])), n=1)
+        hint = f" (did you mean `{near[0]}`?)" if near else ""
+        where = f"{name}, line {line}" if line else name
+        raise BoardError(f"{where}: {key_path}: unknown key for a {ruleset} board{hint}")
