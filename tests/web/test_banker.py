@@ -18,8 +18,8 @@ from companion.table import Table
 from companion.web import Access, create_app, make_server
 
 from .conftest import CODE, PIN
-from .pages import opened
-from .test_browser import PHONE, TIMEOUT, browser, expect_text, join, shot  # noqa: F401 - browser: a fixture
+from .pages import A11Y, opened
+from .test_browser import ARTIFACTS, PHONE, TIMEOUT, browser, expect_text, join, shot  # noqa: F401 - browser: a fixture
 
 SMALL = {**PHONE, "viewport": {"width": 320, "height": 568}}
 SIZES = {"390": PHONE, "320": SMALL}
@@ -38,6 +38,12 @@ def seated(browser: Any, tmp_path: Path, start: dict[str, Any], size: dict[str, 
             page.wait_for_selector("#live.on")
             join(page, "Ann")
             yield page, table
+
+
+def screen(page: Any, name: str) -> None:
+    """What the phone's screen shows (not the whole page): the README's pictures come from these."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-screen.png"))
 
 
 def in_view(page: Any, selector: str) -> bool:
@@ -65,6 +71,7 @@ def test_a_newly_joined_players_own_cash_is_first(browser: Any, tmp_path: Path, 
         page.evaluate("scrollTo(0, 0)")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
         shot(page, f"me-first-{size}")
+        screen(page, f"me-first-{size}")
         assert page.errors == []
 
 
@@ -153,6 +160,7 @@ def test_boardwalks_deed_card_reads_as_printed(browser: Any, tmp_path: Path) -> 
         expect_text(card.locator('[data-verb="build"]'), "Build house \u2212$200")
         expect(card.locator('[data-why="unmortgage"]')).to_contain_text("it is not mortgaged")
         shot(page, "deed-card-boardwalk")
+        screen(page, "deed-card-boardwalk")
         card.locator('[data-verb="build"]').click()  # acts from the card, confirmed as from the row
         expect_text(page.locator("#toast span"), "Built a house on Boardwalk: \u2212$200")
         expect(card.locator(".status")).to_contain_text("1 house")
@@ -235,4 +243,28 @@ def test_the_money_story_and_the_game_over_summary(browser: Any, tmp_path: Path)
         expect(page.locator("#over-landed")).to_contain_text("Most landed: Baltic Avenue (2)")
         assert in_view(page, "#over-winner")
         shot(page, "game-over")
+        screen(page, "game-over")
+        assert page.errors == []
+
+
+@pytest.mark.parametrize("size", ["390", "320", "200%"])
+def test_names_contrast_and_the_narrowest_phones(browser: Any, tmp_path: Path, size: str) -> None:
+    """Every control has a name, text has a contrast of 4.5:1 at least, nothing is wider than the phone: at 320 px
+    and with the text at 200% (a 390 px phone zoomed twice: 195 CSS px)."""
+    zoomed = {**PHONE, "viewport": {"width": 195, "height": 422}, "device_scale_factor": 4}
+    with seated(browser, tmp_path, {"players": {"Ann": {"cash": 60}}, "spaces": {
+            "oriental-avenue": {"owner": "Ann"}, "vermont-avenue": {"owner": "Ann"},
+            "connecticut-avenue": {"owner": "Ann", "houses": 1}, "reading-railroad": {"owner": "Bob"}}},
+            {**SIZES, "200%": zoomed}[size]) as (page, table):
+        from playwright.sync_api import expect
+
+        expect(page.locator("#mine .why").first).to_be_visible(timeout=TIMEOUT)
+        page.click("#trade-new summary")
+        page.click("#money-details summary")
+        found = page.evaluate(A11Y)
+        assert found["unnamed"] == [] and found["poor"] == [] and found["width"] <= page.viewport_size["width"], found
+        page.click('[data-deed="oriental-avenue"] .deed')
+        found = page.evaluate(A11Y)
+        assert found["unnamed"] == [] and found["poor"] == [] and found["width"] <= page.viewport_size["width"], found
+        shot(page, f"a11y-{size.replace('%', 'pc')}")
         assert page.errors == []

@@ -14,7 +14,7 @@ from companion.table import Table
 from companion.web import Access, create_app, make_server
 
 from .conftest import CODE, PIN
-from .pages import opened
+from .pages import A11Y, opened
 from .test_browser import browser, expect_text, shot  # noqa: F401 - browser: a fixture
 
 
@@ -70,6 +70,8 @@ def test_a_game_in_progress_entered_per_player_and_per_deed(host_page: tuple[Any
     page.select_option('[data-owner="reading-railroad"]', "Bob")
     page.check('[data-mortgaged="reading-railroad"]')
     page.locator('#new-start [data-owner="boardwalk"]').scroll_into_view_if_needed()
+    found = page.evaluate(A11Y)  # every field named, text readable, nothing wider than the phone
+    assert found["unnamed"] == [] and found["poor"] == [] and found["width"] <= page.viewport_size["width"], found
     shot(page, "host-game-in-progress")
     page.click("#new-form > button")
     expect_text(page.locator("#notice"), "new game started")
