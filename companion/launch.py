@@ -38,7 +38,7 @@ from companion.timelimit import TimeLimit, utc_now
 from .devices import clock as clocks
 from .devices import nfc
 from .devices.buttons import ButtonPanel
-from .devices.controller import JoinInfo, TableController
+from .devices.controller import JoinInfo, PinLock, TableController
 from .devices.cues import CueFeed, Cues, CueTarget
 from .devices.faults import Device, Kept
 from .devices.lights import LightDriver, SeatLeds, SeatLights, ShownLights, StripLights, open_spi
@@ -132,8 +132,9 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         display = Display(open_device, clock=clock, on_frame=on_frame)
         closers.append(display.close)
         controller_box: list[TableController] = []
-        server, join = _start_web(table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"), web_names,
-                                  cards=lambda: next((c for c in controller_box if c.cards is not None), None))
+        server, join, pin_lock = _start_web(
+            table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"), web_names,
+            cards=lambda: next((c for c in controller_box if c.cards is not None), None))
         if server is not None:
             closers.append(server.stop)
         roller = None
@@ -148,7 +149,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
                                      shutdown=shutdown, new_seed=new_seed, hush=hush,
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
-                                     cards=cards)
+                                     cards=cards, pin_lock=pin_lock)
         controller_box.append(controller)
         closers.append(controller.close)
         if resumed or journal.problems:
@@ -223,18 +224,20 @@ def _kept(name: str, open_device: Callable[[], Device], clock: clocks.Clock, con
 
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
-               names: Sequence[str] = (), cards: Callable[[], Any] | None = None) -> tuple[Any, Callable[[], JoinInfo]]:
+               names: Sequence[str] = (), cards: Callable[[], Any] | None = None,
+               ) -> tuple[Any, Callable[[], JoinInfo], PinLock | None]:
     """The phone page, when asked for and when the web package is installed; its PIN, join code,
     cookie key and seats are ``kept`` in that file (beside the journal) from one run to the next. It answers
     to its addresses, local names and ``names`` (:mod:`companion.web.hosts`); ``cards``: the controller, once it has
-    a card reader (the host registers cards from the page)."""
+    a card reader (the host registers cards from the page). Its PIN login, paused after too many wrong PINs, is
+    allowed again from the host menu (:class:`PinLock`)."""
     if web is None:
-        return None, JoinInfo
+        return None, JoinInfo, None
     try:
         from companion.web import Access, create_app, make_server
     except ImportError as error:
         log.warning("no phone page: %s", error)
-        return None, JoinInfo
+        return None, JoinInfo, None
     access = Access.kept(kept)
     host, port = web
     # The name it listens on is one it answers to (the address its screen shows may be that name).
@@ -252,7 +255,7 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
         players = tuple((n, access.player_code(n), access.player_join_url(base, n)) for n in names)
         return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin, players)
 
-    return server, join
+    return server, join, PinLock(lambda: access.pin_paused, access.allow_pin)
 
 
 def page_url(host: str, port: int) -> str:
@@ -262,7 +265,7 @@ def page_url(host: str, port: int) -> str:
     address is the one the route to the LAN leaves from (:func:`lan_address`); without a route, the name's
     addresses, then the name on mDNS ("companion.local", which Raspberry Pi OS announces)."""
     if host not in ("0.0.0.0", "::", ""):
-        return f"http://{host}:{port}"
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     address = lan_address()
     if address is None:
         try:

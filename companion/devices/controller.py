@@ -78,6 +78,18 @@ class JoinInfo:
     players: tuple[tuple[str, str, str], ...] = ()
 
 
+@dataclass(frozen=True)
+class PinLock:
+    """The phone page's PIN login, paused after too many wrong PINs from anywhere (``companion.web.Access``): the
+    OLED says so, and the host menu allows it again."""
+
+    paused: Callable[[], bool]
+    allow: Callable[[], None]
+
+
+PIN_PAUSED = "PIN login paused: too many wrong PINs. Host menu: Allow PIN login"
+
+
 @dataclass
 class _Action:
     """One item of a list the buttons browse: its label and what YES does."""
@@ -100,7 +112,7 @@ class TableController:
                  new_seed: Callable[[], int] = lambda: secrets.randbits(31),
                  disk_free: Callable[[], int] | None = None, hush: Hush | None = None,
                  notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000,
-                 cards: CardBook | None = None) -> None:
+                 cards: CardBook | None = None, pin_lock: PinLock | None = None) -> None:
         if dice not in SOURCES:
             raise ValueError(f"dice source must be one of {', '.join(SOURCES)}, not {dice!r}")
         if dice == "roller" and roller is None:
@@ -115,6 +127,7 @@ class TableController:
         self.shutdown = shutdown
         self.new_seed = new_seed
         self.disk_free, self.disk_low = disk_free, disk_low
+        self.pin_lock = pin_lock
         self.hush = hush  # the buzzer's and the voice's mute (the host menu's "Sound")
         self.scroll_time = scroll_time
 
@@ -219,6 +232,11 @@ class TableController:
                 self.overlay.tick(now)
             if self.disk_free is not None:
                 self._check_disk()
+            if self.pin_lock is not None:
+                if self.pin_lock.paused():
+                    self.notices.warn("pin", PIN_PAUSED)
+                else:
+                    self.notices.settle("pin")
             if self._screen is not None and self._screen.scrolls and now >= self._scroll_at:
                 self.scroll += 1
                 self._scroll_at = now + self.scroll_time
@@ -531,6 +549,8 @@ class TableController:
         self._mode, self.cursor, self.menu_title = "menu", 0, "HOST MENU"
         state = self.table.state
         items = []
+        if self.pin_lock is not None and self.pin_lock.paused():
+            items.append(_Action("Allow PIN login", self._allow_pin))
         if state is not None:
             items.append(_Action("Undo last input", lambda: self._submit({"undo": 1}, "host", back=True)))
             if "end-game" in find_ruleset(state["ruleset"]).host_verbs() and state.get("winner") is None:
@@ -550,6 +570,13 @@ class TableController:
                                  confirm="Shut the table down? The game is saved; it resumes at the next start."))
         items.append(_Action("Back", self._back))
         self.items = items
+
+    def _allow_pin(self) -> None:
+        if self.pin_lock is not None:
+            self.pin_lock.allow()
+            self.notices.settle("pin")
+        self._back()
+        self.say("PIN login allowed again")
 
     def _show(self, mode: str) -> None:
         self._shown_from = "setup" if self._mode == "setup" else "game"

@@ -40,7 +40,20 @@ class AccessDenied(CompanionError, PermissionError):
     """The phone may not do that (the web answers 401 or 403 with the reason)."""
 
 
+class PinPaused(CompanionError, RuntimeError):
+    """PIN login is paused after too many wrong PINs from anywhere (the web answers 429 ``pin-paused``)."""
+
+    status = 429
+    code = "pin-paused"
+
+
 log = logging.getLogger(__name__)
+
+
+#: Wrong PINs in all, from any addresses, after which PIN login pauses until the host allows it again on the table
+#: (the OLED's host menu). With the per-address limit alone, 250 addresses of a /24 would find a 6-digit PIN with even
+#: odds in about 7 hours; 20 tries in all give one chance in 50,000.
+PIN_FAILURES = 20
 
 
 def _digits(count: int) -> str:
@@ -62,6 +75,9 @@ class Access:
     #: Sessions that entered the PIN. A signed cookie alone cannot be taken back: logging out removes the
     #: session here, so a copy of the cookie made before stops working too.
     _hosts: set[str] = field(default_factory=set, repr=False)
+    #: Wrong PINs since the last right one (or since the host allowed PIN login again); kept, so a restart clears
+    #: nothing.
+    pin_failures: int = field(default=0, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: Told after every change of who may see or do what (a seat taken or freed, host rights given or taken).
     _listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
@@ -81,7 +97,8 @@ class Access:
             access = cls(host_pin=str(data["host_pin"]), join_code=str(data["join_code"]),
                          secret_key=str(data["secret_key"]), path=path,
                          _seats={str(k): str(v) for k, v in dict(data["seats"]).items()},
-                         _hosts={str(sid) for sid in data.get("hosts", [])})
+                         _hosts={str(sid) for sid in data.get("hosts", [])},
+                         pin_failures=int(data.get("pin_failures", 0)))
         except FileNotFoundError:
             access = cls.generate()
             access.path = path
@@ -98,7 +115,7 @@ class Access:
         if self.path is None:
             return
         data = {"host_pin": self.host_pin, "join_code": self.join_code, "secret_key": self.secret_key,
-                "seats": self._seats, "hosts": sorted(self._hosts)}
+                "seats": self._seats, "hosts": sorted(self._hosts), "pin_failures": self.pin_failures}
         scratch = self.path.with_name(self.path.name + ".new")
         try:
             fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -125,6 +142,36 @@ class Access:
     def check_pin(self, pin: object) -> bool:
         return isinstance(pin, str) and hmac.compare_digest(pin.encode(), self.host_pin.encode())
 
+    @property
+    def pin_paused(self) -> bool:
+        """Whether PIN login is paused: ``PIN_FAILURES`` wrong PINs in all, until :meth:`allow_pin`."""
+        return self.pin_failures >= PIN_FAILURES
+
+    def try_pin(self, pin: object) -> bool:
+        """Check a PIN typed on a phone, counting the wrong ones from every address; :class:`PinPaused` while PIN
+        login is paused (the right PIN too: the pause stops a search, whatever it has found)."""
+        with self._lock:
+            if self.pin_paused:
+                raise PinPaused(f"PIN login is paused after {PIN_FAILURES} wrong PINs: the host allows it again from "
+                                "the table's host menu (hold MENU)")
+            right = self.check_pin(pin)
+            if not right or self.pin_failures:  # a wrong PIN is counted; the right one starts the count again
+                self.pin_failures = 0 if right else self.pin_failures + 1
+                self._save()
+            paused = self.pin_paused
+        if paused:
+            log.warning("PIN login paused after %d wrong PINs", PIN_FAILURES)
+        return right
+
+    def allow_pin(self) -> None:
+        """The host allows PIN login again (the OLED's host menu): the count of wrong PINs starts again."""
+        with self._lock:
+            if not self.pin_failures:
+                return
+            self.pin_failures = 0
+            self._save()
+        log.info("PIN login allowed again")
+
     def check_join_code(self, code: object) -> bool:
         return isinstance(code, str) and hmac.compare_digest(code.encode(), self.join_code.encode())
 
@@ -141,6 +188,8 @@ class Access:
 
     def revoke_host(self, session_id: str) -> None:
         with self._lock:
+            if session_id not in self._hosts:
+                return  # nothing to write to the SD card, no stream to wake
             self._hosts.discard(session_id)
             self._save()
         self._changed()
@@ -190,9 +239,11 @@ class Access:
 
     def leave(self, session_id: str) -> None:
         with self._lock:
-            for name, sid in list(self._seats.items()):
-                if sid == session_id:
-                    del self._seats[name]
+            held = [name for name, sid in self._seats.items() if sid == session_id]
+            if not held:
+                return  # nothing to write to the SD card, no stream to wake
+            for name in held:
+                del self._seats[name]
             self._save()
         self._changed()
 

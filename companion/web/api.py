@@ -22,7 +22,8 @@ from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
-from .guard import current_player, field, host_rights, is_host, json_body, requires, seated_player, session_id
+from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, requires, seated_player,
+                    session_id)
 from .server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -193,10 +194,14 @@ def get_stream() -> Any:
     ctx = context()
     kept = dict(session)  # the cookie's session; the generator runs outside the request
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
-    address = request.remote_addr or ""
-    gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
-    if not ctx.streams.take(address):
+    client_gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
+    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None)
+    if slot is None:
         raise TooMany("too many live views open from this address: close a tab and reload")
+
+    def gone() -> bool:
+        """The phone has gone, or this anonymous view yielded its slot to a player's phone."""
+        return slot.ended.is_set() or client_gone()
 
     def events() -> Iterator[str]:
         seen, sent = last, ""
@@ -221,7 +226,7 @@ def get_stream() -> Any:
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     response = Response(events(), mimetype="text/event-stream", headers=headers)
-    response.call_on_close(lambda: ctx.streams.give_back(address))
+    response.call_on_close(lambda: ctx.streams.give_back(slot))
     return response
 
 
@@ -258,9 +263,14 @@ def post_join() -> Any:
 
 
 @api.post("/leave")
+@limit("10 per minute")
 @requires(Permission.OPEN)
 def post_leave() -> Any:
-    context().access.leave(session_id())
+    """Give up this phone's seat; only a phone holding one (nothing else writes the kept file or wakes a stream)."""
+    sid = str(session.get("sid", ""))
+    if context().access.seat_of(sid) is None:
+        raise NotAllowed("not-joined", "this phone holds no seat")
+    context().access.leave(sid)
     return jsonify({"player": None})
 
 

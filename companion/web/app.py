@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request, session
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -23,7 +22,8 @@ from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
-from .access import Access, AccessDenied
+from .access import Access, AccessDenied, PinPaused
+from .addresses import device
 from .compress import compress_when_asked
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
@@ -90,7 +90,7 @@ def create_app(
     _check_host(app)  # first of all: a name the table does not answer to gets nothing
     _bound_bodies(app)  # before the CSRF check, which reads the body
     CSRFProtect(app)
-    limiter = Limiter(get_remote_address, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+    limiter = Limiter(requesting_device, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
     if cards is not None:
         context.cards = cards
@@ -111,16 +111,30 @@ def create_app(
     for endpoint, view in list(app.view_functions.items()):
         rate = getattr(view, "rate_limit", None)
         if rate is not None:
+            keys: list[Any] = [requesting_device]
             extra: dict[str, Any] = {}
             if getattr(view, "rate_refusals_only", False):
+                keys.append(requesting_phone)  # per phone too: the same cookie from another address counts on
                 extra = {"deduct_when": lambda response: response.status_code == 422,
                          "exempt_when": lambda: is_host() or input_is_taken_now()}
-            # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
-            app.view_functions[endpoint] = limiter.limit(rate, **extra)(view)  # type: ignore[assignment]
+            for key in keys:
+                # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
+                view = limiter.limit(rate, key_func=key, **extra)(view)  # type: ignore[assignment]
+            app.view_functions[endpoint] = view
     _register_errors(app)
     _register_headers(app)
     compress_when_asked(app)
     return app
+
+
+def requesting_device() -> str:
+    """What the rate limits count a request under: its device (an IPv6 /64 is one device: :mod:`.addresses`)."""
+    return "device:" + device(request.remote_addr)
+
+
+def requesting_phone() -> str:
+    """What a phone's own limits count under: its session (whichever address it comes from)."""
+    return "phone:" + str(session.get("sid", ""))
 
 
 def context() -> WebContext:
@@ -151,6 +165,8 @@ def _check_host(app: Flask) -> None:
 
     @app.before_request
     def known_host() -> Any:
+        if not request.headers.get("Host"):  # werkzeug would take the server's own name instead
+            return _json_error(400, "unknown-host", "the request names no host (its Host header)")
         if not answers_to(request.host, known):
             return _json_error(400, "unknown-host", f"this table does not answer to the name {request.host!r}: use "
                                "the address on its screen, or list the name in web_names in its config file")
@@ -181,10 +197,11 @@ def read_unsized_body(limit: int) -> None:
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(BadRequest)
+    @app.errorhandler(PinPaused)
     @app.errorhandler(NotFound)
     @app.errorhandler(Conflict)
     @app.errorhandler(TooMany)
-    def known(error: BadRequest | NotFound | Conflict | TooMany) -> Any:
+    def known(error: BadRequest | PinPaused | NotFound | Conflict | TooMany) -> Any:
         return _json_error(error.status, error.code, str(error))
 
     @app.errorhandler(StaleInput)

@@ -7,7 +7,8 @@ between, it sends the current state (a phone only needs the latest one).
 from __future__ import annotations
 
 import threading
-from collections import deque
+from collections import Counter, deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import find_ruleset
@@ -15,6 +16,7 @@ from companion.engine.draft import Draft
 from companion.table import Table, Update
 
 from .ledger import Ledger
+from .addresses import device, is_own
 
 HISTORY_POINTS = 400
 
@@ -96,35 +98,70 @@ def net_worth(state: dict[str, Any]) -> dict[str, int]:
     return {p["name"]: worth(draft, p["name"]) for p in state["players"] if "cash" in p and not p.get("bankrupt")}
 
 
-LOOPBACK = frozenset({"127.0.0.1", "::1"})
+@dataclass(eq=False)
+class Slot:
+    """One live stream's hold on a server thread; ``ended`` is set when it must yield to a player's phone."""
+
+    device: str
+    member: bool  # a joined player's phone, or the host's
+    ended: threading.Event = field(default_factory=threading.Event)
 
 
 class StreamSlots:
     """The live streams held open: each holds one of the server's threads until the phone goes away.
 
-    One address may hold ``per_address`` (a phone reconnecting holds two for a moment; a few tabs), all of them
-    ``total`` (the server's 48 threads leave 16 for requests): beyond that a stream is refused, so a device on the
-    network holding streams open cannot starve every phone's requests.
+    All of them hold ``total`` at most (the server's 48 threads leave 16 for requests), one device ``per_address``
+    (a phone reconnecting holds two for a moment; a few tabs), of which ``anonymous_per_address`` for anonymous
+    viewers. A joined player's phone (or the host's) always gets one: when every slot is held, the oldest anonymous
+    viewer's stream (of the device holding the most) yields its slot and ends; its page tries again later. So a
+    device on the network holding streams open can neither starve every phone's requests nor keep a player off
+    the live updates. The Pi itself (:func:`.addresses.is_own`) has no per-device limit.
     """
 
-    def __init__(self, *, per_address: int = 4, total: int = 32) -> None:
-        self.per_address, self.total = per_address, total
-        self._held: dict[str, int] = {}
+    def __init__(self, *, per_address: int = 4, anonymous_per_address: int = 2, total: int = 32) -> None:
+        self.per_address, self.anonymous_per_address, self.total = per_address, anonymous_per_address, total
+        self._held: list[Slot] = []
         self._lock = threading.Lock()
 
-    def take(self, address: str) -> bool:
-        """Hold a slot for a stream from ``address`` (the Pi itself, loopback, has only the total limit)."""
+    def take(self, address: str | None, *, member: bool = False) -> Slot | None:
+        """A slot for a stream from ``address`` (``member``: a joined player's phone or the host's), or None."""
+        key = device(address)
         with self._lock:
-            own_limit = address not in LOOPBACK and self._held.get(address, 0) >= self.per_address
-            if own_limit or sum(self._held.values()) >= self.total:
-                return False
-            self._held[address] = self._held.get(address, 0) + 1
-            return True
+            mine = [s for s in self._held if s.device == key]
+            if not is_own(address):
+                anonymous = [s for s in mine if not s.member]
+                if len(mine) >= self.per_address and not (member and anonymous):
+                    return None
+                if not member and len(anonymous) >= self.anonymous_per_address:
+                    return None
+                if len(mine) >= self.per_address:
+                    self._end(anonymous[0])  # this device's own anonymous view yields to its player's
+            if len(self._held) >= self.total:
+                victim = self._yielding() if member else None
+                if victim is None:
+                    return None
+                self._end(victim)
+            slot = Slot(key, member)
+            self._held.append(slot)
+            return slot
 
-    def give_back(self, address: str) -> None:
+    def give_back(self, slot: Slot) -> None:
         with self._lock:
-            left = self._held.get(address, 0) - 1
-            if left > 0:
-                self._held[address] = left
-            else:
-                self._held.pop(address, None)
+            if slot in self._held:
+                self._held.remove(slot)
+
+    def held(self) -> int:
+        with self._lock:
+            return len(self._held)
+
+    def _yielding(self) -> Slot | None:
+        """The anonymous stream to end for a player's: the oldest of the device holding the most."""
+        anonymous = [s for s in self._held if not s.member]
+        if not anonymous:
+            return None
+        counts = Counter(s.device for s in anonymous)
+        return next(s for s in anonymous if counts[s.device] == max(counts.values()))
+
+    def _end(self, slot: Slot) -> None:
+        self._held.remove(slot)
+        slot.ended.set()

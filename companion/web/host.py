@@ -29,7 +29,7 @@ host = Blueprint("host", __name__, url_prefix="/api/host")
 def post_login() -> Any:
     """Become the host with the PIN shown on the table's screen."""
     body = json_body()
-    if not context().access.check_pin(field(body, "pin", str).strip()):
+    if not context().access.try_pin(field(body, "pin", str).strip()):
         raise AccessDenied("wrong PIN")
     context().access.grant_host(session_id())
     session["host"] = True
@@ -38,6 +38,7 @@ def post_login() -> Any:
 
 
 @host.post("/logout")
+@limit("10 per minute")
 @requires(Permission.OPEN)
 def post_logout() -> Any:
     if "sid" in session:

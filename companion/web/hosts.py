@@ -16,7 +16,8 @@ import socket
 from collections.abc import Collection
 
 #: Suffixes of names only a local network resolves (mDNS, routers' own zones, RFC 8375 and 6761).
-LOCAL_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain", ".localhost", ".fritz.box")
+#: Not ``.fritz.box`` (``.box`` is a public top-level domain): a Fritz!Box's name for the table goes in ``web_names``.
+LOCAL_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain", ".localhost")
 
 
 def host_name(host: str) -> str:

@@ -246,12 +246,27 @@ def peer_closed(sock: socket.socket) -> bool:
         return True
 
 
+ALL_ADDRESSES = ("0.0.0.0", "::", "")
+
+
+def listen_host(host: str) -> str:
+    """The address to listen on for ``host``: every address (``0.0.0.0`` or ``::``) is IPv6's ``::`` where the
+    machine has IPv6, on which cheroot clears ``IPV6_V6ONLY`` so that IPv4 phones are answered too; else IPv4's."""
+    if host not in ALL_ADDRESSES:
+        return host
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+    except OSError:  # a kernel without IPv6
+        return "0.0.0.0"
+    return "::"
+
+
 class WebServer:
     """A cheroot server for the app; :meth:`start` serves in a background thread."""
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8080, *, threads: int = THREADS) -> None:
         self.app = app
-        self._server = wsgi.Server((host, port), app, numthreads=threads, max=threads,
+        self._server = wsgi.Server((listen_host(host), port), app, numthreads=threads, max=threads,
                                    server_name="companion", request_queue_size=32, shutdown_timeout=2)
         self._server.max_request_header_size = MAX_HEAD_BYTES
         self._server.max_request_body_size = MAX_BODY_BYTES  # a longer Content-Length: 413 with the head
@@ -272,8 +287,8 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        host = self.host if self.host not in ("0.0.0.0", "::") else "127.0.0.1"
-        return f"http://{host}:{self.port}"
+        host = self.host if self.host not in ALL_ADDRESSES else "127.0.0.1"
+        return f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
 
     def start(self) -> WebServer:
         """Bind and serve in a daemon thread; returns self."""

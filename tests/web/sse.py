@@ -19,8 +19,9 @@ class EventStream:
     """An open ``GET /api/stream``; :meth:`next_state` returns the next ``state`` event."""
 
     def __init__(self, host: str, port: int, *, last_event_id: str | None = None, timeout: float = 10.0,
-                 cookie: str | None = None) -> None:
-        self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
+                 cookie: str | None = None, source: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection(host, port, timeout=timeout,
+                                               source_address=(source, 0) if source else None)
         headers = {"Accept": "text/event-stream"}
         if last_event_id:
             headers["Last-Event-ID"] = last_event_id

@@ -592,9 +592,9 @@ def test_live_streams_are_limited_per_address_so_the_page_stays_up(app: Flask) -
     """60 streams held open from one device took every server thread: the page was dead for every phone."""
     looker = app.test_client()
     lan = {"REMOTE_ADDR": "10.0.0.7"}
-    streams = [looker.get("/api/stream", buffered=False, environ_base=lan) for _ in range(4)]
+    streams = [looker.get("/api/stream", buffered=False, environ_base=lan) for _ in range(2)]
     assert all(s.status_code == 200 for s in streams)
-    refused(looker.get("/api/stream", buffered=False, environ_base=lan), 429, "too-many")
+    refused(looker.get("/api/stream", buffered=False, environ_base=lan), 429, "too-many")  # 2 anonymous views
     assert looker.get("/api/stream", buffered=False, environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 200
     streams[0].close()  # a phone goes away: its slot is free again
     assert looker.get("/api/stream", buffered=False, environ_base=lan).status_code == 200
@@ -602,12 +602,44 @@ def test_live_streams_are_limited_per_address_so_the_page_stays_up(app: Flask) -
 
 
 def test_stream_slots_hold_a_total_and_leave_the_pi_itself_its_own() -> None:
-    slots = StreamSlots(per_address=2, total=5)
-    assert [slots.take("10.0.0.1") for _ in range(3)] == [True, True, False]
-    assert all(slots.take("127.0.0.1") for _ in range(3))  # loopback: only the total counts
-    assert not slots.take("10.0.0.2")  # 5 held
-    slots.give_back("127.0.0.1")
+    slots = StreamSlots(per_address=3, anonymous_per_address=2, total=5)
+    taken = [slots.take("10.0.0.1") for _ in range(3)]
+    assert taken[0] and taken[1] and taken[2] is None  # 2 anonymous views a device
+    own = [slots.take("127.0.0.1") for _ in range(3)]
+    assert all(own)  # the Pi itself: only the total counts
+    assert slots.take("10.0.0.2") is None  # 5 held
+    slots.give_back(own[0])  # type: ignore[arg-type]
     assert slots.take("10.0.0.2")
+
+
+def test_a_joined_players_phone_always_gets_a_live_stream() -> None:
+    """Anonymous viewers yield first: when every slot is held, the oldest anonymous view of the device holding the
+    most ends, and a player's phone takes its slot; players' streams never yield."""
+    slots = StreamSlots(per_address=4, anonymous_per_address=2, total=6)
+    anonymous = [slots.take(f"10.0.0.{i // 2 + 1}") for i in range(6)]  # 3 devices hold every slot
+    assert all(anonymous) and slots.take("10.0.0.9") is None
+    players = [slots.take(f"10.0.1.{i}", member=True) for i in range(6)]
+    assert all(players) and all(s.ended.is_set() for s in anonymous)  # type: ignore[union-attr]
+    assert slots.take("10.0.1.9", member=True) is None  # nothing left to yield: players keep theirs
+    assert not any(s.ended.is_set() for s in players)  # type: ignore[union-attr]
+    slots.give_back(anonymous[0])  # type: ignore[arg-type]  # an ended stream giving back changes nothing
+    assert slots.held() == 6
+
+
+def test_a_players_phone_at_its_devices_limit_ends_its_own_anonymous_view() -> None:
+    slots = StreamSlots(per_address=2, anonymous_per_address=2, total=10)
+    views = [slots.take("10.0.0.1") for _ in range(2)]
+    mine = slots.take("10.0.0.1", member=True)
+    assert mine is not None and views[0].ended.is_set() and not views[1].ended.is_set()  # type: ignore[union-attr]
+
+
+def test_ipv6_devices_are_counted_by_their_64_and_ipv4_through_ipv6_as_itself() -> None:
+    slots = StreamSlots(per_address=4, anonymous_per_address=2, total=32)
+    assert slots.take("2001:db8:1:2::10") and slots.take("2001:db8:1:2:aaaa:bbbb:cccc:dddd")
+    assert slots.take("2001:db8:1:2::99") is None  # the same /64: one device, whatever its addresses
+    assert slots.take("2001:db8:1:3::10")  # another network
+    assert slots.take("::ffff:10.0.0.5") and slots.take("10.0.0.5")
+    assert slots.take("10.0.0.5") is None
 
 
 def test_logging_out_ends_every_copy_of_the_host_cookie(app: Flask) -> None:
@@ -621,3 +653,63 @@ def test_logging_out_ends_every_copy_of_the_host_cookie(app: Flask) -> None:
     assert post(host, "/api/host/logout", {}).status_code == 200
     assert copy.get("/api/host/games").status_code == 401
     assert as_host(app.test_client()).get("/api/host/games").status_code == 200  # the PIN still works
+
+
+def test_leaving_needs_a_seat_and_otherwise_writes_nothing_and_wakes_no_stream(table: Table, tmp_path: Any) -> None:
+    """One client made 175 calls a second to /api/leave, each rewriting the kept file (the SD card) and waking every
+    stream."""
+    kept = tmp_path / "games.phones.json"
+    access = Access.kept(kept)
+    app = create_app(table, access=access)
+    stranger = app.test_client()
+    written, version = kept.stat().st_mtime_ns, app.extensions["companion"].feed.version
+    for _ in range(5):
+        refused(post(stranger, "/api/leave", {}), 401, "not-joined")
+    assert kept.stat().st_mtime_ns == written and app.extensions["companion"].feed.version == version
+    ann = app.test_client()
+    assert post(ann, "/api/join", {"code": access.join_code, "player": "Ann"}).status_code == 200
+    assert post(ann, "/api/leave", {}).status_code == 200 and access.seats() == []
+    for _ in range(8):
+        post(ann, "/api/leave", {})
+    refused(post(ann, "/api/leave", {}), 429, "too-many")  # 10 a minute
+
+
+def test_refused_inputs_are_limited_per_phone_whatever_its_address(client: FlaskClient) -> None:
+    """The same cookie from another address got a fresh 30."""
+    join(client, "Ann")
+    for _ in range(30):
+        refused(send(client, {"act": {"player": "Ann", "do": "fly"}}, 0), 422, "refused")
+    moved = {"environ_base": {"REMOTE_ADDR": "10.9.9.9"}}
+    token = csrf(client)
+    answer = client.post("/api/input", json={"input": {"act": {"player": "Ann", "do": "fly"}}, "seq": 0},
+                         headers={"X-CSRFToken": token}, **moved)
+    refused(answer, 429, "too-many")
+
+
+def test_pin_login_pauses_after_wrong_pins_from_every_address_until_the_host_allows_it(table: Table,
+                                                                                      tmp_path: Any) -> None:
+    """10 addresses got 50 tries a minute: with 250, a 6-digit PIN fell with even odds in about 7 hours."""
+    from companion.web.access import PIN_FAILURES
+
+    kept = tmp_path / "games.phones.json"
+    access = Access.kept(kept)
+    app = create_app(table, access=access)
+    wrong = "000000" if access.host_pin != "000000" else "111111"
+    for n in range(PIN_FAILURES):
+        phone = app.test_client()
+        address = {"environ_base": {"REMOTE_ADDR": f"10.0.{n}.1"}}
+        answer = phone.post("/api/host/login", json={"pin": wrong}, headers={"X-CSRFToken": csrf(phone)}, **address)
+        refused(answer, 403, "forbidden")
+    phone = app.test_client()
+    answer = phone.post("/api/host/login", json={"pin": access.host_pin}, headers={"X-CSRFToken": csrf(phone)},
+                        environ_base={"REMOTE_ADDR": "10.1.0.1"})
+    refused(answer, 429, "pin-paused")  # the right PIN too: the pause stops a search, whatever it found
+    assert Access.kept(kept).pin_paused  # a restart clears nothing
+    access.allow_pin()  # the host menu's "Allow PIN login"
+    assert post(phone, "/api/host/login", {"pin": access.host_pin}).status_code == 200
+    assert not Access.kept(kept).pin_paused
+
+
+def test_a_request_naming_no_host_is_refused(app: Flask) -> None:
+    answer = app.test_client().get("/api/state", headers={"Host": ""})
+    refused(answer, 400, "unknown-host")

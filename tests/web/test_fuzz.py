@@ -65,7 +65,8 @@ def test_any_input_is_answered_and_a_refusal_changes_nothing(phones: tuple[dict[
     client = clients[who]
     before = public_state(table.state)
     body = {"input": line, "seq": before["seq"] + seq_delta}
-    address = {"environ_base": {"REMOTE_ADDR": next(ADDRESSES)}}  # each example its own phone: refusals are limited
+    address = {"environ_base": {"REMOTE_ADDR": next(ADDRESSES)}}  # each example its own address, and a fresh limit
+    client.application.extensions["companion"].limiter.reset()  # of refusals (per address and per phone)
     if raw:
         response = post(client, "/api/input", data=json.dumps(body), content_type="application/json", **address)
     else:

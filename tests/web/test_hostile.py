@@ -238,3 +238,147 @@ def wait_until_ended(attack: Attack, count: int) -> None:
     deadline = time.monotonic() + WITHIN
     while len(attack.met) < count and time.monotonic() < deadline:
         time.sleep(0.2)
+
+
+# ---------------------------------------------------------------------- every route bounded
+def raw_request(table: RunningTable, request: bytes, source: str = "127.0.0.2") -> int | str:
+    with socket.create_connection((table.host, table.port), timeout=WITHIN, source_address=(source, 0)) as sock:
+        sock.sendall(request)
+        return status_of(sock)
+
+
+@pytest.mark.parametrize("request_", [
+    b"GET /api/state HTTP/1.1\r\n\r\n",
+    b"GET /api/state HTTP/1.0\r\n\r\n",
+    b"GET /api/state HTTP/1.1\r\nHost: companion.fritz.box\r\n\r\n",  # .box is a public top-level domain
+    b"GET /api/state HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+], ids=["no-host", "no-host-http10", "fritz-box", "rebound"])
+def test_a_request_to_no_name_or_a_name_the_table_does_not_answer_to_gets_400(table: RunningTable,
+                                                                             request_: bytes) -> None:
+    with attacked(table):
+        assert raw_request(table, request_) == 400
+        phone_is_answered(table)
+
+
+def test_leaving_again_and_again_writes_nothing(table: RunningTable) -> None:
+    """One client made 175 calls a second, each rewriting the kept file (SD-card writes on a Pi)."""
+    kept = table.folder / "games.phones.json"
+    written = kept.stat().st_mtime_ns
+    stranger = table.session("127.0.0.4")
+    with attacked(table) as attack:
+        def leave(attack: Attack) -> list[int]:
+            return [table.request("POST", "/api/leave", {}, source="127.0.0.4", headers=stranger)[0]
+                    for _ in range(100)]
+
+        attack.run(leave)
+        phone_is_answered(table)
+    assert set(attack.met[0]) <= {401, 429}, attack.met
+    assert kept.stat().st_mtime_ns == written
+
+
+def test_refused_inputs_are_limited_per_phone_from_any_address(table: RunningTable) -> None:
+    ann = table.signed_in("/api/join", {"code": table.join_code, "player": "Ann"}, source="127.0.0.5")
+    seq = table.state()["seq"]
+    fly = {"input": {"act": {"player": "Ann", "do": "fly"}}, "seq": seq}
+    with attacked(table):
+        statuses = [table.request("POST", "/api/input", fly, source="127.0.0.5", headers=ann)[0] for _ in range(30)]
+        assert set(statuses) == {422}
+        assert table.request("POST", "/api/input", fly, source="127.0.0.6", headers=ann)[0] == 429  # same cookie
+        phone_is_answered(table)
+
+
+def test_anonymous_streams_cannot_keep_a_players_phone_off_the_live_updates(table: RunningTable) -> None:
+    """8 addresses could hold all 32 live-stream slots."""
+    from .sse import EventStream
+
+    streams: list[EventStream] = []
+    host = table.signed_in("/api/host/login", {"pin": table.pin}, source="127.0.0.7")  # a member, as a player is
+    with attacked(table):
+        try:
+            for device in range(20):  # 2 anonymous views a device: 16 devices hold all 32 slots
+                for _ in range(3):
+                    streams.append(EventStream(table.host, table.port, timeout=WITHIN, source=f"127.0.2.{device + 1}"))
+            assert sum(s.response.status == 200 for s in streams) == 32
+            player = EventStream(table.host, table.port, timeout=WITHIN, source="127.0.0.7", cookie=host["Cookie"])
+            streams.append(player)
+            assert player.response.status == 200 and player.next_state()[1]["seq"] >= 0
+            phone_is_answered(table)
+        finally:
+            for stream in streams:
+                stream.conn.close()
+
+
+def test_host_pin_tries_are_limited_across_all_addresses(tmp_path: Path) -> None:
+    """10 addresses got 50 tries a minute (5 each): now PIN login pauses after 20 wrong PINs in all, the right PIN
+    refused too, until the host allows it again from the OLED's host menu (tests/devices/test_pin_pause.py)."""
+    from companion.web.access import PIN_FAILURES
+
+    table = RunningTable(tmp_path)
+    try:
+        wrong = "000000" if table.pin != "000000" else "111111"
+        with attacked(table):
+            for n in range(PIN_FAILURES):
+                source = f"127.0.3.{n // 4 + 1}"  # 4 tries from each address: within its own limit of 5
+                status, _, _ = table.request("POST", "/api/host/login", {"pin": wrong}, source=source,
+                                             headers=table.session(source))
+                assert status == 403
+            status, answer, _ = table.request("POST", "/api/host/login", {"pin": table.pin}, source="127.0.3.99",
+                                              headers=table.session("127.0.3.99"))
+            assert (status, answer["error"]) == (429, "pin-paused")
+            phone_is_answered(table)
+    finally:
+        table.stop()
+
+
+def test_the_page_is_served_on_ipv6(tmp_path: Path) -> None:
+    """Every address (the config's 0.0.0.0) is IPv6's ``::`` with IPv4 through it (cheroot clears IPV6_V6ONLY there):
+    not bound here, since the tests listen on loopback only; the server on IPv6's loopback answers."""
+    from companion.web.server import listen_host
+
+    assert listen_host("0.0.0.0") == "::" and listen_host("::") == "::" and listen_host("127.0.0.1") == "127.0.0.1"
+    table = RunningTable(tmp_path, host="::1")
+    try:
+        status, state, _ = table.request("GET", "/api/state", source="::1")
+        assert status == 200 and "seq" in state
+    finally:
+        table.stop()
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status"), [
+    ("POST", "/api/join", b'{"code": "1', 400),  # malformed JSON (with the session's token)
+    ("POST", "/api/join", b'{"code": 135790, "player": ["Ann"]}', 400),  # wrong types
+    ("POST", "/api/input", b'{"input": {"act": {"player": "Bob", "do": "bankrupt"}}, "seq": 0}', 401),
+    ("POST", "/api/host/undo", b'{"seq": 0}', 401),  # a host route without the PIN
+    ("GET", "/static/../../../etc/passwd", b"", 404),  # path traversal
+    ("GET", "/api/../companion/../../etc/passwd", b"", 404),
+    ("POST", "/api/join", b'{"code": "000000", "player": "<img src=x onerror=alert(1)>"}', 403),
+], ids=["malformed-json", "wrong-types", "acting-without-a-seat", "host-route-without-pin", "traversal-static",
+        "traversal-api", "html-in-a-name"])
+def test_what_already_held_still_holds(table: RunningTable, method: str, path: str, body: bytes,
+                                       status: int) -> None:
+    headers = table.session("127.0.0.8")
+    with attacked(table):
+        conn = table.connect("127.0.0.8", WITHIN)
+        conn.request(method, path, body=body or None, headers={**headers, "Content-Type": "application/json"})
+        response = conn.getresponse()
+        assert response.status == status, response.read()
+        conn.close()
+        phone_is_answered(table)
+
+
+def test_a_post_without_the_csrf_token_is_refused(table: RunningTable) -> None:
+    with attacked(table):
+        status, answer, _ = table.request("POST", "/api/join", {"code": table.join_code, "player": "Bob"},
+                                          source="127.0.0.9")
+        assert (status, answer["error"]) == (400, "csrf")
+        phone_is_answered(table)
+
+
+def test_acting_for_another_player_or_on_a_stale_state_is_refused(table: RunningTable) -> None:
+    bob = table.signed_in("/api/join", {"code": table.join_code, "player": "Bob"}, source="127.0.0.10")
+    seq = table.state()["seq"]
+    with attacked(table):
+        for body, status in [({"input": {"act": {"player": "Ann", "do": "bankrupt"}}, "seq": seq}, 403),
+                             ({"input": {"answer": "yes"}, "seq": seq - 1}, 409)]:
+            assert table.request("POST", "/api/input", body, source="127.0.0.10", headers=bob)[0] == status
+        phone_is_answered(table)

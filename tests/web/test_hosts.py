@@ -21,7 +21,7 @@ from .conftest import CODE, PIN, csrf
 @pytest.mark.parametrize(("host", "answered"), [
     ("192.168.1.20:8080", True), ("127.0.0.1", True), ("[::1]:8080", True), ("[fe80::1]", True), ("::1", True),
     ("localhost:8080", True), ("raspberrypi:8080", True), ("companion.local", True), ("Companion.Local.:80", True),
-    ("pi.lan", True), ("table.home.arpa", True), ("fritz.fritz.box", True),
+    ("pi.lan", True), ("table.home.arpa", True), ("companion.fritz.box", False),
     ("evil.example", False), ("192.168.1.20.evil.example", False), ("local.evil.example", False), ("", False),
 ])
 def test_which_names_the_table_answers_to(host: str, answered: bool) -> None:
@@ -32,6 +32,7 @@ def test_the_machines_own_name_and_the_configured_names_are_answered() -> None:
     assert answers_to(f"{socket.gethostname()}:8080")
     assert not answers_to("games.example.org")
     assert answers_to("games.example.org:8080", known_names(["Games.Example.org."]))
+    assert answers_to("companion.fritz.box", known_names(["companion.fritz.box"]))  # .box is public: only if listed
 
 
 def test_a_rebound_name_gets_nothing_not_even_the_state(app: Flask, table: Table) -> None:
