@@ -242,6 +242,7 @@ def test_the_money_story_and_the_game_over_summary(browser: Any, tmp_path: Path)
         assert ann.all_inner_texts() == ["$1564", "$0", "$4"]  # worth ($1504 and Baltic Avenue), rent paid, received
         expect(page.locator("#over-landed")).to_contain_text("Most landed: Baltic Avenue (2)")
         assert in_view(page, "#over-winner")
+        expect(page.locator("#trade-panel")).to_be_hidden()  # no trades once the game is over
         shot(page, "game-over")
         screen(page, "game-over")
         assert page.errors == []

@@ -64,6 +64,7 @@ def test_a_game_in_progress_entered_per_player_and_per_deed(host_page: tuple[Any
     ann = page.locator('#new-start [data-player="Ann"]')
     ann.get_by_label("Cash $").fill("940")
     ann.get_by_label("On the space").select_option("jail")
+    ann.get_by_label("Cards in hand").select_option(["chance-get-out-of-jail-free"])
     for deed in ("park-place", "boardwalk"):
         page.get_by_label(f"{'Park Place' if deed == 'park-place' else 'Boardwalk'}: owner").select_option("Ann")
         page.select_option(f'[data-built="{deed}"]', "hotel")
@@ -78,7 +79,7 @@ def test_a_game_in_progress_entered_per_player_and_per_deed(host_page: tuple[Any
     state = table.state
     assert state is not None and state["seq"] == 0
     ann_now = next(p for p in state["players"] if p["name"] == "Ann")
-    assert ann_now["cash"] == 940 and ann_now["space"] == "jail"
+    assert ann_now["cash"] == 940 and ann_now["space"] == "jail" and ann_now["cards"] == ["chance-get-out-of-jail-free"]
     for deed in ("park-place", "boardwalk"):
         assert state["spaces"][deed]["owner"] == "Ann" and state["spaces"][deed]["hotel"] is True
     assert state["spaces"]["reading-railroad"] == {**state["spaces"]["reading-railroad"], "owner": "Bob", "mortgaged": True}

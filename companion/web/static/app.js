@@ -624,7 +624,7 @@ function playing(name) {  // a seated player still in the game: one out of it is
 
 function renderTrade(state) {
   const me = actor();
-  const showPanel = playing(me) && state.players.length > 1 && "cash" in state.players[0];
+  const showPanel = playing(me) && !state.winner && state.players.length > 1 && "cash" in state.players[0];
   $("trade-panel").hidden = !showPanel && !state.trade;
   const offer = $("trade-offer");
   offer.replaceChildren();

@@ -96,8 +96,12 @@ function showProgress() {
       value: kept.players[name] ? kept.players[name].cash : start });
     const where = spaceSelect(board, () => true, { id: id + "-space", "data-space-of": name });
     where.value = kept.players[name] ? kept.players[name].space : board.spaces[0].id;
+    const held = new Set(kept.players[name] ? kept.players[name].cards || [] : []);
+    const cards = setup.ruleset.kept_cards.length ? el("select", { id: id + "-cards", multiple: true, size: 4, "data-cards-of": name },
+      ...setup.ruleset.kept_cards.map((c) => el("option", { value: c, selected: held.has(c) || null }, (board.cards || {})[c] || c))) : null;
     return el("fieldset", { class: "field", "data-player": name }, el("legend", {}, name),
-      el("label", { for: id + "-cash" }, "Cash $"), cash, el("label", { for: id + "-space" }, "On the space"), where);
+      el("label", { for: id + "-cash" }, "Cash $"), cash, el("label", { for: id + "-space" }, "On the space"), where,
+      cards ? el("label", { for: id + "-cards" }, "Cards in hand (several: hold Ctrl, or tap each on a phone)") : null, cards);
   });
   const groups = new Map();
   for (const space of board.spaces.filter((s) => s.ownable)) {
@@ -134,8 +138,10 @@ function colouredLegend(text, colour) {
 function readStart(partial = false) {
   const start = { players: {}, spaces: {} };
   for (const fieldset of document.querySelectorAll("#new-start [data-player]")) {
-    start.players[fieldset.dataset.player] = { cash: Number(fieldset.querySelector("[data-cash]").value),
-      space: fieldset.querySelector("[data-space-of]").value };
+    const player = { cash: Number(fieldset.querySelector("[data-cash]").value), space: fieldset.querySelector("[data-space-of]").value };
+    const cards = fieldset.querySelector("[data-cards-of]");
+    if (cards && cards.selectedOptions.length) player.cards = [...cards.selectedOptions].map((o) => o.value);
+    start.players[fieldset.dataset.player] = player;
   }
   for (const owner of document.querySelectorAll("#new-start [data-owner]")) {
     if (!owner.value && !partial) continue;
