@@ -309,8 +309,8 @@ class RegisterMode(Mode):
             self.desk.open(None)
         elif button in ("NEXT", "YES"):
             self._next()
-        elif button == "PREV":
-            self.at = max(0, self.at - 1)
+        elif button == "PREV":  # from the first deed: round to the players' cards, at the end
+            self.at = (self.at - 1) % len(self.cards) if self.cards else 0
 
     def screen(self) -> Screen:
         if not self.cards:

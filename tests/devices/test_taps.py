@@ -169,6 +169,8 @@ def test_registering_walks_the_deeds_in_board_order_a_lost_sticker_and_a_refused
         assert "REGISTER 2/30" in t.text() and "Baltic Avenue" in t.text()
         t.play("TAP boardwalk")  # a sticker of this set already: refused, nothing changes
         assert "already Boardwalk's" in t.text() and "REGISTER 2/30" in t.text()
+        t.play("PREV", "PREV")  # round from the first deed to the players' cards, at the end
+        assert "REGISTER 30/30" in t.text() and "Bob: tap your card" in t.text()
         t.play("NO")
         t.play("TAP mediterranean-avenue")  # the lost one, found again: it no longer counts
         assert "Unknown card" in t.text()
@@ -208,3 +210,25 @@ def test_a_reader_that_stops_answering_is_said_and_the_buttons_do_everything(tmp
         assert STOPPED not in t.text()
         t.play("TAP Bob")
         assert t.text().startswith("Bob $1500")
+
+
+def test_run_opens_the_readers_bus_through_smbus2_and_a_missing_bus_is_said(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from companion.devices.pins import load_pins
+    from companion.devices.virtual import virtual_smbus
+    from companion.launch import _start_reader, nfc_opener
+
+    pins = load_pins()
+    chip = VirtualPN532(SimClock())
+    with virtual_smbus(chip):  # type: ignore[arg-type]  # smbus2.SMBus(1) opens the virtual PN532
+        assert nfc_opener(pins)() is chip  # type: ignore[misc]
+    assert nfc_opener(replace(pins, nfc=None)) is None
+    with table(tmp_path) as t:
+
+        def no_i2c() -> None:
+            raise FileNotFoundError(2, "No such file or directory", "/dev/i2c-1")
+
+        assert _start_reader(pins, no_i2c, t.station.controller, t.clock) == (None, None)
+        t.station.controller.refresh()
+        assert "No NFC reader: buttons only" in t.text()
