@@ -77,6 +77,10 @@ class NfcReader:
         except OSError as error:  # PN532Error too: checksums, NACKs, time-outs
             self._session = None
             self._failed(error, now)
+        except Exception as error:  # noqa: BLE001 - a bug must not stop the table's tick: the reader starts over
+            log.exception("NFC reader")
+            self._session = None
+            self._failed(OSError(str(error)), now)
 
     # ------------------------------------------------------------------ the conversation
     def _run(self) -> Generator[None, None, None]:

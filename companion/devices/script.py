@@ -7,7 +7,7 @@ One action a line (blank lines and ``#`` comments are skipped)::
     DICE <a> <b> [<c>]                      the roller shows these dice and strobes
     WAIT <ms>                               let time pass (scrolling, time-outs, back-off)
     TAP <card>                              put a card on the NFC reader and take it away: a player's name
-                                            (TAP Ann), a deed's space id (TAP boardwalk), any other name an
+                                            (TAP Ann, TAP Player 1), a deed's space id (TAP boardwalk), any other name an
                                             unknown card (a virtual PN532: :mod:`.virtual_nfc`)
 
 Each action moves gpiozero MockFactory pins (through :mod:`.virtual`); the table reacts as it
@@ -81,9 +81,9 @@ def _step(number: int, word: str, args: list[str]) -> Step:
             raise ValueError("WAIT takes 0 to 600000 milliseconds")
         return Step(number, "WAIT", seconds=ms / 1000)
     if word == "TAP":
-        if len(args) != 1:
-            raise ValueError("TAP <card>: a player's name or a space id, one word")
-        return Step(number, "TAP", card=args[0])
+        if not args:
+            raise ValueError("TAP <card>: a player's name (TAP Player 1) or a space id (TAP boardwalk)")
+        return Step(number, "TAP", card=" ".join(args))
     raise ValueError(f"unknown action {word!r} (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)")
 
 

@@ -188,3 +188,17 @@ def test_an_unknown_command_gets_the_error_frame():
 
 def test_timeouts_are_pn532_errors_and_os_errors():
     assert issubclass(ReaderTimeout, PN532Error) and issubclass(PN532Error, OSError)
+
+
+def test_a_tap_whose_handling_fails_does_not_stop_the_tick():
+    clock = SimClock()
+    chip = VirtualPN532(clock)
+
+    def broken(tap: Tap) -> None:
+        raise RuntimeError("a bug in what a tap does")
+
+    nfc = NfcReader(PN532(chip), broken, clock=clock)
+    run(nfc, clock, 0.3)
+    chip.place(demo_uid("Ann"))
+    run(nfc, clock, 0.5)  # no exception out of poll(): the reader starts over
+    assert nfc.failures >= 1

@@ -186,12 +186,12 @@ def test_seats_of_a_new_game_register_a_lost_card(tmp_path: Path) -> None:
         t.highlight("Property trading game")
         t.play("YES", "YES", "YES")  # the same players, start
         assert "SEATS 1/2" in t.text() and "Ann: tap your card" in t.text() and "YES keeps the one registered" in t.text()
-        t.play("TAP ann-spare")  # Ann lost hers
+        t.play("TAP ann spare")  # Ann lost hers: a new card (a name of two words: the script's TAP takes the rest)
         assert "Bob: tap your card" in t.text()
         t.play("YES")  # Bob keeps his
         t.play("TAP Ann")
         assert "Unknown card" in t.text()
-        t.play("TAP ann-spare")
+        t.play("TAP ann spare")
         assert t.text().startswith("Ann $1500")
         t.play("TAP Bob")
         assert t.text().startswith("Bob $1500")
