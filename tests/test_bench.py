@@ -88,3 +88,15 @@ def test_the_presence_bench_prints_the_light_and_the_voice_latencies() -> None:
     row(out, "input -> light changed", rf"p50 +{NUMBER} ms  p99 +{NUMBER} ms")
     row(out, "  of which cues -> strip", rf"p50 +{NUMBER} ms")
     row(out, "input -> first audio queued", rf"p50 +{NUMBER} ms  p99 +{NUMBER} ms")
+
+
+def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
+    out = run_bench("bench/pi_box.py", "--inputs", "3", "--steps", "2000", "--factor", "2", "--presses", "16")
+    assert re.search(r"^box: ", out, re.MULTILINE)
+    row(out, "reference loop (n-body, pure Python", rf".*CPU factor {NUMBER} \(given\)")
+    row(out, "start-up to the phone page's address", rf".*: {NUMBER} s")
+    row(out, "/api/state, 8 phones", rf".*p50 {NUMBER} ms, p99 {NUMBER} ms")
+    row(out, "input -> all 8 live streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
+    row(out, "peak RSS of companion run:", rf"{NUMBER} MiB")
+    row(out, "peak RSS after a 256 MiB", rf".*: {NUMBER} MiB, another phone answered 200")
+    row(out, "button edge -> frame (bench/table_bench.py in the box):", rf"median {NUMBER} ms, p99 {NUMBER} ms")
