@@ -147,7 +147,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         cards, cards_trouble = open_card_book(Path(journal_path).with_suffix(".cards.json")) \
             if pins.nfc is not None and open_nfc is not None else (None, None)
         controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
-                                     shutdown=shutdown, new_seed=new_seed, hush=hush,
+                                     shutdown=shutdown, new_seed=new_seed,
+                                     hush=hush if open_tunes or open_mouth else None,  # "Sound" in the host menu
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
                                      cards=cards, pin_lock=pin_lock)
         controller_box.append(controller)

@@ -13,7 +13,7 @@ from companion.config import ConfigError, parse_config, parse_quiet_hours
 from companion.devices.clock import SimClock
 from companion.devices.cues import CueFeed
 from companion.devices.faults import Kept
-from companion.devices.sounds import TUNES, Buzzer, Hush, PiezoTunes, tune_pcm
+from companion.devices.sounds import TUNES, Buzzer, Hush, PiezoTunes, SpeakerTunes, tune_pcm
 from companion.journal import Journal
 from companion.table import Table
 
@@ -126,7 +126,7 @@ def test_quiet_hours_in_the_config() -> None:
 
 def test_the_host_menu_mutes_and_unmutes_the_sound(tmp_path: Path) -> None:
     hush = Hush()
-    with table(tmp_path, start(), hush=hush) as t:
+    with table(tmp_path, start(), hush=hush, open_tunes=lambda: SpeakerTunes(lambda pcm, rate: None)) as t:
         t.play("HOLD MENU 2")
         for _ in range(10):
             if ">Sound: on" in t.text():
@@ -149,3 +149,13 @@ def test_off_the_pi_a_tune_is_pcm_for_the_speaker() -> None:
     pcm = tune_pcm(TUNES["your-turn"], 22050)
     assert len(pcm) == 2 * (int(0.07 * 22050) + int(0.12 * 22050))
     assert max(abs(int.from_bytes(pcm[i:i + 2], "little", signed=True)) for i in range(0, len(pcm), 2)) == 6000
+
+
+def test_without_a_buzzer_or_a_voice_the_host_menu_has_no_sound_item(tmp_path: Path) -> None:
+    with table(tmp_path, start(), hush=Hush()) as t:
+        t.play("HOLD MENU 2")
+        shown = set()
+        for _ in range(12):
+            shown.add(t.text())
+            t.play("NEXT")
+        assert not any("Sound:" in text for text in shown)
