@@ -91,6 +91,7 @@ def attacked(table: RunningTable) -> Iterator[Attack]:
         attack.end()
     assert table.state() == before
     growth = table.memory("VmHWM") - base
+    print(f"peak memory growth {growth / MIB:.1f} MiB, peak {table.memory('VmHWM') / MIB:.1f} MiB")
     assert growth <= GROWTH, f"the peak memory grew by {growth / MIB:.1f} MiB"
 
 
