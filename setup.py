@@ -4,7 +4,12 @@ Everything else about the package is in ``pyproject.toml``. The engine is plain 
 Cython turns the same sources into C extension modules (no ``.pyx``, no type declarations; the
 type hints are not read as C types), which Python imports in place of the ``.py`` files, about 1.4×
 as fast (docs/simulate.md). Each module is ``optional``: with no C compiler or no Python headers the
-build warns and the package installs with the pure engine. ``COMPANION_PURE=1`` skips the compiling.
+build warns and the package installs with the pure engine.
+
+Compiled on request: ``COMPANION_COMPILE=1`` at install (or ``CI`` set, as CI services do and ``.ci/run``
+does), so that the README's first command reaches the demo within a minute on a fresh 2-core machine (the
+compile took it to 171 s); ``COMPANION_PURE=1`` always skips it. An engine already compiled from the same
+sources (``compiled.json`` holds each source's hash, and every module is there) is not compiled again.
 
 Beside the modules the build writes ``compiled.json``, the SHA-256 of each source compiled:
 ``companion.compiled`` uses the compiled modules only while every source still has its hash (an
@@ -21,8 +26,10 @@ import hashlib
 import json
 import os
 import sys
+import sysconfig
 from pathlib import Path
 
+from build_backend import compile_requested  # beside this file: the backend asks for Cython only then
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
@@ -65,9 +72,26 @@ def module_name(source: Path) -> str:
     return ".".join(source.with_suffix("").parts)
 
 
+def already_compiled() -> bool:
+    """Whether every engine module is compiled, for this Python, from the sources as they are now (an editable
+    install compiled them before): then a second install does not compile them again."""
+    try:
+        manifest = json.loads((ENGINE / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return all(source.with_suffix(suffix).is_file()
+               and manifest.get(source.relative_to(ENGINE).as_posix()) == hashlib.sha256(source.read_bytes()).hexdigest()
+               for source in engine_sources())
+
+
 def engine_extensions() -> list[Extension]:
-    """The engine's modules as Cython extensions; none (the pure engine) if Cython is missing or cannot translate them."""
-    if os.environ.get("COMPANION_PURE"):
+    """The engine's modules as Cython extensions; none (the pure engine) unless asked for, when already compiled from
+    the same sources, or if Cython is missing or cannot translate them."""
+    if not compile_requested():
+        return []
+    if already_compiled():
+        print("the engine is already compiled from these sources: not compiled again", file=sys.stderr)
         return []
     if compilers() == 0:
         print(f"warning: the engine is not compiled (less than {MEMORY_PER_COMPILER >> 20} MB of memory available); "
