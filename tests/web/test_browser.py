@@ -22,7 +22,7 @@ from companion.journal import Journal
 from companion.table import Table
 from companion.web import Access, WebServer, create_app, make_server
 
-from .conftest import CODE, PIN
+from .conftest import CODE, PIN, ticking
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -110,70 +110,10 @@ def expect_text(locator: Any, text: str) -> None:
     expect(locator).to_have_text(text, timeout=TIMEOUT)
 
 
-def test_balances_and_a_live_update(server: WebServer, table: Table, phone: Any) -> None:
-    page = phone(server.url + "/")
-    for name in ("Ann", "Bob", "Cy"):
-        expect_text(cash(page, name), "$1500")
-    assert page.locator("#board svg [data-space]").count() == 40
-    assert page.locator("#board [data-token]").count() == 3
-    table.submit({"roll": [1, 2]}, source="buttons")  # another device moves the game on
-    table.submit({"answer": "yes"}, source="buttons")
-    expect_text(cash(page, "Ann"), "$1440")
-    expect_text(page.locator('.player[data-player="Ann"] .deed'), "Baltic Avenue")
-    assert page.locator("#story li").first.text_content() == "Give Ann the deed of Baltic Avenue"
-    shot(page, "live-update")
-    assert page.errors == []
 
 
-def test_a_joined_player_buys(server: WebServer, table: Table, phone: Any) -> None:
-    page = phone(server.url + f"/join#code={CODE}")
-    assert page.evaluate("location.hash") == ""  # the code left the URL (and the history) at once
-    assert page.input_value("#join-code") == CODE
-    join(page, "Ann")
-    table.submit({"roll": [1, 2]}, source="roller")
-    page.click('[data-answer="yes"]')
-    expect_text(cash(page, "Ann"), "$1440")
-    expect_text(page.locator('[data-deed="baltic-avenue"] .deed'), "Baltic Avenue")
-    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
-    shot(page, "joined-buys")
-    assert page.errors == []
 
 
-def test_an_auction_and_a_trade_between_two_phones(server: WebServer, table: Table, phone: Any) -> None:
-    ann = phone(server.url + f"/join#code={CODE}")
-    join(ann, "Ann")
-    bob = phone(server.url + f"/join#code={CODE}")
-    join(bob, "Bob")
-    table.submit({"roll": [1, 2]}, source="roller")
-    ann.click('[data-answer="no"]')  # Baltic Avenue goes to auction
-    bob.wait_for_selector("#auction-panel:not([hidden]) #bid-form:not([hidden])")
-    bob.fill("#bid-amount", "30")
-    bob.click("#bid-button")
-    expect_text(ann.locator("#auction-text"), "Baltic Avenue: Bob bids $30 · waiting for Ann, Cy")
-    ann.fill("#bid-amount", "40")
-    ann.click("#bid-button")
-    expect_text(bob.locator("#auction-text"), "Baltic Avenue: Ann bids $40 · waiting for Bob, Cy")
-    bob.click("#pass-button")
-    shot(bob, "auction")
-    table.submit({"act": {"player": "Cy", "do": "pass"}}, source="host")
-    expect_text(ann.locator('[data-deed="baltic-avenue"] .deed'), "Baltic Avenue")
-    expect_text(cash(ann, "Ann"), "$1460")
-
-    ann.click("#trade-new summary")
-    ann.select_option("#trade-with", "Bob")
-    ann.check('#give-items input[value="space:baltic-avenue"]')
-    ann.fill("#get-cash", "100")
-    ann.click("#trade-form button")
-    bob.wait_for_selector("#trade-offer .offer")
-    expect_text(bob.locator("#trade-offer .offer p"), "Ann offers Bob: Baltic Avenue for $100")
-    shot(bob, "trade-offer")
-    bob.click("#trade-offer button:text('Accept')")
-    expect_text(bob.locator('[data-deed="baltic-avenue"] .deed'), "Baltic Avenue")
-    expect_text(cash(ann, "Ann"), "$1560")
-    expect_text(cash(ann, "Bob"), "$1400")
-    assert table.state["spaces"]["baltic-avenue"]["owner"] == "Bob"
-    shot(ann, "trade-done")
-    assert ann.errors == [] and bob.errors == []
 
 
 def test_a_refused_action_explains_itself(server: WebServer, table: Table, phone: Any) -> None:
@@ -197,27 +137,6 @@ def test_a_refused_action_explains_itself(server: WebServer, table: Table, phone
     expect_text(cash(page, "Ann"), "$1437")
 
 
-def test_the_host_page(server: WebServer, table: Table, phone: Any) -> None:
-    page = phone(server.url + "/host")
-    page.fill("#host-pin", PIN)
-    page.click("#pin-form button")
-    page.wait_for_selector("#host-tools:not([hidden])")
-    expect_text(page.locator("#join-show .code"), CODE)
-    assert page.locator("#join-show svg").count() == 1
-    table.submit({"roll": [1, 2]}, source="roller")
-    page.click('[data-answer="yes"]')  # the host acts for Ann, who has no phone
-    expect_text(cash(page, "Ann"), "$1440")
-    page.click("#host-actions button:text('Undo')")
-    expect_text(cash(page, "Ann"), "$1500")
-    shot(page, "host")
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.click("#join-show button:text('New join code')")
-    from playwright.sync_api import expect
-
-    expect(page.locator("#join-show .code")).not_to_have_text(CODE, timeout=TIMEOUT)
-    new_code = page.locator("#join-show .code").inner_text()
-    assert len(new_code) == 6 and new_code.isdigit() and server.app.extensions["companion"].access.join_code == new_code
-    assert page.errors == []
 
 
 def test_a_host_who_joined_as_a_player_acts_for_a_player_without_a_phone(server: WebServer, table: Table,
@@ -301,14 +220,6 @@ def test_a_player_out_of_the_game_is_offered_no_acts(server: WebServer, table: T
     assert ann.errors == []
 
 
-def test_a_dropped_stream_resumes_without_reloading(server: WebServer, table: Table, phone: Any) -> None:
-    page = phone(server.url + "/")
-    page.evaluate("window.marker = 1")
-    page.evaluate("app.stream.close(); follow()")  # what the browser does after a dropped connection
-    table.submit({"roll": [1, 2]}, source="buttons")
-    table.submit({"answer": "yes"}, source="buttons")
-    expect_text(cash(page, "Ann"), "$1440")
-    assert page.evaluate("window.marker") == 1  # the same page: no reload
 
 
 def test_a_refused_stream_is_opened_again(server: WebServer, table: Table, browser: Any) -> None:
@@ -331,44 +242,6 @@ def test_a_refused_stream_is_opened_again(server: WebServer, table: Table, brows
     context.close()
 
 
-def test_a_button_press_on_the_demo_table_reaches_the_page(browser: Any, phone: Any, tmp_path: Path) -> None:
-    """`companion demo`'s table: MockFactory pins, luma's dummy OLED, the page served by the station."""
-    launch = pytest.importorskip("companion.launch", reason="the devices part (companion demo) is not there yet")
-    from companion.devices import clock as clocks
-    from companion.devices.virtual import VirtualButtons
-
-    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}
-    with launch.mock_station(journal_path=tmp_path / "demo.sqlite3", dice="software", clock=clocks.monotonic,
-                             sleep=clocks.sleep, setup=setup, new_seed=lambda: 3,
-                             web=("127.0.0.1", 0)) as (station, factory, pins):
-        with ticking(station):
-            page = phone(station.web.url + "/")
-            expect_text(page.locator("#prompt"), "Ann, roll the dice")
-            VirtualButtons(factory, pins.buttons, clocks.sleep).press("ROLL")  # the Pi rolls (software dice)
-            from playwright.sync_api import expect
-
-            expect(page.locator("#story")).to_contain_text("Ann rolls", timeout=TIMEOUT)
-            assert station.table.state["seq"] >= 1
-            shot(page, "demo-button")
-            assert page.errors == []
-
-
-@contextmanager
-def ticking(station: Any) -> Iterator[None]:
-    """The station's tick every 10 ms on a thread of its own, as ``companion run`` ticks it."""
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(0.01):
-            station.tick()
-
-    ticker = threading.Thread(target=tick, daemon=True)
-    ticker.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        ticker.join(timeout=2)
 
 
 def test_addon_both_boards_and_a_subway_ride_picked_on_the_map(browser: Any, phone: Any, tmp_path: Path) -> None:

@@ -224,6 +224,18 @@ function followAgain() {
   }, follow.pause);
 }
 
+// A phone that sleeps loses its stream without a word: iOS suspends the page, and the connection it finds on waking
+// may look open yet be gone (Wi-Fi went to sleep too), so no error comes. When the page is shown again (the screen
+// back on, the tab brought forward, or the page restored from the back-forward cache), fetch what was missed and
+// open the stream anew.
+async function wake() {
+  if (document.visibilityState !== "visible" || !app.stream) return;  // hidden, or not following yet (table code)
+  try { await refresh(); } catch { /* the Pi is unreachable: the new stream's error tries again */ }
+  follow();
+}
+document.addEventListener("visibilitychange", wake);
+addEventListener("pageshow", (event) => { if (event.persisted) wake(); });
+
 // ------------------------------------------------------------------ drawing the state
 // `game` is the id of the state's game (null: not known yet). Only an older state of the game shown is dropped (an
 // input's reply arriving after the stream's next state): another game always replaces it, even one of the same
