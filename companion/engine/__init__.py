@@ -39,13 +39,14 @@ def new_game(setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
     return find_ruleset(ruleset).new_game(setup)
 
 
-def apply(state: State | None, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
-    """Apply one input line (``{"setup": ...}`` when ``state`` is None)."""
+def apply(state: State | None, line: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
+    """Apply one input line (``{"setup": ...}`` when ``state`` is None); ``table=False``: the simulation path
+    (:meth:`Ruleset.apply <companion.engine.core.Ruleset.apply>`: no undo record, no log)."""
     if state is None:
         if not isinstance(line, Mapping) or set(line) != {"setup"}:
             raise IllegalInput('a game starts with a {"setup": {...}} line')
         return new_game(line["setup"])
-    return find_ruleset(state["ruleset"]).apply(state, line)
+    return find_ruleset(state["ruleset"]).apply(state, line, table=table)
 
 
 def public_state(state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:

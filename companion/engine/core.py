@@ -192,8 +192,13 @@ class Ruleset:
         d.barrier = True
         return self._finish(d, None), d.events
 
-    def apply(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """Apply one input line; raises :class:`IllegalInput` (state untouched) if it is refused."""
+    def apply(self, state: State, line: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
+        """Apply one input line; raises :class:`IllegalInput` (state untouched) if it is refused.
+
+        ``table=False`` is the simulation path: the same rules give the same state and events, without what only a
+        table reads: no undo record (``undo`` is None: an undo is refused) and no log lines (``log`` stays as it
+        was). tests/test_sim_path.py holds the two paths equal.
+        """
         if type(line) is not dict and not isinstance(line, Mapping):  # isinstance of an ABC is slow: dict first
             raise reject("an input must be a JSON object")
         if "setup" in line:
@@ -220,6 +225,11 @@ class Ruleset:
             raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")
         self.run(d)
         self.settled(d)
+        if not table:
+            state = d.finish(log=False)
+            state["seq"] += 1
+            state["undo"] = None
+            return state, d.events
         return self._finish(d, line), d.events
 
     def public(self, state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:
@@ -286,7 +296,7 @@ class Ruleset:
         refused: list[tuple[dict[str, Any], str]] = []
         for act in self.candidate_acts(state, name):
             try:
-                legal.append((act, self.apply(state, {"act": act})[1]))
+                legal.append((act, self.apply(state, {"act": act}, table=False)[1]))
             except IllegalInput as error:
                 refused.append((act, str(error)))
         return legal, refused

@@ -129,12 +129,12 @@ class Draft:
         """Record an event: something said, or something the table must do physically."""
         self.events.append({"kind": kind, "text": text, **details})
 
-    def finish(self) -> State:
-        """The finished state: plain lists again, and the log of this input's lines."""
+    def finish(self, *, log: bool = True) -> State:
+        """The finished state: plain lists again, and (``log``: the table's) the log of this input's lines."""
         s = self.state
         if self._decks_copied:
             s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
-        if self.events:
+        if log and self.events:
             texts = [e["text"] for e in self.events]
             keep = LOG_LINES - len(texts)
             s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]

@@ -1,7 +1,8 @@
 """One simulated game: bots feed inputs to the engine until somebody wins or the turn cap.
 
-The game goes through :func:`companion.engine.apply` exactly as a live table does; the
-bots' dice are inputs. Every game's seeds derive from the master seed and the game's
+The game goes through :func:`companion.engine.apply` as a live table does, on its simulation
+path (``table=False``: the same rules, states and events, without the undo record and the log
+nobody reads in a bot game); the bots' dice are inputs. Every game's seeds derive from the master seed and the game's
 index alone, so a run gives the same results however its games are spread over workers.
 """
 
@@ -62,8 +63,9 @@ class GameRecord:
     seconds: float = 0.0
 
 
-def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> GameRecord:
-    """Play game ``index`` of a run; ``lines`` (if given) receives the game file's input lines."""
+def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, table: bool = False) -> GameRecord:
+    """Play game ``index`` of a run; ``lines`` (if given) receives the game file's input lines; ``table``: through
+    the table's path of the engine (undo record and log kept) instead of the simulation path."""
     started = time.perf_counter()
     seed = spec.game_seed(index)
     seats = spec.seats()
@@ -81,11 +83,11 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
     while state["winner"] is None and state["turn"]["number"] <= cap and inputs < input_cap:
         line = strategy.next_input(state)
         try:
-            after, events = apply(state, line)
+            after, events = apply(state, line, table=table)
         except IllegalInput as error:
             rejected += 1
             first_rejection = first_rejection or f"{describe_input(line)}: {error}"
-            line, accepted, events, refused = first_accepted(strategy.fallback(state), state)
+            line, accepted, events, refused = first_accepted(strategy.fallback(state), state, table=table)
             rejected += refused
             if accepted is None:
                 prompt = state["prompt"] or {}
@@ -105,13 +107,15 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None) -> Ga
     )
 
 
-def first_accepted(lines: Iterable[Line], state: State) -> tuple[Line, State | None, list[Event], int]:
-    """The first of ``lines`` the engine accepts: (line, new state, events, refusals before it)."""
+def first_accepted(lines: Iterable[Line], state: State, *,
+                   table: bool = True) -> tuple[Line, State | None, list[Event], int]:
+    """The first of ``lines`` the engine accepts: (line, new state, events, refusals before it); ``table``: as
+    :func:`companion.engine.apply`."""
     refused = 0
     line: Line = {}
     for line in lines:
         try:
-            after, events = apply(state, line)
+            after, events = apply(state, line, table=table)
             return line, after, events, refused
         except IllegalInput:
             refused += 1

@@ -1,0 +1,104 @@
+"""The simulation path (``apply(..., table=False)``) is the table's path minus what only a table reads.
+
+One set of rules, two ways through it: the table keeps an undo record and a log, the simulator does not.
+Input by input, over every game file and bot games of every ruleset, both give the same state (but for
+``undo`` and ``log``), the same events and the same refusals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import Event, IllegalInput, State, apply, ruleset_ids
+from companion.gamefile import GameFileError, parse_lines
+from companion.sim.game import GameSpec, play_game
+
+ROOT = Path(__file__).parents[1]
+GAME_FILES = sorted((ROOT / "tests" / "gamefiles").glob("*/*.jsonl"))
+TABLE_ONLY = frozenset({"undo", "log"})
+
+
+def without_table(state: State) -> State:
+    return {k: v for k, v in state.items() if k not in TABLE_ONLY}
+
+
+def both_paths(state: State, line: dict[str, Any]) -> tuple[State, list[Event]] | None:
+    """``line`` applied to ``state`` on both paths, checked equal; the table's result (None: both refused)."""
+    try:
+        table = apply(state, line)
+    except IllegalInput as refusal:
+        with pytest.raises(IllegalInput) as sim_refusal:
+            apply(state, line, table=False)
+        assert str(sim_refusal.value) == str(refusal)
+        return None
+    sim = apply(state, line, table=False)
+    assert without_table(sim[0]) == without_table(table[0]), line
+    assert sim[1] == table[1], line
+    if "undo" not in line:  # an undo is the table's own input, whichever path it takes
+        assert sim[0]["undo"] is None and sim[0]["log"] == state["log"]
+    return table
+
+
+def good_lines(path: Path) -> list[dict[str, Any]]:
+    """The lines of a game file up to the first that is not a JSON object (a file testing that error)."""
+    lines = []
+    try:
+        for _, line in parse_lines(path.read_text().splitlines()):
+            lines.append(line)
+    except GameFileError:
+        pass
+    return lines
+
+
+def test_every_game_file_gives_the_same_states_and_events_on_both_paths() -> None:
+    assert len(GAME_FILES) > 100
+    compared = 0
+    for path in GAME_FILES:
+        state = None
+        for line in good_lines(path):
+            if state is None:
+                try:
+                    state, _ = apply(None, line)
+                except IllegalInput:
+                    break  # a game file of a refused setup: no input to compare
+                continue
+            result = both_paths(state, line)
+            if result is None:
+                break  # the file ends in a refused line (its expected error): both paths refused it alike
+            state = result[0]
+            compared += 1
+    assert compared > 1000  # inputs compared (the files are short scenes)
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_bot_games_are_the_same_on_both_paths(ruleset: str) -> None:
+    spec = GameSpec(ruleset, 4, seed=11)
+    for index in range(3):
+        table_lines: list[Any] = []
+        sim_lines: list[Any] = []
+        table_game = play_game(spec, index, table_lines, table=True)
+        sim_game = play_game(spec, index, sim_lines)
+        assert sim_lines == table_lines
+        assert dataclasses.replace(sim_game, seconds=0) == dataclasses.replace(table_game, seconds=0)
+        # Each path chained on its own states, from the same start.
+        table_state, _ = apply(None, table_lines[0])
+        sim_state = table_state
+        for line in table_lines[1:]:
+            table_state, table_events = apply(table_state, line)
+            sim_state, sim_events = apply(sim_state, line, table=False)
+            assert without_table(sim_state) == without_table(table_state)
+            assert sim_events == table_events
+
+
+def test_the_simulation_path_keeps_no_undo() -> None:
+    state, _ = apply(None, {"setup": {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}})
+    state, _ = apply(state, {"roll": [1, 2]})
+    assert state["prompt"]["kind"] == "buy"
+    apply(apply(state, {"answer": "yes"})[0], {"undo": 1})  # the table's buy can be undone
+    simulated, _ = apply(state, {"answer": "yes"}, table=False)
+    with pytest.raises(IllegalInput, match="nothing to undo"):
+        apply(simulated, {"undo": 1})
