@@ -269,3 +269,29 @@ def test_names_contrast_and_the_narrowest_phones(browser: Any, tmp_path: Path, s
         assert found["unnamed"] == [] and found["poor"] == [] and found["width"] <= page.viewport_size["width"], found
         shot(page, f"a11y-{size.replace('%', 'pc')}")
         assert page.errors == []
+
+
+def test_what_the_table_waits_for_stays_in_view(browser: Any, tmp_path: Path) -> None:
+    """The buttons the table waits on (a bid, an answer to an offer) stay under the header while Ann scrolls."""
+    with seated(browser, tmp_path, {"spaces": {"reading-railroad": {"owner": "Bob"}}}) as (page, table):
+        from playwright.sync_api import expect
+
+        table.submit({"roll": [1, 2]}, source="test")  # Ann on Baltic Avenue: she lets it go to auction
+        table.submit({"answer": "no"}, source="test")
+        expect_text(page.locator("#me-now"), "Your move: Auction of Baltic Avenue: no bid yet")
+        page.mouse.wheel(0, 3000)
+        page.wait_for_timeout(300)
+        assert in_view(page, "#bid-button") and in_view(page, "#pass-button")
+        page.fill("#bid-amount", "12")
+        expect_text(page.locator("#bid-button"), "Bid $12")
+        shot(page, "bid-in-view")
+        page.click("#bid-button")
+        table.submit({"act": {"player": "Bob", "do": "pass"}}, source="test")
+        expect(page.locator("#auction-panel")).to_be_hidden(timeout=TIMEOUT)
+        table.submit({"act": {"player": "Bob", "do": "trade", "with": "Ann", "give": {"cash": 0, "spaces": ["reading-railroad"],
+                      "cards": []}, "get": {"cash": 150, "spaces": [], "cards": []}}}, source="test")
+        expect_text(page.locator("#me-now"), "Bob offers you a trade")
+        page.mouse.wheel(0, 3000)
+        page.wait_for_timeout(300)
+        assert in_view(page, "#trade-offer button:text('Accept')")
+        assert page.errors == []

@@ -249,8 +249,9 @@ function render(state, game) {
   // still thrown, after the others, so that it is seen).
   const failures = [];
   // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
-  for (const panel of [renderHost, renderTurn, renderMe, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens, renderAuction,
-    renderTrade, renderMine, renderJoin]) {
+  // renderMe last: it holds under the header the panel the table waits on, once that panel is drawn.
+  for (const panel of [renderHost, renderTurn, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens,
+    renderAuction, renderTrade, renderMine, renderJoin, renderMe]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
   if ($("deed-card").open) drawDeed();
@@ -330,11 +331,17 @@ function renderMe(state) {
       : `Turn ${state.turn.number}: ${state.turn.player}${state.turn.player === me ? " (you)" : ""}`;
   $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";
   $("me-now").classList.toggle("waiting", !!(waiting || offer));
-  const panel = $("turn-panel");
-  panel.classList.toggle("mine", !!waiting && prompt.kind !== "auction");
-  panel.classList.toggle("stuck", panel.classList.contains("mine") && panel.offsetHeight < innerHeight * 0.35);
-  // What is scrolled into view (a focused field, a deed) stops below the header and the prompt held under it.
-  document.documentElement.style.setProperty("--stuck", (panel.classList.contains("stuck") ? panel.offsetHeight : 0) + "px");
+  // The panel with the buttons the table waits for (the prompt's, the bid's, the offer's) stays under the header.
+  const wanted = state.winner ? null : waiting ? (prompt.kind === "auction" ? "auction-panel" : "turn-panel") : offer ? "trade-panel" : null;
+  let stuck = 0;
+  for (const id of ["turn-panel", "auction-panel", "trade-panel"]) {
+    const panel = $(id), here = id === wanted && !panel.hidden;
+    panel.classList.toggle("mine", here);
+    panel.classList.toggle("stuck", here && panel.offsetHeight < innerHeight * 0.35);
+    if (panel.classList.contains("stuck")) stuck = panel.offsetHeight;
+  }
+  // What is scrolled into view (a focused field, a deed) stops below the header and the panel held under it.
+  document.documentElement.style.setProperty("--stuck", stuck + "px");
 }
 
 function rollControls(box, prompt) {
