@@ -7,8 +7,8 @@ One action a line (blank lines and ``#`` comments are skipped)::
     DICE <a> <b> [<c>]                      the roller shows these dice and strobes
     WAIT <ms>                               let time pass (scrolling, time-outs, back-off)
     TAP <card>                              put a card on the NFC reader and take it away: a player's name
-                                            (TAP Ann, TAP Player 1), a deed's space id (TAP boardwalk), any other name an
-                                            unknown card (a virtual PN532: :mod:`.virtual_nfc`)
+                                            (TAP Ann, TAP Player 1), a deed's space id (TAP boardwalk), any
+                                            other name an unknown card (a virtual PN532: :mod:`.virtual_nfc`)
 
 Each action moves gpiozero MockFactory pins (through :mod:`.virtual`); the table reacts as it
 would to real hardware. Time is simulated, so a script gives the same frames on every machine.

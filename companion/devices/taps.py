@@ -294,13 +294,13 @@ class RegisterMode(Mode):
             return True
         self.done += 1
         self.desk.say(said)
-        self._next()
+        self._next(said)
         return True
 
-    def _next(self) -> None:
+    def _next(self, said: str = "") -> None:
         self.at += 1
         if self.at >= len(self.cards):
-            self.desk.say(f"Cards registered: {self.done}")
+            self.desk.say(f"{said}. Cards registered: {self.done}" if said else f"Cards registered: {self.done}")
             self.desk.open(None)
 
     def press(self, button: str) -> None:

@@ -160,7 +160,7 @@ class VirtualCards:
     def __init__(self, chip: VirtualPN532, wait: Sleep) -> None:
         self.chip, self.wait = chip, wait
 
-    def tap(self, name: str, hold: float = 0.3, gap: float = 0.3) -> None:
+    def tap(self, name: str, hold: float = 0.3, gap: float = 0.4) -> None:
         self.chip.place(demo_uid(name))
         self.wait(hold)
         self.chip.remove()

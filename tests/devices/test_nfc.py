@@ -202,3 +202,16 @@ def test_a_tap_whose_handling_fails_does_not_stop_the_tick():
     chip.place(demo_uid("Ann"))
     run(nfc, clock, 0.5)  # no exception out of poll(): the reader starts over
     assert nfc.failures >= 1
+
+
+def test_a_card_put_back_half_a_second_later_taps_again():
+    """Taking a deed back from an offer is the same sticker tapped twice: 0.4 s away was one tap (the reader forgot
+    a card only 0.3 s after its last sighting, and searches without a card come every 150 ms)."""
+    nfc, chip, clock, taps, _, _ = reader()
+    run(nfc, clock, 0.3)
+    for _ in range(2):
+        chip.place(demo_uid("boardwalk"))
+        run(nfc, clock, 0.3)
+        chip.remove()
+        run(nfc, clock, 0.4)
+    assert len(taps) == 2

@@ -232,3 +232,4 @@ def test_run_opens_the_readers_bus_through_smbus2_and_a_missing_bus_is_said(tmp_
         assert _start_reader(pins, no_i2c, t.station.controller, t.clock) == (None, None)
         t.station.controller.refresh()
         assert "No NFC reader: buttons only" in t.text()
+
