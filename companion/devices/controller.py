@@ -42,11 +42,12 @@ from companion.table import StaleInput, Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import ButtonChoice, choice_key, deed_choices, first_choice, next_deed, prompt_choices, space_labels
+from .choices import ButtonChoice, choice_key, first_choice, prompt_choices, space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
 from .draw import Painter
+from .deeds_mode import DeedsMode
 from .modes import DiceEntryMode, Mode, with_notice
 from .nfc import Tap
 from .notices import Notices
@@ -136,7 +137,7 @@ class TableController:
         self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self._mode = "game"  # game | help | players | join | menu | confirm | setup | deeds (the others: ``overlay``)
+        self._mode = "game"  # game | help | players | join | menu | confirm | setup (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
         #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
@@ -145,11 +146,6 @@ class TableController:
         self.menu_title = ""
         self.confirming: _Action | None = None
         self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
-        self.deeds_player = ""  # whose deeds the "deeds" mode browses
-        self._deeds_prompt = ""  # the kind of question they were opened at (a debt, a roll, a buy...)
-        self._deeds_seq = -1  # the input they were opened at: the story shown is of their acts only
-        self._deeds_of: tuple[State, list[ButtonChoice]] | None = None
-        self._deed_confirm: str | None = None  # the deed (its key) waiting for a second YES
         self._labels_of: dict[str, Labels] = {}
         self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
@@ -166,8 +162,6 @@ class TableController:
         self.closed = False
         self.cards = cards  # the tags of each set, when a card reader is fitted
         self.overlay: Mode | None = None  # a mode of its own class (:mod:`.modes`): a tapped card's, registering
-        self._deeds_space: str | None = None  # the deeds of one space only (its sticker tapped)
-        self._deeds_source = "button"
         self._unsubscribe = table.subscribe(self._inbox.append)
         if table.state is not None:
             self._adopt(table.state)
@@ -175,7 +169,7 @@ class TableController:
     @property
     def mode(self) -> str:
         """What the buttons are doing: the open mode's name (``dice``, ``window``, ``trade``...), else ``game``,
-        ``players``, ``join``, ``help``, ``menu``, ``confirm``, ``setup`` or ``deeds``."""
+        ``players``, ``join``, ``help``, ``menu``, ``confirm`` or ``setup``."""
         return self.overlay.name if self.overlay is not None else self._mode
 
     # ================================================================== inputs from devices
@@ -283,8 +277,22 @@ class TableController:
         self.overlay = mode
 
     def open_deeds(self, player: str, *, space: str | None = None, source: str = "button") -> None:
-        self._back()
         self._open_deeds(player, space, source)
+
+    def is_open(self, mode: Mode) -> bool:
+        return self.overlay is mode
+
+    def roll(self) -> None:
+        self._game_press("ROLL")
+
+    def story(self) -> list[dict[str, Any]]:
+        return self.events
+
+    def own(self) -> bool:
+        return self.table.state is self._own_state
+
+    def notice(self) -> str | None:
+        return self.notices.shown(self.scroll)[0]
 
     def _register_cards(self) -> None:
         """The host menu's "Register cards": the deeds in board order, then the players' cards."""
@@ -359,7 +367,7 @@ class TableController:
         self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str) -> None:
-        if self._mode in ("game", "deeds") and button in ("YES", "NO", "ROLL") and \
+        if self._mode == "game" and button in ("YES", "NO", "ROLL") and \
                 self.clock() - self._foreign_at < GUARD:
             # People press a few hundred ms after what they saw: a press this soon after a phone changed the game
             # was meant for the screen before (it would buy, pay or accept something nobody chose).
@@ -374,8 +382,6 @@ class TableController:
             self._mode = "game"
             if button == "YES" and action is not None:
                 action.run()
-        elif self._mode == "deeds":
-            self._deeds_press(button)
         elif self._mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self._mode == "help":
@@ -478,51 +484,8 @@ class TableController:
 
     # ================================================================== a player's deeds
     def _open_deeds(self, player: str, space: str | None = None, source: str = "button") -> None:
-        """Build, mortgage, sell...: the player's acts on their own spaces (those on ``space`` only, when given),
-        one per page (see :func:`deed_choices`), sent with ``source``."""
-        self._mode, self.cursor, self.deeds_player, self._deed_confirm = "deeds", 0, player, None
-        self.overlay, self._deeds_space, self._deeds_source, self._deeds_of = None, space, source, None
-        state = self.table.state
-        self._deeds_seq = state["seq"] if state is not None else -1
-        self._deeds_prompt = ((state or {}).get("prompt") or {}).get("kind", "")
-
-    def _deeds(self) -> list[ButtonChoice]:
-        state = self.table.state
-        if state is None:
-            return []
-        if self._deeds_of is None or self._deeds_of[0] is not state:
-            deeds = deed_choices(state, self.deeds_player, self._labels(state))
-            if self._deeds_space is not None:  # its sticker tapped: that deed's acts
-                deeds = [d for d in deeds if d.line is not None and d.line["act"].get("space") == self._deeds_space]
-            self._deeds_of = (state, deeds)
-        return self._deeds_of[1]
-
-    def _deeds_press(self, button: str) -> None:
-        deeds = self._deeds()
-        if button == "NO" and self._deed_confirm is not None:
-            self._deed_confirm = None  # back to the act, not out of the deeds
-        elif button == "NO" or not deeds:
-            self._back()
-        elif button == "ROLL":  # done with the deeds: roll
-            self._back()
-            self._game_press(button)
-        elif button in ("PREV", "NEXT"):
-            self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(deeds)
-            self._deed_confirm = None
-        elif button == "YES":
-            at = self.cursor % len(deeds)
-            line = deeds[at].line
-            if deeds[at].confirm and self._deed_confirm != choice_key(deeds[at]):  # it costs money: YES again
-                self._deed_confirm = choice_key(deeds[at])
-                return
-            self._deed_confirm = None
-            if line is not None and self._submit(line, self._deeds_source) and self._mode == "deeds":
-                after = self._deeds()
-                cursor = next_deed(after, line["act"], at) if after else None
-                if cursor is None:
-                    self._back()  # nothing more to do on them, or only what would undo it
-                else:
-                    self.cursor = cursor
+        """Build, mortgage, sell...: the player's acts on their own spaces (:mod:`.deeds_mode`)."""
+        self.open(DeedsMode(self, player, space=space, source=source))
 
     # ================================================================== dice
     def _ruleset(self) -> Ruleset:
@@ -749,14 +712,13 @@ class TableController:
         if self._mode == "game" and state is not None and state is self._own_state:  # after the buttons' own input
             self.cursor, self.selected = self._first_choice(state), None
             self.confirming = None
-        elif place is not None and (self._mode == "deeds" or self._prompt == asked):
+        elif place is not None and (self.mode == "deeds" or self._prompt == asked):
             self._find_again(place)  # the same choice, or the start (an offer answered on a phone is gone)
 
     def _place(self) -> str | None:
         """What the cursor is on (the choice's key), in the list the screen showed."""
-        if self._mode == "deeds" and self._deeds_of is not None and self._deeds_of[1]:
-            deeds = self._deeds_of[1]
-            return choice_key(deeds[self.cursor % len(deeds)])
+        if self.overlay is not None:
+            return self.overlay.place()
         if self._mode == "game" and self._choices_of is not None and self._choices_of[1]:
             actions = self._choices_of[1]
             return actions[self.cursor % len(actions)].key if self._selected(actions) else None
@@ -768,9 +730,8 @@ class TableController:
         state = self.table.state
         if state is None:
             return
-        if self._mode == "deeds":
-            keys = [choice_key(c) for c in self._deeds()]
-            self.cursor = keys.index(key) if key in keys else 0
+        if self.overlay is not None:
+            self.overlay.find_again(key)
         elif self._mode == "game":
             keys = [a.key for a in self._choices(state)]
             if key in keys:
@@ -788,7 +749,7 @@ class TableController:
         self._foreign_at = self.clock()
         if self.overlay is not None:
             self.overlay.changed()
-        self.confirming, self._deed_confirm = None, None
+        self.confirming = None
         if self._mode in ("menu", "confirm"):  # the host menu's undo would take back the phone's input
             self._back()
             self.say("Changed on a phone: look again")
@@ -804,9 +765,6 @@ class TableController:
             self._scroll_at = self.clock() + self.scroll_time
             if self.overlay is not None:
                 self.overlay.prompt_changed(prompt)
-            if self._mode == "deeds" and (prompt is None or prompt["kind"] != self._deeds_prompt
-                                         or prompt.get("player") != self.deeds_player):
-                self._back()  # the debt is paid (the turn goes on: doubles, the next roll), or a phone moved it on
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
@@ -818,7 +776,8 @@ class TableController:
     def screen(self) -> Screen:
         """The layout for what the table shows now."""
         if self.overlay is not None and self._mode == "game":
-            return with_notice(self.overlay.screen(), self.notices.shown(self.scroll)[0])
+            screen = self.overlay.screen()
+            return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
         state = self.table.public()
         if self._mode in ("menu", "setup"):
             return screens.menu_screen(self.menu_title, [a.label for a in self.items], self.cursor)
@@ -839,8 +798,6 @@ class TableController:
             return screens.help_screen()
         if self._mode == "players":
             return screens.players_screen(state, labels, self.scroll)
-        if self._mode == "deeds":
-            return self._deeds_screen(state)
         whole = self.table.state  # the whole state: a card is offered if the engine takes it
         choices = self._choices(whole) if whole is not None else []
         choice = None
@@ -851,27 +808,6 @@ class TableController:
         notice, notice_page = self.notices.shown(self.scroll)
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
-
-    def _deeds_screen(self, state: State) -> Screen:
-        deeds = self._deeds()
-        cash = next((p.get("cash", 0) for p in state["players"] if p["name"] == self.deeds_player), 0)
-        # What the last act asks the table to do (a house to put down, a deed to turn over); its payment is in the
-        # header's cash.
-        told = screens.story([e for e in self.events if e.get("kind") != "pay"]) \
-            if state["seq"] > self._deeds_seq and self.table.state is self._own_state else []  # not a phone's act
-        notice, _ = self.notices.shown(self.scroll)
-        if notice:  # a refusal (a phone changed the game meanwhile), a fault: before the story
-            told = [f"! {notice}"]
-        prompt = state.get("prompt") or {}
-        owes = prompt.get("amount") if prompt.get("kind") == "debt" and prompt.get("player") == self.deeds_player \
-            else None
-        if not deeds:
-            return screens.deeds_screen(self.deeds_player, cash, told, "Nothing to do on the deeds now", 0, 1, owes)
-        cursor = self.cursor % len(deeds)
-        deed = deeds[cursor]
-        asked = deed.confirm if deed.confirm is not None and self._deed_confirm == choice_key(deed) else None
-        return screens.deeds_screen(self.deeds_player, cash, told, asked or deed.label, cursor, len(deeds), owes,
-                                    confirming=asked is not None)
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""

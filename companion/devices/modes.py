@@ -53,11 +53,27 @@ class Desk(Protocol):
     def open_deeds(self, player: str, *, space: str | None = None, source: str = "button") -> None:
         """A player's deeds (those of ``space`` only, when given), their acts sent with ``source``."""
 
+    def is_open(self, mode: Mode) -> bool:
+        """Whether ``mode`` is still the one the buttons are in (an input may have closed it)."""
+
+    def roll(self) -> None:
+        """What ROLL does at the game's own question."""
+
+    def story(self) -> list[dict[str, Any]]:
+        """The events of the last input."""
+
+    def own(self) -> bool:
+        """Whether the last input was the buttons' (or a card's) own, not a phone's."""
+
+    def notice(self) -> str | None:
+        """The notice (or standing warning) in view."""
+
 
 class Mode:
     """One thing the table is doing; the default does nothing with what it does not know."""
 
     name = "mode"  # what :attr:`~.controller.TableController.mode` says while it is open
+    shows_notice = False  # True: its screen draws the notice itself (else it goes over the rows above the hint)
     #: Whether a short press of MENU leaves it (the manual dice entry keeps MENU for nothing: a slip must not lose
     #: the dice entered so far).
     menu_leaves = True
@@ -80,6 +96,13 @@ class Mode:
 
     def prompt_changed(self, prompt: Any) -> None:
         """The game asks a new question (``prompt``: the state's, None when it asks nothing)."""
+
+    def place(self) -> str | None:
+        """What the cursor is on (a key), to find it again after a phone's change (None: nothing to keep)."""
+        return None
+
+    def find_again(self, key: str) -> None:
+        """After a phone's change: the cursor back on ``key`` (see :meth:`place`), or on the first item."""
 
     def screen(self) -> Screen:
         raise NotImplementedError
