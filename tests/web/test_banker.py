@@ -295,3 +295,26 @@ def test_what_the_table_waits_for_stays_in_view(browser: Any, tmp_path: Path) ->
         page.wait_for_timeout(300)
         assert in_view(page, "#trade-offer button:text('Accept')")
         assert page.errors == []
+
+
+def test_the_host_undoes_from_the_confirmation(browser: Any, tmp_path: Path) -> None:
+    """Undo where the engine allows it: the host's (a player's way back is the opposite act, which costs interest)."""
+    with Journal(tmp_path / "undo.sqlite3") as journal:
+        table = Table(journal)
+        table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3, "start": {
+            "spaces": {"oriental-avenue": {"owner": "Ann"}}}})
+        app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="manual")
+        with make_server(app, "127.0.0.1", 0) as server, opened(browser, server.url + "/host") as page:
+            from playwright.sync_api import expect
+
+            page.fill("#host-pin", PIN)
+            page.click("#pin-form button")
+            page.wait_for_selector("#host-tools:not([hidden])")
+            page.click('[data-deed="oriental-avenue"] [data-verb="mortgage"]')  # acting for Ann, the first seat
+            expect_text(page.locator("#toast span"), "Mortgaged Oriental Avenue: +$50")
+            assert table.state["spaces"]["oriental-avenue"]["mortgaged"] is True
+            page.click("#toast button:text('Undo')")
+            expect(page.locator('[data-deed="oriental-avenue"] [data-verb="mortgage"]')).to_be_visible(timeout=TIMEOUT)
+            assert table.state["spaces"]["oriental-avenue"]["mortgaged"] is False
+            assert table.state["players"][0]["cash"] == 1500
+            assert page.errors == []
