@@ -20,12 +20,11 @@ from companion.table import Table
 from companion.web import Access, WebServer, create_app, make_server
 
 from .conftest import CODE, PIN, ticking
-from .engines import (ENGINES, Phone, Role, engine_named, shot, until, wait_contains, wait_hidden, wait_live,
+from .engines import (ENGINES, QUIET_SELENIUM, Phone, Role, engine_named, shot, until, wait_contains, wait_hidden, wait_live,
                       wait_text, wait_visible)
 
 OpenPhone = Callable[[str], Phone]
-# Selenium's own WebKitGTK class still sets its driver's address the old way (selenium 4.2x-4.5x): not ours to fix.
-pytestmark = pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")
+pytestmark = QUIET_SELENIUM
 
 
 @pytest.fixture(scope="module", params=ENGINES)
