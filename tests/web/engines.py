@@ -352,10 +352,20 @@ class WebKitEngine:
         service = Service(executable_path=WEBKIT_DRIVER, env=self._env)
         driver = self._webdriver.WebKitGTK(options=options, service=service)
         driver.set_window_rect(x=0, y=0, width=WIDTH, height=HEIGHT)
-        chrome = HEIGHT - driver.execute_script("return innerHeight")  # what is left of the tool bar
-        driver.set_window_rect(width=WIDTH, height=HEIGHT + chrome)
-        viewport = driver.execute_script("return [innerWidth, innerHeight, devicePixelRatio]")
-        assert viewport == [WIDTH, HEIGHT, SCALE], f"WebKit's viewport is {viewport}, not a phone's"
+
+        def phone_sized() -> bool:
+            """The window grown by what is left of the tool bar (measured once it is laid out) until the page's
+            viewport is a phone's."""
+            width, height, scale = driver.execute_script("return [innerWidth, innerHeight, devicePixelRatio]")
+            if height != HEIGHT:
+                driver.set_window_rect(width=WIDTH, height=driver.get_window_rect()["height"] + HEIGHT - height)
+            return bool([width, height, scale] == [WIDTH, HEIGHT, SCALE])
+
+        try:
+            until("WebKit's viewport is not a phone's", phone_sized)
+        except AssertionError:
+            driver.quit()
+            raise
         return WebKitPhone(driver)
 
     def close(self) -> None:
