@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, jsonify, request, session
+from flask import Blueprint, Response, g, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from companion.engine import Event, State, find_ruleset, public_state
@@ -49,7 +49,16 @@ def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
 def input_is_taken_now() -> bool:
     """Whether the engine would take this request's input line now, from this phone: a dry run on the pure engine,
     which changes nothing (the limit on refusals lets such an input through, whatever came before it). A line the
-    phone may not send is not taken, so a refusal of it never depends on the engine (hidden cards stay hidden)."""
+    phone may not send is not taken, so a refusal of it never depends on the engine (hidden cards stay hidden).
+
+    Found once per request (``g``): both limits on refusals (per device and per phone) ask, before and after the
+    view, and on a Pi each dry run is milliseconds."""
+    if "taken_now" not in g:
+        g.taken_now = _dry_run()
+    return bool(g.taken_now)
+
+
+def _dry_run() -> bool:
     try:
         line = check_shape(json_body().get("input"))
         state = context().table.state
