@@ -199,10 +199,14 @@ def ended_by_the_server(met: list[Any]) -> None:
     assert met and "still open" not in met, met
 
 
-def test_slow_chunked_bodies_do_not_take_the_page_from_the_phones(table: RunningTable) -> None:
-    """60 connections from one address, each sending a chunk of one byte every half second, for ever."""
+@pytest.mark.parametrize(("head", "drip"), [
+    (chunked_head("/api/join"), b"1\r\n \r\n"),  # a chunk of one byte every half second
+    (b"GET /api/state HTTP/1.1\r\nHost: pi\r\n", b"X-Slow: yes\r\n"),  # a header line every half second
+], ids=["chunked-body", "head"])
+def test_slow_requests_do_not_take_the_page_from_the_phones(table: RunningTable, head: bytes, drip: bytes) -> None:
+    """60 connections from one address, each sending a little more of its request every half second, for ever."""
     with attacked(table) as attack:
-        attack.run(send_slowly, "127.0.0.3", chunked_head("/api/join"), b"1\r\n \r\n", times=60)
+        attack.run(send_slowly, "127.0.0.3", head, drip, times=60)
         time.sleep(1)  # every slow connection has its thread, if it is going to get one
         phone_is_answered(table)
         wait_until_ended(attack, 60)
