@@ -187,7 +187,7 @@ def test_a_mistake_names_the_file_and_key(tmp_path: Path, capsys: pytest.Capture
                                           change: Callable[[str], str], message: str | None) -> None:
     status, out, err = check_board(tmp_path, change(MINI), capsys)
     path = tmp_path / "my-edition.toml"
-    assert status == 1 and out == ""
+    assert status == 2 and out == ""  # a user's mistake: exit status 2 (issue 20)
     assert err.startswith(f"companion: {path}: "), err
     if message is not None:
         assert err.startswith(f"companion: {path}: {message}"), err
@@ -200,32 +200,32 @@ def test_every_railroad_needs_a_rent_per_railroad(tmp_path: Path, capsys: pytest
     text = edit(f'id = "{railroad}"\nkind = "railroad"\ngroup = "railroad"\nprice = 200\nrent = [25, 50]',
                 f'id = "{railroad}"\nkind = "railroad"\ngroup = "railroad"\nprice = 200\nrent = [25]')(MINI)
     status, _, err = check_board(tmp_path, text, capsys)
-    assert status == 1
+    assert status == 2
     assert err == f"companion: {tmp_path / 'my-edition.toml'}: {railroad}.rent needs one rent per railroad owned (2)\n"
 
 
 def test_a_card_space_needs_cards_in_its_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = MINI.replace('deck = "chance"\ntext', 'deck = "chest"\ntext')
     status, _, err = check_board(tmp_path, text, capsys)
-    assert status == 1
+    assert status == 2
     assert err == f"companion: {tmp_path / 'my-edition.toml'}: spaces[5] (chance).deck: no cards in deck 'chance'\n"
 
 
 def test_toml_syntax_error_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = check_board(tmp_path, MINI.replace("price = 60\n", "price = \n", 1), capsys)
-    assert status == 1
+    assert status == 2
     assert err.startswith(f"companion: {tmp_path / 'my-edition.toml'}: ") and "line" in err
 
 
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["check-board", "classic", str(tmp_path / "nowhere.toml")], out=io.StringIO())
-    assert status == 1
+    assert status == 2
     assert capsys.readouterr().err == f"companion: {tmp_path / 'nowhere.toml'}: No such file or directory\n"
 
 
 def test_a_board_for_another_ruleset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = check_board(tmp_path, MINI.replace('ruleset = "classic"', 'ruleset = "chambers"'), capsys)
-    assert status == 1
+    assert status == 2
     assert err == f"companion: {tmp_path / 'my-edition.toml'} is a board for 'chambers', not 'classic'\n"
 
 

@@ -143,7 +143,7 @@ def test_a_mistake_in_an_edition_is_named(tmp_path: Path, capsys: pytest.Capture
     path = edition(tmp_path, ruleset, old, new)
     with pytest.raises(BoardError, match=re.escape(message)):
         load_ruleset(ruleset, path)
-    assert main(["check-board", ruleset, str(path)]) == 1
+    assert main(["check-board", ruleset, str(path)]) == 2  # a user's mistake: exit status 2
     err = capsys.readouterr().err
     assert str(path) in err and message in err
 
