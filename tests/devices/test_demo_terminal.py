@@ -253,7 +253,7 @@ def test_a_resize_redraws_and_a_second_demo_is_refused(tmp_path: Path) -> None:
         assert b"\x1b[7m" in term.output[before:]  # as text now (100 columns): the inverted rows in reverse video
         assert "⠀".encode() not in term.output[before:]  # not Braille's dot noise
         second = Terminal(tmp_path)  # on the same journal
-        assert second.finish() == 1 and b"another companion is using" in second.output
+        assert second.finish() == 2 and b"another companion is using" in second.output  # one line, status 2
         term.type("q")
         assert term.finish() == 0
     finally:
