@@ -9,11 +9,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=$(pwd)
 
+# True when the package archive knows package $1 (Raspberry Pi OS's has python3-lgpio; plain Debian's has not).
+in_archive() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'; }
+
 echo "== packages"
 apt-get update -qq
-# python3-lgpio: lgpio from Raspberry Pi OS's own archive (plain Debian has no such package); the venv sees it
-# (--system-site-packages).
-apt-get install -y -qq python3-venv python3-lgpio i2c-tools >/dev/null
+apt-get install -y -qq python3-venv i2c-tools >/dev/null
+# lgpio (the pin factory): python3-lgpio from Raspberry Pi OS's own archive, which the venv sees
+# (--system-site-packages). On a Debian without it, pip builds lgpio from PyPI; PYPI=1 makes lgpio's setup.py link
+# its own copy of the C library in (plain Debian has no liblgpio either), which takes a C compiler and swig.
+LGPIO_BUILD=()
+if in_archive python3-lgpio; then
+  apt-get install -y -qq python3-lgpio >/dev/null
+else
+  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): lgpio is built from PyPI instead"
+  apt-get install -y -qq swig gcc libc6-dev python3-dev >/dev/null
+  LGPIO_BUILD=(PYPI=1)
+fi
 # The voice (voice = "espeak" in the config) and its player, aplay.
 apt-get install -y -qq espeak-ng alsa-utils >/dev/null
 
@@ -30,7 +42,7 @@ python3 -m venv --system-site-packages /opt/companion/.venv
 /opt/companion/.venv/bin/pip install -q --upgrade pip
 # COMPANION_PURE: the engine runs from its sources, not compiled by Cython (see README): the table applies an input
 # a second, and compiling takes a Pi Zero 2 W minutes and most of its 512 MB.
-COMPANION_PURE=1 /opt/companion/.venv/bin/pip install -q "/opt/companion/src[pi]"
+env COMPANION_PURE=1 "${LGPIO_BUILD[@]}" /opt/companion/.venv/bin/pip install -q "/opt/companion/src[pi]"
 
 echo "== /etc/companion (kept if present)"
 install -d /etc/companion
@@ -39,12 +51,15 @@ install -d /etc/companion
 
 echo "== boot config: I2C at 400 kHz"
 BOOT=/boot/firmware/config.txt; [ -f "$BOOT" ] || BOOT=/boot/config.txt
-if ! grep -q "^# companion:" "$BOOT"; then
+if [ ! -f "$BOOT" ]; then
+  echo "no /boot/firmware/config.txt nor /boot/config.txt (not Raspberry Pi OS?): add firmware/boot-config.txt to" \
+       "the Pi's boot config yourself to turn I2C on"
+elif ! grep -q "^# companion:" "$BOOT"; then
   printf '\n' >> "$BOOT"; cat firmware/boot-config.txt >> "$BOOT"; REBOOT=1
 fi
 # SPI for the seat lights' strip, on a Pi installed before the fragment had it.
-grep -q "^dtparam=spi=on" "$BOOT" || { printf 'dtparam=spi=on\n' >> "$BOOT"; REBOOT=1; }
-grep -q "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
+[ ! -f "$BOOT" ] || grep -q "^dtparam=spi=on" "$BOOT" || { printf 'dtparam=spi=on\n' >> "$BOOT"; REBOOT=1; }
+grep -qs "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
 
 echo "== the host menu may power the Pi off"
 # Written aside and checked first: a broken file in /etc/sudoers.d would break sudo for everyone.
@@ -56,9 +71,15 @@ rm -f "$RULE"
 
 echo "== service"
 install -m 0644 firmware/companion.service /etc/systemd/system/companion.service
-systemctl daemon-reload
+# systemd runs only on a system booted with it (sd_booted(3): /run/systemd/system), not in a chroot or a container;
+# enabling the unit is a link, made either way.
+booted() { [ -d /run/systemd/system ]; }
+if booted; then systemctl daemon-reload; fi
 systemctl enable companion.service >/dev/null
-if [ "${REBOOT:-0}" = 1 ]; then
+if ! booted; then
+  echo "systemd is not running here (a chroot or a container, not a booted system): companion.service is enabled" \
+       "and starts when this system boots; nothing was started now"
+elif [ "${REBOOT:-0}" = 1 ]; then
   echo "I2C was just enabled: reboot now (sudo reboot); the table starts by itself."
 else
   systemctl restart companion.service
