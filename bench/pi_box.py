@@ -320,7 +320,9 @@ def main() -> None:
                 phones = [Phone(table, f"127.0.5.{n + 1}", stop, args.poll) for n in range(PHONES)]
                 for phone in phones:
                     phone.wait_for(table.state()["seq"])
+                cpu, wall = table.cpu_seconds(), time.monotonic()
                 delays, refused = submit_inputs(table, phones, args.inputs)
+                cpu, wall = table.cpu_seconds() - cpu, time.monotonic() - wall
                 stop.set()
                 looks = [t for phone in phones for t in phone.looks]
                 if looks:
@@ -330,6 +332,8 @@ def main() -> None:
                     print(f"input -> all {PHONES} live streams: p50 {1000 * percentile(delays, 0.5):.0f} ms, "
                           f"p99 {1000 * percentile(delays, 0.99):.0f} ms over {len(delays)} inputs "
                           f"({refused} refused by the engine and retried) (target p99 <= 250 ms)")
+                print(f"CPU time of companion run under that load: {cpu:.1f} s in {wall:.1f} s "
+                      f"({100 * cpu / wall:.0f}% of one core; the box allows {100 * box.quota / box.period:.1f}%)")
                 print(f"peak RSS of companion run: {table.memory('VmHWM') / 2**20:.1f} MiB (target <= 120 MB); "
                       f"OOM kills in the box: {box.oom_kills()}")
                 print(f"peak RSS after a 256 MiB chunk, an endless chunk extension and 60 slow bodies: "

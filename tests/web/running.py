@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import queue
 import signal
 import socket
@@ -90,6 +91,11 @@ class RunningTable:
             if line.startswith(key + ":"):
                 return int(line.split()[1]) * 1024
         raise KeyError(key)
+
+    def cpu_seconds(self) -> float:
+        """The child's CPU time so far (user and system, from ``/proc/PID/stat``)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def reset_peak(self) -> None:
         """Start the peak (``VmHWM``) again from the memory in use now (Linux's ``clear_refs``)."""
