@@ -376,8 +376,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         gap = 1 if len(told) >= size > MIN_STORY_ROWS else 0
         story_rows, scrolls = sentence_window(told_blocks, size - gap, scroll)
         text_rows = story_rows + [""] * gap + asked
-    else:  # a question too long to hold still: story and question scroll together
-        text_rows, scrolls = window(told + asked, room, scroll)
+    else:  # a question too long to hold still: story and question turn their pages together, the question a
+        # page (or pages) of its own after the story's sentences
+        text_rows, scrolls = sentence_window([*told_blocks, asked], room, scroll)
         asked = []
     body = [Row(r) for r in text_rows]
     if notice_rows:  # over the last story rows, just above the question: nothing moves
@@ -441,7 +442,7 @@ def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: i
     left = fit(name, room) + amounts if room >= 3 else amounts.strip()  # the name is cut (or left out), not the money
     rows = [Row(spread(left, page), invert=True),
             *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
-            Row("YES: confirm  NO: back" if confirming else "<PREV NEXT> YES  NO: done", align="center")]
+            Row("YES: confirm  NO: back" if confirming else "< >  YES: do it  NO: done", align="center")]
     return Screen(tuple(rows), name="deeds")
 
 
