@@ -42,6 +42,7 @@ def one_line_usage_error(run: subprocess.CompletedProcess[str]) -> str:
     (("replay", "nowhere.jsonl"), "nowhere.jsonl: No such file or directory"),
     (("demo", "--headless", "--input", "nowhere.buttons"), "No such file or directory"),
     (("fly",), "invalid choice: 'fly'"),
+    (("games", "--journal", "nowhere.sqlite3", "show", "1"), "no journal at nowhere.sqlite3"),
     (("simulate", "--ruleset", "monopoly"), "invalid choice: 'monopoly'"),
     (("demo", "--dice", "loaded"), "invalid choice: 'loaded'"),
 ])

@@ -41,8 +41,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.journal) if args.journal else default_journal()
     action = args.action or "list"
     if action != "import" and not path.exists():
-        print(f"companion: no journal at {path}", file=sys.stderr)
-        return 1
+        print(f"companion: no journal at {path} (no game stored yet; --journal FILE names another)", file=sys.stderr)
+        return 2  # a user's mistake (a path that is not there): one line, status 2, as every command's
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with Journal(path) as journal:
