@@ -16,6 +16,11 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
     quiet_hours = ""           # e.g. "22:00-08:00": no buzzer and no voice then (local time)
     voice = "off"              # "espeak": the Pi says what happens (espeak-ng); "piper" with voice_model, else espeak
     voice_model = ""           # a piper voice file (.onnx, its .onnx.json beside it) for voice = "piper"
+    network = "home"           # "home" (the network the Pi joined), "hotspot" (its own Wi-Fi), "auto" (its own
+                               # when none is joined 45 s after the start): companion.network
+    wifi_country = ""          # the Wi-Fi country for the hotspot, e.g. "GB" ("": the system's)
+    hotspot_channel = 6        # 1-13: 2.4 GHz (every phone); 36-165: 5 GHz
+    captive_port = 80          # on the hotspot, phones' connectivity checks are redirected to the page; 0: none
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ PIN_FACTORIES = ("lgpio", "rpigpio", "mock", "auto")
 VOICES = ("off", "espeak", "piper")
 PhoneDice = Literal["none", "manual", "software"]  # may a phone send the dice (the web's rule too)
 PHONE_DICE: tuple[PhoneDice, ...] = get_args(PhoneDice)
+Network = Literal["home", "hotspot", "auto"]  # the network adapter's modes (companion.network)
+NETWORKS: tuple[Network, ...] = get_args(Network)
 
 
 class ConfigError(CompanionError, ValueError):
@@ -61,6 +68,10 @@ class TableConfig:
     quiet_hours: str = ""
     voice: str = "off"
     voice_model: str = ""
+    network: Network = "home"
+    wifi_country: str = ""
+    hotspot_channel: int = 6
+    captive_port: int = 80
     source: str = "<defaults>"
 
 
@@ -91,12 +102,18 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
         raise ConfigError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
     config = replace(TableConfig(), source=source, **data)
     for key, allowed in (("display", DISPLAYS), ("dice", DICE), ("phone_dice", PHONE_DICE),
-                         ("pin_factory", PIN_FACTORIES), ("voice", VOICES)):
+                         ("pin_factory", PIN_FACTORIES), ("voice", VOICES), ("network", NETWORKS)):
         if getattr(config, key) not in allowed:
             raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, not {getattr(config, key)!r}")
-    port = config.web_port
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ConfigError(f"{source}: web_port must be a port number (0: no web server)")
+    for key in ("web_port", "captive_port"):
+        port = getattr(config, key)
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+            raise ConfigError(f"{source}: {key} must be a port number (0: none)")
+    channel = config.hotspot_channel
+    if isinstance(channel, bool) or not isinstance(channel, int) or not (1 <= channel <= 14 or 32 <= channel <= 177):
+        raise ConfigError(f"{source}: hotspot_channel must be a Wi-Fi channel: 1-13 (2.4 GHz) or 36-165 (5 GHz)")
+    if not isinstance(config.wifi_country, str):
+        raise ConfigError(f"{source}: wifi_country must be a country code in quotes, such as \"GB\"")
     for key in ("journal", "web_host"):
         if not isinstance(getattr(config, key), str) or not getattr(config, key):
             raise ConfigError(f"{source}: {key} must be a non-empty string")

@@ -32,6 +32,7 @@ from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
 from companion.seats import Seat
+from companion.network import NetworkAdapter
 from companion.table import Table, Update
 from companion.timelimit import TimeLimit, utc_now
 
@@ -109,11 +110,14 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   open_lights: Callable[[], LightDriver] | None = None,
                   open_nfc: Callable[[], Any] | None = None,
                   open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
-                  open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = ()) -> Station:
+                  open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = (),
+                  network: NetworkAdapter | None = None, captive_port: int = 0) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
     and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
     buzzer (none: no buzzer), ``open_mouth``: the voice (none: silent), both quiet while ``hush`` says so (muted from
-    the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``)."""
+    the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``).
+    ``network``: the table's own Wi-Fi (started here, its notices on the OLED), with phones' connectivity checks
+    answered on ``captive_port`` (0: not)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path)
@@ -134,9 +138,16 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         controller_box: list[TableController] = []
         server, join, pin_lock = _start_web(
             table, web, phone_dice, Path(journal_path).with_suffix(".phones.json"), web_names,
-            cards=lambda: next((c for c in controller_box if c.cards is not None), None))
+            cards=lambda: next((c for c in controller_box if c.cards is not None), None), network=network)
         if server is not None:
             closers.append(server.stop)
+            if network is not None and captive_port:
+                captive = Captive(web[0], captive_port, join)  # type: ignore[index]
+                closers.append(captive.stop)
+                if network.mode == "home":
+                    network.opened = captive.start  # only if the host menu opens the hotspot
+                else:
+                    captive.start()
         roller = None
         roller_dice = None
         if dice == "roller" or pins.roller:
@@ -147,7 +158,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         cards, cards_trouble = open_card_book(Path(journal_path).with_suffix(".cards.json")) \
             if pins.nfc is not None and open_nfc is not None else (None, None)
         controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
-                                     shutdown=shutdown, new_seed=new_seed,
+                                     shutdown=shutdown, new_seed=new_seed, network=network,
                                      hush=hush if open_tunes or open_mouth else None,  # "Sound" in the host menu
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
                                      cards=cards, pin_lock=pin_lock)
@@ -187,6 +198,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         if table.state is not None:  # the game resumed (or just started) lights its seats at once
             feed(Update(table.state, [{"kind": "resumed", "text": ""}], "host"))
         controller.refresh()
+        if network is not None:
+            network.notify = controller.device_notice
+            network.start()
+            closers.append(network.close)
     except BaseException:
         for close in reversed(closers):
             close()
@@ -226,12 +241,13 @@ def _kept(name: str, open_device: Callable[[], Device], clock: clocks.Clock, con
 
 def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice, kept: Path,
                names: Sequence[str] = (), cards: Callable[[], Any] | None = None,
-               ) -> tuple[Any, Callable[[], JoinInfo], PinLock | None]:
+               network: NetworkAdapter | None = None) -> tuple[Any, Callable[[], JoinInfo], PinLock | None]:
     """The phone page, when asked for and when the web package is installed; its PIN, join code,
     cookie key and seats are ``kept`` in that file (beside the journal) from one run to the next. It answers
     to its addresses, local names and ``names`` (:mod:`companion.web.hosts`); ``cards``: the controller, once it has
     a card reader (the host registers cards from the page). Its PIN login, paused after too many wrong PINs, is
-    allowed again from the host menu (:class:`PinLock`)."""
+    allowed again from the host menu (:class:`PinLock`). While ``network``'s hotspot is up, the page is at the Pi's
+    address there, and the join screens lead with its Wi-Fi."""
     if web is None:
         return None, JoinInfo, None
     try:
@@ -241,9 +257,14 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
         return None, JoinInfo, None
     access = Access.kept(kept)
     host, port = web
+
+    def wifi() -> tuple[str, str] | None:
+        hotspot = network.hotspot if network is not None else None
+        return (hotspot.ssid, hotspot.password) if hotspot is not None else None
+
     # The name it listens on is one it answers to (the address its screen shows may be that name).
-    app = create_app(table, access=access, phone_dice=phone_dice, config={"COMPANION_HOSTS": (*names, host)},
-                     cards=cards)
+    app = create_app(table, access=access, phone_dice=phone_dice,
+                     config={"COMPANION_HOSTS": (*names, host), "COMPANION_WIFI": wifi}, cards=cards)
     try:
         server = make_server(app, host=host, port=port).start()
     except OSError as error:  # the port is taken: any free one will do
@@ -251,12 +272,41 @@ def _start_web(table: Table, web: tuple[str, int] | None, phone_dice: PhoneDice,
         server = make_server(app, host=host, port=0).start()
 
     def join() -> JoinInfo:
-        base = page_url(host, server.port)  # found again each time: the Pi may join the network after the start
+        # Found again each time: the Pi may join the network (or open its own) after the start.
+        hotspot = network.address if network is not None else None
+        base = f"http://{hotspot}:{server.port}" if hotspot else page_url(host, server.port)
         names = [p["name"] for p in table.state["players"]] if table.state else []
         players = tuple((n, access.player_code(n), access.player_join_url(base, n)) for n in names)
-        return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin, players)
+        return JoinInfo(base, access.join_url(base), access.join_code, access.host_pin, players, wifi())
 
     return server, join, PinLock(lambda: access.pin_paused, access.allow_pin)
+
+
+class Captive:
+    """Phones' connectivity checks answered with a redirect to the page (:mod:`companion.web.captive`) on ``port``
+    (80: the Pi's service may bind it, firmware/companion.service). A port that cannot be taken is logged: the page
+    works, phones only do not open it by themselves."""
+
+    def __init__(self, host: str, port: int, join: Callable[[], JoinInfo]) -> None:
+        self.host, self.port, self.join = host, port, join
+        self.server: Any = None
+
+    def start(self) -> None:
+        if self.server is not None:
+            return
+        from companion.web import make_server
+        from companion.web.captive import create_captive_app
+
+        server = make_server(create_captive_app(lambda: f"{self.join().url}/"), host=self.host, port=self.port,
+                             threads=4)
+        try:
+            self.server = server.start()
+        except OSError as error:
+            log.warning("no captive portal on port %s: %s (phones open the page from its QR code)", self.port, error)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
 
 
 def page_url(host: str, port: int) -> str:
@@ -317,7 +367,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     resume_game=game, open_lights=lights_opener(pins, factory),
                                     open_nfc=nfc_opener(pins),
                                     open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
-                                    open_mouth=mouth_opener(config.voice, config.voice_model))
+                                    open_mouth=mouth_opener(config.voice, config.voice_model),
+                                    network=_network(config), captive_port=config.captive_port)
             break
         except JournalUnusable as error:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
@@ -343,6 +394,13 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     finally:
         station.close()
     return 0
+
+
+def _network(config: TableConfig) -> NetworkAdapter:
+    """The network adapter ``network`` asks for (the host menu switches it); its name and password beside the
+    journal."""
+    return NetworkAdapter(config.network, credentials=Path(config.journal).with_suffix(".wifi.json"),
+                          country=config.wifi_country, channel=config.hotspot_channel)
 
 
 def _pin_factory(name: str) -> Any:

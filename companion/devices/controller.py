@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -38,6 +38,7 @@ from companion.cards import CardBook
 from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset, ruleset_ids
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
+from companion.network.wifi import WifiCredentials, qr_payload
 from companion.table import StaleInput, Table, Update
 
 from . import screens
@@ -56,6 +57,9 @@ from .sounds import Hush
 from .screens import Choice, Labels, Screen
 from .setup import OptionSetting, button_options, chosen, ruleset_title
 from .taps import CardTap, RegisterMode, default_tap, registrations, set_cards
+
+if TYPE_CHECKING:
+    from companion.network import NetworkAdapter
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +81,7 @@ class JoinInfo:
     pin: str | None = None  # the host PIN
     #: Each player's own page: (name, their digits, what their QR code holds), in turn order.
     players: tuple[tuple[str, str, str], ...] = ()
+    wifi: tuple[str, str] | None = None  # the table's own Wi-Fi while it is up: its name and password
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,7 @@ class TableController:
                  shutdown: Callable[[], None] | None = None,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(31),
                  disk_free: Callable[[], int] | None = None, hush: Hush | None = None,
+                 network: NetworkAdapter | None = None,
                  notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000,
                  cards: CardBook | None = None, pin_lock: PinLock | None = None) -> None:
         if dice not in SOURCES:
@@ -126,6 +132,7 @@ class TableController:
         self.painter = painter or Painter()
         self.join_info = join_info or JoinInfo
         self.shutdown = shutdown
+        self.network = network
         self.new_seed = new_seed
         self.disk_free, self.disk_low = disk_free, disk_low
         self.pin_lock = pin_lock
@@ -528,6 +535,8 @@ class TableController:
         items.append(_Action(f"Dice: {self.dice_source}", self._next_dice_source))
         if self.hush is not None:
             items.append(_Action(self._sound_label(), self._toggle_sound))
+        if self.network is not None:
+            items.append(self._wifi_item(self.network))
         if self.shutdown is not None:
             items.append(_Action("Shut down", self._shut_down,
                                  confirm="Shut the table down? The game is saved; it resumes at the next start."))
@@ -563,6 +572,20 @@ class TableController:
             self.hush.muted = not self.hush.muted
             self.items[self.cursor].label = self._sound_label()
             log.info("sound: %s", "off" if self.hush.muted else "on")
+
+    def _wifi_item(self, network: NetworkAdapter) -> _Action:
+        """Switch between the home network and the table's own Wi-Fi (for this run), confirmed: phones on the other
+        lose the page."""
+        if network.switched_to == "hotspot":
+            return _Action("Wi-Fi: table's own", lambda: self._switch_network(network, "home"),
+                           confirm="Back to the home network? Phones on the table's Wi-Fi lose the page.")
+        return _Action("Wi-Fi: home network", lambda: self._switch_network(network, "hotspot"),
+                       confirm="Open the table's own Wi-Fi? Phones on the home network lose the page.")
+
+    def _switch_network(self, network: NetworkAdapter, mode: str) -> None:
+        self._back()
+        self.say("Opening the table's Wi-Fi..." if mode == "hotspot" else "Closing the table's Wi-Fi...")
+        network.switch(mode)  # type: ignore[arg-type]  # one of its modes
 
     def _shut_down(self) -> None:
         self._back()
@@ -785,7 +808,12 @@ class TableController:
             return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
         if self._mode == "join":
             info = self.join_info()
-            page = self.join_page % (len(info.players) + 1)
+            wifi = 1 if info.wifi else 0  # the table's own Wi-Fi first: join it, then open the page
+            page = self.join_page % (len(info.players) + 1 + wifi) - wifi
+            if page < 0 and info.wifi:
+                ssid, password = info.wifi
+                return screens.wifi_join_screen(qr_matrix(qr_payload(WifiCredentials(ssid, password))), ssid,
+                                                password)
             if page:
                 name, code, url = info.players[page - 1]
                 return screens.player_join_screen(qr_matrix(url), name, code, page, len(info.players))

@@ -493,6 +493,24 @@ def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin
     return Screen(rows, qr=tuple(qr) if qr else None, name="join")
 
 
+def wifi_join_screen(qr: Sequence[str], ssid: str, password: str) -> Screen:
+    """The table's own Wi-Fi: its QR code (a phone's camera joins it), name and password; NEXT: the page's."""
+    right = 12
+    text = ["Wi-Fi", *wrap_at(ssid, "-", right), "password", *wrap_at(password, "-", right)]
+    text = text[:7] + [""] * (7 - len(text)) + ["NEXT: page"]
+    return Screen(tuple(Row(" " * 13 + fit(t, right)) for t in text), qr=tuple(qr), name="join-wifi")
+
+
+def wrap_at(text: str, mark: str, cols: int) -> list[str]:
+    """``text`` in rows of ``cols``, broken after ``mark`` where it can be ("k7mq-2xtp-" / "9brw")."""
+    rows: list[str] = []
+    while len(text) > cols:
+        cut = text.rfind(mark, 0, cols) + 1 or cols
+        rows.append(text[:cut])
+        text = text[cut:]
+    return rows + [text]
+
+
 def player_join_screen(qr: Sequence[str], name: str, code: str, page: int, pages: int) -> Screen:
     """One player's own QR code and digits: scanned, that phone joins as them at once."""
     right = 12

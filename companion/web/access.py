@@ -15,7 +15,6 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import os
 import secrets
 import threading
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from companion.engine import CompanionError
+from companion.kept import keep_private
 
 
 class Permission(str, Enum):
@@ -116,14 +116,8 @@ class Access:
             return
         data = {"host_pin": self.host_pin, "join_code": self.join_code, "secret_key": self.secret_key,
                 "seats": self._seats, "hosts": sorted(self._hosts), "pin_failures": self.pin_failures}
-        scratch = self.path.with_name(self.path.name + ".new")
         try:
-            fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(scratch, self.path)
+            keep_private(self.path, data)
         except OSError as error:  # a full disk: the seats hold for this run, the phones may join again later
             log.warning("%s: not kept: %s", self.path, error)
 

@@ -6,12 +6,13 @@ import io
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, jsonify, request, session
+from flask import Blueprint, Response, current_app, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from companion.engine import IllegalInput, find_ruleset, public_state, ruleset_ids
 from companion.engine.core import MAX_AMOUNT, Ruleset
 from companion.gamefile import GameFileError
+from companion.network.wifi import WifiCredentials, qr_payload
 
 from .access import AccessDenied, Permission
 from .api import limit, running_state
@@ -216,13 +217,24 @@ def post_join_code() -> Any:
 @host.get("/join")
 @requires(Permission.HOST)
 def get_join() -> Any:
-    """The join code and its QR code (SVG), for the host to show on their phone."""
+    """The join code and its QR code (SVG), for the host to show on their phone; while the table's own Wi-Fi is up,
+    its name, password and QR code too."""
     access = context().access
     url = access.join_url(request.host_url)
+    wifi = current_app.config.get("COMPANION_WIFI", lambda: None)()
+    if wifi is not None:  # the table's own Wi-Fi: scanned first, then the page's code (or typed: the password)
+        ssid, password = wifi
+        wifi = {"ssid": ssid, "password": password,
+                "svg": qr_svg(qr_payload(WifiCredentials(ssid, password)), "Join the table's Wi-Fi")}
+    return jsonify({"code": access.join_code, "url": url, "svg": qr_svg(url, "Join code"), "wifi": wifi})
+
+
+def qr_svg(text: str, title: str) -> str:
+    """A QR code holding ``text``, as an inline SVG element for the host's page."""
     buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff",
-                                    xmldecl=False, svgns=True, omitsize=True, title="Join code")
-    return jsonify({"code": access.join_code, "url": url, "svg": buffer.getvalue().decode()})
+    segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000", light="#fff",
+                                     xmldecl=False, svgns=True, omitsize=True, title=title)
+    return buffer.getvalue().decode()
 
 
 @host.get("/qr.svg")

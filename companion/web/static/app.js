@@ -954,7 +954,16 @@ async function showJoin() {
     if (confirm("A new join code? The old one stops working; joined phones keep their seats.")
         && await send("/api/host/join-code", {}, "new join code")) await showJoin();
   } } }, "New join code");
-  $("join-show").replaceChildren(el("p", {}, "Join code: ", el("span", { class: "code" }, join.code)),
+  const shown = [];
+  if (join.wifi) {  // the table's own Wi-Fi: a phone scans this first, then the page's code
+    const wifiQr = new DOMParser().parseFromString(join.wifi.svg, "image/svg+xml").documentElement;
+    shown.push(el("p", {}, "1. Join the table's Wi-Fi ", el("span", { class: "code" }, join.wifi.ssid)),
+      document.importNode(wifiQr, true),
+      el("p", { class: "wifi-password" }, "Password: ", el("span", { class: "code" }, join.wifi.password),
+        el("br"), el("span", { class: "where" }, spell(join.wifi.password))),
+      el("p", {}, "2. Then open the page:"));
+  }
+  $("join-show").replaceChildren(...shown, el("p", {}, "Join code: ", el("span", { class: "code" }, join.code)),
     document.importNode(qr, true), el("div", { class: "actions" }, renew));
 }
 
@@ -977,6 +986,14 @@ async function showCards(status) {
     el("button", { type: "button", class: "secondary", on: { click: () => pick({ kind: c.kind, id: c.id }, "/api/host/cards/register") } },
       c.registered ? "Replace" : "Register"))));
   if (asking) showCards.timer = setTimeout(() => showCards(), 1000);  // each tap moves the reader on
+}
+
+// A password read out: each letter and digit by name, the groups apart ("k7mq-..." → "k · seven · m · q, ...").
+const DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+function spell(password) {
+  return password.split("-").map((group) => [...group].map((ch) =>
+    /[0-9]/.test(ch) ? DIGITS[+ch] : /[a-z]/.test(ch) ? ch : /[A-Z]/.test(ch) ? `capital ${ch}` : `"${ch}"`).join(" · "))
+    .join(", dash, ");
 }
 
 async function hostSetup() {
