@@ -2,8 +2,9 @@
 # Install the companion table on a fresh Raspberry Pi OS (Bookworm, 64- or 32-bit; Zero 2 W, 3, 4, 5).
 # Run from a clone of the repository:  sudo firmware/install.sh
 # It installs the packages, a dedicated user in the gpio and i2c groups, the program in
-# /opt/companion/.venv, the pin map and config in /etc/companion, the boot-config fragment
-# (I2C on, 400 kHz) and the systemd service. Safe to run again (updates in place).
+# /opt/companion/.venv (from firmware/wheels without an index when firmware/bundle.sh made it), the pin map and
+# config in /etc/companion, the boot-config fragment (I2C on, 400 kHz), the hotspot's DNS drop-in and polkit rule,
+# and the systemd service. Safe to run again (updates in place).
 set -euo pipefail
 [ "$(id -u)" = 0 ] || { echo "run me with sudo" >&2; exit 1; }
 cd "$(dirname "$0")/.."
@@ -28,6 +29,7 @@ else
 fi
 # The voice (voice = "espeak" in the config) and its player, aplay.
 apt-get install -y -qq espeak-ng alsa-utils >/dev/null
+apt-get install -y -qq network-manager dnsmasq-base iw >/dev/null
 
 echo "== user 'companion' (groups gpio, i2c)"
 id companion >/dev/null 2>&1 || useradd --system --home-dir /var/lib/companion --shell /usr/sbin/nologin companion
@@ -39,10 +41,12 @@ echo "== program in /opt/companion"
 install -d /opt/companion
 rm -rf /opt/companion/src && cp -r "$SRC" /opt/companion/src
 python3 -m venv --system-site-packages /opt/companion/.venv
-/opt/companion/.venv/bin/pip install -q --upgrade pip
+# firmware/wheels: made by firmware/bundle.sh on a computer with internet; then nothing is asked of an index.
+WHEELS=(); [ -d "$SRC/firmware/wheels" ] && WHEELS=(--no-index --find-links "$SRC/firmware/wheels")
+[ ${#WHEELS[@]} -gt 0 ] || /opt/companion/.venv/bin/pip install -q --upgrade pip
 # COMPANION_PURE: the engine runs from its sources, not compiled by Cython (see README): the table applies an input
 # a second, and compiling takes a Pi Zero 2 W minutes and most of its 512 MB.
-env COMPANION_PURE=1 "${LGPIO_BUILD[@]}" /opt/companion/.venv/bin/pip install -q "/opt/companion/src[pi]"
+env COMPANION_PURE=1 "${LGPIO_BUILD[@]}" /opt/companion/.venv/bin/pip install -q "${WHEELS[@]}" "/opt/companion/src[pi]"
 
 echo "== /etc/companion (kept if present)"
 install -d /etc/companion
@@ -60,6 +64,21 @@ fi
 # SPI for the seat lights' strip, on a Pi installed before the fragment had it.
 [ ! -f "$BOOT" ] || grep -q "^dtparam=spi=on" "$BOOT" || { printf 'dtparam=spi=on\n' >> "$BOOT"; REBOOT=1; }
 grep -qs "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
+
+echo "== the table's own Wi-Fi (config: network, wifi_country)"
+# NetworkManager's shared mode answers every name with the Pi (phones then open the page by themselves), and the
+# table's user may open and close its hotspot (polkit). Raspberry Pi OS Bookworm has NetworkManager and iw.
+if [ -d /etc/NetworkManager ]; then
+  install -d /etc/NetworkManager/dnsmasq-shared.d
+  /opt/companion/.venv/bin/python -m companion.network.dnsmasq > /etc/NetworkManager/dnsmasq-shared.d/companion.conf
+fi
+install -d /etc/polkit-1/rules.d
+install -m 0644 firmware/polkit-companion.rules /etc/polkit-1/rules.d/50-companion.rules
+COUNTRY=$(/opt/companion/.venv/bin/python -c \
+  'from companion.config import load_config; print(load_config("/etc/companion/config.toml").wifi_country)')
+if [ -n "$COUNTRY" ] && command -v raspi-config >/dev/null; then
+  raspi-config nonint do_wifi_country "$COUNTRY"  # the radio rules the hotspot obeys (and the Wi-Fi unblocked)
+fi
 
 echo "== the host menu may power the Pi off"
 # Written aside and checked first: a broken file in /etc/sudoers.d would break sudo for everyone.
