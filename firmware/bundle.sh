@@ -19,9 +19,11 @@ case "$PI_ARCH" in
   *) echo "PI_ARCH must be aarch64 (64-bit Raspberry Pi OS) or armv7l (32-bit), not $PI_ARCH" >&2; exit 2 ;;
 esac
 ABI="cp${PI_PYTHON/./}"
-# Bookworm's C library is glibc 2.36: pip takes every older manylinux wheel for it too.
-TARGET=(--only-binary=:all: --platform "manylinux_2_36_$PI_ARCH" --platform "linux_$PI_ARCH"
-        --python-version "$PI_PYTHON" --implementation cp --abi "$ABI" --abi abi3 --abi none)
+# Bookworm's C library is glibc 2.36: every manylinux wheel up to it runs there, and pip has to be told each one
+# (it does not count down from the newest).
+TARGET=(--only-binary=:all: --platform "linux_$PI_ARCH" --platform "manylinux2014_$PI_ARCH")
+for minor in $(seq 17 36); do TARGET+=(--platform "manylinux_2_${minor}_$PI_ARCH"); done
+TARGET+=(--python-version "$PI_PYTHON" --implementation cp --abi "$ABI" --abi abi3 --abi none)
 
 # What `pip install '.[pi]'` needs, read from pyproject.toml: the extras' requirements (markers dropped: they are
 # the Pi's, not this computer's) and the build's own (setuptools, Cython).

@@ -23,7 +23,9 @@ state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
 
 
 def done(status: int = 0, out: str = "", err: str = "") -> None:
-    (folder / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    scratch = folder / f"state.{os.getpid()}.json"
+    scratch.write_text(json.dumps(state), encoding="utf-8")
+    os.replace(scratch, folder / "state.json")  # whole: a test may read it meanwhile
     sys.stdout.write(out)
     sys.stderr.write(err)
     sys.exit(status)

@@ -57,9 +57,10 @@ def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[i
         assert proc.stdout is not None
         assert proc.stdout.readline().startswith("companion: started game 1")
         deadline = time.monotonic() + WAIT
-        while "companion-hotspot" not in nm.read()["active"]:
+        while not hotspot_up(captive):  # the page is on the hotspot's address once it is up
             assert time.monotonic() < deadline and proc.poll() is None, "the hotspot did not open"
             time.sleep(0.05)
+        assert nm.read()["active"] == ["companion-hotspot"]
         yield web, captive, tmp_path
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -69,6 +70,14 @@ def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[i
             if proc.poll() is None:
                 proc.kill()
     assert proc.returncode == 0, err
+
+
+def hotspot_up(captive: int) -> bool:
+    try:
+        location = ask(captive, "GET", "captive.apple.com", "/hotspot-detect.html").getheader("Location") or ""
+    except OSError:  # not listening yet
+        return False
+    return location.startswith(f"http://{HOTSPOT_ADDRESS}:")
 
 
 def journal_rows(folder: Path) -> int:
