@@ -29,6 +29,7 @@ else
 fi
 # The voice (voice = "espeak" in the config) and its player, aplay.
 apt-get install -y -qq espeak-ng alsa-utils >/dev/null
+# The table's own Wi-Fi (companion/network): NetworkManager, the dnsmasq of its shared mode, iw (the Wi-Fi country).
 apt-get install -y -qq network-manager dnsmasq-base iw >/dev/null
 
 echo "== user 'companion' (groups gpio, i2c)"
