@@ -402,6 +402,7 @@ def shot(phone: Phone, name: str) -> Path:
     base = screenshots_dir()
     path = base / phone.engine / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
+    until("the page's controls never settled", lambda: phone.count("[inert]") == 0)  # not dimmed after an act
     phone.run("window.scrollTo(0, 0)")  # the sticky header at the top of the shot, where the page begins
     phone.screenshot(path)
     pair = [base / engine / f"{name}.png" for engine in ENGINES]
