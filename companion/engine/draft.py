@@ -30,16 +30,15 @@ class Draft:
 
     def __init__(self, state: State) -> None:
         s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
-        # The list of seats is copied; a player's record only when the input first asks for it (most inputs touch
-        # one or two players of four), in its place in the list. Readers of ``state["players"]`` never write.
-        s["players"] = state["players"].copy()
+        # One pass copies every player and indexes them by name (the order of seats never changes).
+        self._players = players = {p["name"]: p.copy() for p in state["players"]}
+        s["players"] = list(players.values())
         s["queue"] = state["queue"].copy()
         s["pools"] = state["pools"].copy()
         s["bank"] = state["bank"].copy()
         self.state: State = s
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
-        self._players: dict[str, dict[str, Any]] = {}  # the records copied so far, by name
         self._spaces_copied = False
         self._copied: set[str] = set()
         self._decks_copied = False
@@ -50,24 +49,16 @@ class Draft:
         try:
             return self._players[name]
         except KeyError:
-            pass
-        players = self.state["players"]
-        for i, p in enumerate(players):
-            if p["name"] == name:
-                players[i] = own = p.copy()
-                self._players[name] = own
-                return own
-        raise IllegalInput(f"there is no player called {name!r}")
+            raise IllegalInput(f"there is no player called {name!r}") from None
 
     def seat(self, name: str) -> int:
         """A player's place in turn order (0 first); ``IllegalInput`` for an unknown name."""
-        names = self.names()
-        if not self.has_player(name):
+        if name not in self._players:
             raise IllegalInput(f"there is no player called {name!r}")
-        return names.index(name)
+        return list(self._players).index(name)
 
     def has_player(self, name: str) -> bool:
-        return name in set(map(_name, self.state["players"]))  # a set, as before: an unhashable name is a TypeError
+        return name in self._players
 
     def names(self) -> list[str]:
         """All players in turn order, bankrupt ones included."""
