@@ -18,6 +18,7 @@ from companion.table import Table
 from companion.web import Access, create_app, make_server
 
 from .conftest import CODE, PIN
+from .engines import until
 from .pages import A11Y, opened
 from .test_browser import ARTIFACTS, PHONE, TIMEOUT, browser, expect_text, join, shot  # noqa: F401 - browser: a fixture
 
@@ -286,6 +287,8 @@ def test_what_the_table_waits_for_stays_in_view(browser: Any, tmp_path: Path) ->
         expect_text(page.locator("#bid-button"), "Bid $12")
         shot(page, "bid-in-view")
         page.click("#bid-button")
+        # Bob passes once Ann's bid is in: sent before, his pass made her bid stale ("someone else acted first").
+        until("Ann's bid of $12 reaches the table", lambda: (table.state["prompt"] or {}).get("bidder") == "Ann")
         table.submit({"act": {"player": "Bob", "do": "pass"}}, source="test")
         expect(page.locator("#auction-panel")).to_be_hidden(timeout=TIMEOUT)
         table.submit({"act": {"player": "Bob", "do": "trade", "with": "Ann", "give": {"cash": 0, "spaces": ["reading-railroad"],
