@@ -31,6 +31,7 @@ NetworkMode = Literal["home", "hotspot", "auto"]
 MODES: tuple[NetworkMode, ...] = get_args(NetworkMode)
 AUTO_WAIT = 45.0  # seconds after the start before ``auto`` opens the hotspot (NetworkManager joins in 10-30)
 AUTO_POLL = 2.0
+CLOSE_WAIT = 2.0  # seconds :meth:`NetworkAdapter.close` waits for the thread
 _STOP = "stop"
 
 
@@ -85,10 +86,11 @@ class NetworkAdapter:
         self._order(mode)
 
     def close(self) -> None:
-        """Stop the thread. The hotspot stays up: after a restart the phones are still on it."""
+        """Stop the thread (a command NetworkManager is still running finishes by itself: the table does not wait
+        for it to stop). The hotspot stays up: after a restart the phones are still on it."""
         self._orders.put(_STOP)
         if self._thread is not None:
-            self._thread.join(timeout=self.nmcli.timeout + 5)
+            self._thread.join(timeout=CLOSE_WAIT)
 
     def _order(self, mode: str) -> None:
         self.settled.clear()
