@@ -49,7 +49,8 @@ from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
 from .draw import Painter
 from .deeds_mode import DeedsMode
-from .modes import DiceEntryMode, Mode, with_notice
+from .host_menu import HostMenu
+from .modes import DiceEntryMode, ListMode, Mode, with_notice
 from .nfc import Tap
 from .notices import Notices
 from .roller import RollerResult
@@ -144,12 +145,12 @@ class TableController:
         self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from = "game"  # where NO goes back to from the players or join screens
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self._mode = "game"  # game | help | players | join | menu | confirm | setup (the others: ``overlay``)
+        self._mode = "game"  # game | help | players | join | setup (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
         #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
         self.selected: bool | None = None
-        self.items: list[_Action] = []
+        self._items: list[_Action] = []  # the set-up's steps
         self.menu_title = ""
         self.confirming: _Action | None = None
         self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
@@ -175,9 +176,14 @@ class TableController:
 
     @property
     def mode(self) -> str:
-        """What the buttons are doing: the open mode's name (``dice``, ``window``, ``trade``...), else ``game``,
-        ``players``, ``join``, ``help``, ``menu``, ``confirm`` or ``setup``."""
+        """What the buttons are doing: the open mode's name (``dice``, ``window``, ``trade``, ``menu``, ``confirm``...),
+        else ``game``, ``players``, ``join``, ``help`` or ``setup``."""
         return self.overlay.name if self.overlay is not None else self._mode
+
+    @property
+    def items(self) -> list[Any]:
+        """The lines of the list on the OLED: the host menu's (:class:`.modes.Item`), the set-up's."""
+        return self.overlay.items() if isinstance(self.overlay, ListMode) else self._items
 
     # ================================================================== inputs from devices
     def on_button(self, event: ButtonEvent) -> None:
@@ -301,7 +307,7 @@ class TableController:
     def notice(self) -> str | None:
         return self.notices.shown(self.scroll)[0]
 
-    def _register_cards(self) -> None:
+    def register_cards(self) -> None:
         """The host menu's "Register cards": the deeds in board order, then the players' cards."""
         state = self.table.state
         if state is None or self.cards is None:
@@ -356,8 +362,7 @@ class TableController:
             self._menu_held = False
         elif event.kind == "hold":
             self._menu_held = True
-            self.overlay = None
-            self._open_host_menu()
+            self.open(HostMenu(self))
         elif event.kind == "release" and not self._menu_held and self.overlay is not None:
             if self.overlay.menu_leaves:
                 self._edge(event.at)
@@ -382,13 +387,8 @@ class TableController:
             return
         if self.overlay is not None and self._mode == "game":
             self.overlay.press(button)
-        elif self._mode in ("menu", "setup"):
+        elif self._mode == "setup":
             self._browse(button)
-        elif self._mode == "confirm":
-            action, self.confirming = self.confirming, None
-            self._mode = "game"
-            if button == "YES" and action is not None:
-                action.run()
         elif self._mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self._mode == "help":
@@ -402,21 +402,16 @@ class TableController:
 
     def _browse(self, button: str) -> None:
         if button == "NEXT":
-            self.cursor = (self.cursor + 1) % len(self.items)
+            self.cursor = (self.cursor + 1) % len(self._items)
         elif button == "PREV":
-            self.cursor = (self.cursor - 1) % len(self.items)
+            self.cursor = (self.cursor - 1) % len(self._items)
         elif button == "NO":
             self._back()
         elif button == "YES":
-            action = self.items[self.cursor]
-            if action.confirm:
-                self.confirming = action
-                self._mode = "confirm"
-            else:
-                action.run()
+            self._items[self.cursor].run()
 
     def _back(self) -> None:
-        self._mode, self.cursor, self.items, self.confirming, self.selected = "game", 0, [], None, None
+        self._mode, self.cursor, self._items, self.confirming, self.selected = "game", 0, [], None, None
         self.overlay = None
 
     def _game_press(self, button: str) -> None:
@@ -514,90 +509,30 @@ class TableController:
             self.roller.faults = 0
             self.roller.request(self.clock())
 
-    # ================================================================== host menu
-    def _open_host_menu(self) -> None:
-        self._mode, self.cursor, self.menu_title = "menu", 0, "HOST MENU"
-        state = self.table.state
-        items = []
-        if self.pin_lock is not None and self.pin_lock.paused():
-            items.append(_Action("Allow PIN login", self._allow_pin))
-        if state is not None:
-            items.append(_Action("Undo last input", lambda: self._submit({"undo": 1}, "host", back=True)))
-            if "end-game" in find_ruleset(state["ruleset"]).host_verbs() and state.get("winner") is None:
-                items.append(_Action("End game now (worth)", lambda: self._submit(
-                    {"act": {"player": "host", "do": "end-game"}}, "host", back=True),
-                    confirm="End the game now? The highest total worth wins."))
-        items.append(_Action("New game", self._open_setup))
-        items.append(_Action("Join codes", lambda: self._show("join")))
-        items.append(_Action("Players", lambda: self._show("players")))
-        if self.cards is not None and state is not None:
-            items.append(_Action("Register cards", self._register_cards))
-        items.append(_Action(f"Dice: {self.dice_source}", self._next_dice_source))
-        if self.hush is not None:
-            items.append(_Action(self._sound_label(), self._toggle_sound))
-        if self.network is not None:
-            items.append(self._wifi_item(self.network))
-        if self.shutdown is not None:
-            items.append(_Action("Shut down", self._shut_down,
-                                 confirm="Shut the table down? The game is saved; it resumes at the next start."))
-        items.append(_Action("Back", self._back))
-        self.items = items
+    # ================================================================== what the host menu may do (host_menu.Host)
+    def next_dice_source(self) -> str:
+        sources = [s for s in SOURCES if s != "roller" or self.roller is not None]
+        self.dice_source = sources[(sources.index(self.dice_source) + 1) % len(sources)]
+        log.info("dice source: %s", self.dice_source)
+        return self.dice_source
 
-    def _allow_pin(self) -> None:
-        if self.pin_lock is not None:
-            self.pin_lock.allow()
-            self.notices.settle("pin")
-        self._back()
-        self.say("PIN login allowed again")
+    def new_game(self) -> None:
+        self.overlay = None
+        self._open_setup()
+
+    def show(self, screen: str) -> None:
+        self.overlay = None
+        self._show(screen)
 
     def _show(self, mode: str) -> None:
         self._shown_from = "setup" if self._mode == "setup" else "game"
         self._mode, self.scroll, self.join_page = mode, 0, 0
 
-    def _next_dice_source(self) -> None:
-        sources = [s for s in SOURCES if s != "roller" or self.roller is not None]
-        self.dice_source = sources[(sources.index(self.dice_source) + 1) % len(sources)]
-        self.items[self.cursor].label = f"Dice: {self.dice_source}"
-        log.info("dice source: %s", self.dice_source)
-
-    def _sound_label(self) -> str:
-        """"Sound: on", "Sound: off", or "Sound: on, quiet now" in the config's quiet hours."""
-        if self.hush is None or self.hush.muted:
-            return "Sound: off"
-        return "Sound: on, quiet now" if self.hush.silent() else "Sound: on"
-
-    def _toggle_sound(self) -> None:
-        """Mute or unmute the buzzer and the voice (quiet hours still keep them quiet)."""
-        if self.hush is not None:
-            self.hush.muted = not self.hush.muted
-            self.items[self.cursor].label = self._sound_label()
-            log.info("sound: %s", "off" if self.hush.muted else "on")
-
-    def _wifi_item(self, network: NetworkAdapter) -> _Action:
-        """Switch between the home network and the table's own Wi-Fi (for this run), confirmed: phones on the other
-        lose the page."""
-        if network.switched_to == "hotspot":
-            return _Action("Wi-Fi: table's own", lambda: self._switch_network(network, "home"),
-                           confirm="Back to the home network? Phones on the table's Wi-Fi lose the page.")
-        return _Action("Wi-Fi: home network", lambda: self._switch_network(network, "hotspot"),
-                       confirm="Open the table's own Wi-Fi? Phones on the home network lose the page.")
-
-    def _switch_network(self, network: NetworkAdapter, mode: str) -> None:
-        self._back()
-        self.say("Opening the table's Wi-Fi..." if mode == "hotspot" else "Closing the table's Wi-Fi...")
-        network.switch(mode)  # type: ignore[arg-type]  # one of its modes
-
-    def _shut_down(self) -> None:
-        self._back()
-        self.say("Shutting down: the game is saved", sticky=True)
-        self.refresh()
-        if self.shutdown is not None:
-            self.shutdown()
-
+    # ================================================================== set-up
     def _open_setup(self) -> None:
         """New game: pick a ruleset, then the players (names and options: on the phone page)."""
         self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
-        self.items = [_Action(ruleset_title(find_ruleset(r)), partial(self._setup_players, r))
+        self._items = [_Action(ruleset_title(find_ruleset(r)), partial(self._setup_players, r))
                       for r in ruleset_ids()]
         current = self.table.state
         if current is not None and current["ruleset"] in ruleset_ids():
@@ -615,7 +550,7 @@ class TableController:
         for count in range(board.min_players, board.max_players + 1):
             names_n = [f"Player {i}" for i in range(1, count + 1)]
             items.append(_Action(f"{count} players", partial(self._setup_options, ruleset, names_n)))
-        self.items = items
+        self._items = items
 
     def _setup_options(self, ruleset: str, players: list[str]) -> None:
         """The last step: start, or change an option the buttons can set, or finish on the phone page."""
@@ -626,11 +561,11 @@ class TableController:
             items.append(_Action(setting.label(), partial(self._next_value, setting)))
         if self.join_info().url:  # the phone page's host set-up: names, amounts, spaces (see docs/web.md)
             items.append(_Action("More on your phone", lambda: self._show("join")))
-        self.items = items
+        self._items = items
 
     def _next_value(self, setting: OptionSetting) -> None:
         setting.next()
-        self.items[self.cursor].label = setting.label()
+        self._items[self.cursor].label = setting.label()
 
     def _start(self, ruleset: str, players: list[str], options: dict[str, Any]) -> None:
         setup = {"ruleset": ruleset, "players": players, "seed": self.new_seed(), "options": options}
@@ -644,7 +579,7 @@ class TableController:
         self._seat_cards(players)
 
     # ================================================================== submitting
-    def _submit(self, line: dict[str, Any], source: str, *, back: bool = False) -> bool:
+    def _submit(self, line: dict[str, Any], source: str) -> bool:
         state = self.table.state
         if self._waiting_edge is not None:
             self._acknowledge(line)
@@ -663,9 +598,6 @@ class TableController:
             self.say(str(error))
             log.info("refused %s from %s: %s", line, source, error)
             return False
-        finally:
-            if back:
-                self._back()
         self.notices.settle("disk", only=DISK_FULL)
         self._drain()
         return True
@@ -773,9 +705,6 @@ class TableController:
         if self.overlay is not None:
             self.overlay.changed()
         self.confirming = None
-        if self._mode in ("menu", "confirm"):  # the host menu's undo would take back the phone's input
-            self._back()
-            self.say("Changed on a phone: look again")
 
     def _adopt(self, state: State) -> None:
         prompt = state.get("prompt")
@@ -802,10 +731,8 @@ class TableController:
             screen = self.overlay.screen()
             return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
         state = self.table.public()
-        if self._mode in ("menu", "setup"):
-            return screens.menu_screen(self.menu_title, [a.label for a in self.items], self.cursor)
-        if self._mode == "confirm" and self.confirming is not None:
-            return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
+        if self._mode == "setup":
+            return screens.menu_screen(self.menu_title, [a.label for a in self._items], self.cursor)
         if self._mode == "join":
             info = self.join_info()
             wifi = 1 if info.wifi else 0  # the table's own Wi-Fi first: join it, then open the page
