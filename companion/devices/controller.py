@@ -70,6 +70,8 @@ MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
 #: Seconds after a change from elsewhere (a phone) during which YES, NO and ROLL are refused: meant for the screen
 #: before (people press a few hundred ms after what they saw).
 GUARD = 0.6
+#: Seconds between two looks at the free disk space (a journal write looks at once): the tick runs 100 times a second.
+DISK_EVERY = 2.0
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,8 @@ class TableController:
         self._scroll_at = 0.0
         self._prompt: Any = None
         self._screen: Screen | None = None
+        self._looked: tuple[Any, ...] | None = None  # what the last screen was built from (see _looks)
+        self._disk_at = float("-inf")  # when the free disk space is looked at next
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
         self._own_state: State | None = None  # the state of the last input these buttons sent
         self._foreign_at = -GUARD  # when the game last changed from elsewhere (a phone, the host's page, the timer)
@@ -237,7 +241,8 @@ class TableController:
             self.notices.tick(now)
             if self.overlay is not None:
                 self.overlay.tick(now)
-            if self.disk_free is not None:
+            if self.disk_free is not None and now >= self._disk_at:
+                self._disk_at = now + DISK_EVERY
                 self._check_disk()
             if self.pin_lock is not None:
                 if self.pin_lock.paused():
@@ -248,7 +253,8 @@ class TableController:
                 self.scroll += 1
                 self._scroll_at = now + self.scroll_time
             self.display.poll()
-            self.refresh()
+            if self._inbox or self._looks() != self._looked:  # an idle tick builds no screen
+                self.refresh()
 
     def on_tap(self, tap: Tap) -> None:
         """A card put on the NFC reader (:class:`~.nfc.NfcReader`): the open mode's, else :func:`.taps.default_tap`."""
@@ -653,6 +659,7 @@ class TableController:
         if not self._inbox:
             return
         place, asked = self._place(), self._prompt
+        self._disk_at = float("-inf")  # the journal was written: look at the disk at the next tick
         while self._inbox:
             update = self._inbox.popleft()
             if update.state is not self._own_state:
@@ -764,10 +771,19 @@ class TableController:
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
 
+    def _looks(self) -> tuple[Any, ...]:
+        """Everything :meth:`screen` is built from that may change between two presses: the tick builds the screen
+        again only when this changed (objects compare by identity first, so an idle tick compares a few pointers)."""
+        return (self.table.state, self.events, self._mode, self.cursor, self.selected, self.confirming,
+                tuple(a.label for a in self.items), self.join_page, self.dice_source, self.scroll, self.overlay,
+                self.notices.key(),
+                self.join_info() if self._mode == "join" else None)  # phones join while the codes are shown
+
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""
         with self._lock:
             self._drain()
+            self._looked = self._looks()
             screen = self.screen()
             if screen == self._screen:
                 self._waiting_edge = None

@@ -58,6 +58,10 @@ class Notices:
             self.warnings.pop(cause, None)
 
     # ------------------------------------------------------------------ what the OLED shows
+    def key(self) -> tuple[object, ...]:
+        """What :meth:`shown` depends on besides the scroll count: equal keys, the same text in view."""
+        return self.notice, self._scroll_base, tuple(self.warnings.items())
+
     def shown(self, scroll: int) -> tuple[str | None, int]:
         """The text over the story rows and which of its pages is in view."""
         if self.notice is not None:

@@ -844,12 +844,12 @@ def test_a_full_disk_is_reported_and_the_input_not_lost(tmp_path: Path) -> None:
 def test_low_disk_space_is_reported_before_inputs_fail(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.station.controller.disk_free = lambda: 5_000_000
-        t.play("WAIT 20")
+        t.play("WAIT 2020")  # the disk is looked at every DISK_EVERY (2 s) when no input is journaled
         assert "Disk almost full (5 MB)" in t.text() and t.shows_whole_notice()
         t.play("ROLL", "DICE 1 2", "WAIT 10000")
         assert "Disk almost full" in t.text()  # stands through the game while the disk is low
         t.station.controller.disk_free = lambda: 10**9  # space freed
-        t.play("WAIT 20")
+        t.play("WAIT 2020")
         assert "Disk almost full" not in t.text()
 
 
