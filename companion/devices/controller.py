@@ -773,9 +773,10 @@ class TableController:
 
     def _looks(self) -> tuple[Any, ...]:
         """Everything :meth:`screen` is built from that may change between two presses: the tick builds the screen
-        again only when this changed (objects compare by identity first, so an idle tick compares a few pointers)."""
+        again only when this changed (objects compare by identity first, so an idle tick compares a few pointers). An open
+        mode counts as itself: what it shows changes on a press or a card, which draw at once, or when it closes."""
         return (self.table.state, self.events, self._mode, self.cursor, self.selected, self.confirming,
-                tuple(a.label for a in self.items), self.join_page, self.dice_source, self.scroll, self.overlay,
+                tuple(a.label for a in self._items), self.join_page, self.dice_source, self.scroll, self.overlay,
                 self.notices.key(),
                 self.join_info() if self._mode == "join" else None)  # phones join while the codes are shown
 
