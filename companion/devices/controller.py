@@ -50,13 +50,13 @@ from .display import Display
 from .draw import Painter
 from .deeds_mode import DeedsMode
 from .host_menu import HostMenu
+from .setup_mode import SetUpMode
 from .modes import DiceEntryMode, ListMode, Mode, with_notice
 from .nfc import Tap
 from .notices import Notices
 from .roller import RollerResult
 from .sounds import Hush
 from .screens import Choice, Labels, Screen
-from .setup import OptionSetting, button_options, chosen, ruleset_title
 from .taps import CardTap, RegisterMode, default_tap, registrations, set_cards
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ PIN_PAUSED = "PIN login paused: too many wrong PINs. Host menu: Allow PIN login"
 
 @dataclass
 class _Action:
-    """One item of a list the buttons browse: its label and what YES does."""
+    """One choice of the game's own question the buttons browse: its label and what YES does."""
 
     label: str
     run: Callable[[], object]  # its result, if any, is not used
@@ -145,15 +145,13 @@ class TableController:
         self._lock = threading.RLock()
         self._inbox: collections.deque[Update] = collections.deque()
         self._device_notices: collections.deque[str] = collections.deque()
-        self._shown_from = "game"  # where NO goes back to from the players or join screens
+        self._shown_from: Mode | None = None  # what NO opens again from the players or join screens (None: the game)
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self._mode = "game"  # game | help | players | join | setup (the others: ``overlay``)
+        self._mode = "game"  # game | help | players | join (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.cursor = 0
         #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
         self.selected: bool | None = None
-        self._items: list[_Action] = []  # the set-up's steps
-        self.menu_title = ""
         self.confirming: _Action | None = None
         self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
         self._labels_of: dict[str, Labels] = {}
@@ -180,14 +178,14 @@ class TableController:
 
     @property
     def mode(self) -> str:
-        """What the buttons are doing: the open mode's name (``dice``, ``window``, ``trade``, ``menu``, ``confirm``...),
-        else ``game``, ``players``, ``join``, ``help`` or ``setup``."""
+        """What the buttons are doing: the open mode's name (``dice``, ``window``, ``trade``, ``menu``, ``confirm``,
+        ``setup``...), else ``game``, ``players``, ``join`` or ``help``."""
         return self.overlay.name if self.overlay is not None else self._mode
 
     @property
     def items(self) -> list[Any]:
-        """The lines of the list on the OLED: the host menu's (:class:`.modes.Item`), the set-up's."""
-        return self.overlay.items() if isinstance(self.overlay, ListMode) else self._items
+        """The lines of the list on the OLED (the host menu's, the set-up's: :class:`.modes.Item`)."""
+        return self.overlay.items() if isinstance(self.overlay, ListMode) else []
 
     # ================================================================== inputs from devices
     def on_button(self, event: ButtonEvent) -> None:
@@ -385,16 +383,14 @@ class TableController:
         self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str) -> None:
-        if self._mode == "game" and button in ("YES", "NO", "ROLL") and \
-                self.clock() - self._foreign_at < GUARD:
+        if self._mode == "game" and (self.overlay is None or self.overlay.guarded) and \
+                button in ("YES", "NO", "ROLL") and self.clock() - self._foreign_at < GUARD:
             # People press a few hundred ms after what they saw: a press this soon after a phone changed the game
             # was meant for the screen before (it would buy, pay or accept something nobody chose).
             self.say("Changed on a phone: look, then press again")
             return
         if self.overlay is not None and self._mode == "game":
             self.overlay.press(button)
-        elif self._mode == "setup":
-            self._browse(button)
         elif self._mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self._mode == "help":
@@ -402,29 +398,20 @@ class TableController:
                 self._mode = "game"
         elif self._mode in ("players", "join"):
             if button in ("NO", "YES"):
-                self._mode = self._shown_from  # back to the new game's options when they led here
+                # back to the new game's options when they led here
+                self._mode, self.overlay, self._shown_from = "game", self._shown_from, None
         else:
             self._game_press(button)
 
-    def _browse(self, button: str) -> None:
-        if button == "NEXT":
-            self.cursor = (self.cursor + 1) % len(self._items)
-        elif button == "PREV":
-            self.cursor = (self.cursor - 1) % len(self._items)
-        elif button == "NO":
-            self._back()
-        elif button == "YES":
-            self._items[self.cursor].run()
-
     def _back(self) -> None:
-        self._mode, self.cursor, self._items, self.confirming, self.selected = "game", 0, [], None, None
+        self._mode, self.cursor, self.confirming, self.selected, self._shown_from = "game", 0, None, None, None
         self.overlay = None
 
     def _game_press(self, button: str) -> None:
         state = self.table.state
         if state is None:
             if button == "YES":
-                self._open_setup()
+                self.new_game()
             return
         prompt = state.get("prompt")
         if state.get("winner") is not None or prompt is None:
@@ -523,57 +510,14 @@ class TableController:
         return self.dice_source
 
     def new_game(self) -> None:
-        self.overlay = None
-        self._open_setup()
+        self.open(SetUpMode(self))
 
-    def show(self, screen: str) -> None:
-        self.overlay = None
-        self._show(screen)
+    def show(self, screen: str, *, back: Mode | None = None) -> None:
+        self.open(None)
+        self._mode, self.scroll, self.join_page, self._shown_from = screen, 0, 0, back
 
-    def _show(self, mode: str) -> None:
-        self._shown_from = "setup" if self._mode == "setup" else "game"
-        self._mode, self.scroll, self.join_page = mode, 0, 0
-
-    # ================================================================== set-up
-    def _open_setup(self) -> None:
-        """New game: pick a ruleset, then the players (names and options: on the phone page)."""
-        self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: RULESET"
-        self._items = [_Action(ruleset_title(find_ruleset(r)), partial(self._setup_players, r))
-                      for r in ruleset_ids()]
-        current = self.table.state
-        if current is not None and current["ruleset"] in ruleset_ids():
-            self.cursor = ruleset_ids().index(current["ruleset"])
-
-    def _setup_players(self, ruleset: str) -> None:
-        board = find_ruleset(ruleset).board
-        self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: PLAYERS"
-        items = []
-        current = self.table.state
-        if current is not None:
-            names = [p["name"] for p in current["players"]]
-            if board.min_players <= len(names) <= board.max_players:
-                items.append(_Action("Same: " + ", ".join(names), partial(self._setup_options, ruleset, names)))
-        for count in range(board.min_players, board.max_players + 1):
-            names_n = [f"Player {i}" for i in range(1, count + 1)]
-            items.append(_Action(f"{count} players", partial(self._setup_options, ruleset, names_n)))
-        self._items = items
-
-    def _setup_options(self, ruleset: str, players: list[str]) -> None:
-        """The last step: start, or change an option the buttons can set, or finish on the phone page."""
-        self._mode, self.cursor, self.menu_title = "setup", 0, "NEW GAME: OPTIONS"
-        settings = button_options(find_ruleset(ruleset))
-        items = [_Action("Start the game", lambda: self._start(ruleset, players, chosen(settings)))]
-        for setting in settings:
-            items.append(_Action(setting.label(), partial(self._next_value, setting)))
-        if self.join_info().url:  # the phone page's host set-up: names, amounts, spaces (see docs/web.md)
-            items.append(_Action("More on your phone", lambda: self._show("join")))
-        self._items = items
-
-    def _next_value(self, setting: OptionSetting) -> None:
-        setting.next()
-        self._items[self.cursor].label = setting.label()
-
-    def _start(self, ruleset: str, players: list[str], options: dict[str, Any]) -> None:
+    # ================================================================== what the set-up may do (setup_mode.Starter)
+    def start(self, ruleset: str, players: list[str], options: dict[str, Any]) -> None:
         setup = {"ruleset": ruleset, "players": players, "seed": self.new_seed(), "options": options}
         try:
             self._own_state = self.table.new_game(setup, source="button")
@@ -583,6 +527,9 @@ class TableController:
         self._back()
         self._drain()
         self._seat_cards(players)
+
+    def phone_page(self) -> bool:
+        return bool(self.join_info().url)
 
     # ================================================================== submitting
     def _submit(self, line: dict[str, Any], source: str) -> bool:
@@ -738,8 +685,6 @@ class TableController:
             screen = self.overlay.screen()
             return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
         state = self.table.public()
-        if self._mode == "setup":
-            return screens.menu_screen(self.menu_title, [a.label for a in self._items], self.cursor)
         if self._mode == "join":
             info = self.join_info()
             wifi = 1 if info.wifi else 0  # the table's own Wi-Fi first: join it, then open the page
@@ -776,7 +721,7 @@ class TableController:
         again only when this changed (objects compare by identity first, so an idle tick compares a few pointers). An open
         mode counts as itself: what it shows changes on a press or a card, which draw at once, or when it closes."""
         return (self.table.state, self.events, self._mode, self.cursor, self.selected, self.confirming,
-                tuple(a.label for a in self._items), self.join_page, self.dice_source, self.scroll, self.overlay,
+                self.join_page, self.dice_source, self.scroll, self.overlay,
                 self.notices.key(),
                 self.join_info() if self._mode == "join" else None)  # phones join while the codes are shown
 

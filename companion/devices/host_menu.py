@@ -16,7 +16,7 @@ from companion.cards import CardBook
 from companion.engine import find_ruleset
 
 from . import screens
-from .modes import Desk, Item, ListMode
+from .modes import Desk, Item, ListMode, Mode
 from .notices import Notices
 from .screens import Screen
 from .sounds import Hush
@@ -49,8 +49,8 @@ class Host(Desk, Protocol):
     def new_game(self) -> None:
         """The set-up of a new game."""
 
-    def show(self, screen: str) -> None:
-        """The join codes (``join``) or the players (``players``)."""
+    def show(self, screen: str, *, back: Mode | None = None) -> None:
+        """The join codes (``join``) or the players (``players``); their NO or YES opens ``back``."""
 
     def register_cards(self) -> None:
         """Register the set's cards: the deeds in board order, then the players'."""
@@ -64,6 +64,8 @@ class HostMenu(ListMode):
 
     #: Its lines are never covered: a notice waits for the game's screen.
     shows_notice = True
+    #: A phone's change closes it (:meth:`changed`): a press after that is the game's.
+    guarded = False
 
     def __init__(self, desk: Host) -> None:
         super().__init__(desk)

@@ -77,6 +77,8 @@ class Mode:
     #: Whether a short press of MENU leaves it (the manual dice entry keeps MENU for nothing: a slip must not lose
     #: the dice entered so far).
     menu_leaves = True
+    #: Whether YES, NO and ROLL are refused just after a phone's change (they were meant for the screen before).
+    guarded = True
 
     def __init__(self, desk: Desk) -> None:
         self.desk = desk
