@@ -2,8 +2,9 @@
 
 :class:`TableController` is what players touch. It turns debounced button events and dice-roller
 strobes into input lines for :meth:`companion.table.Table.submit` (with their source), keeps
-what the buttons are doing (a highlighted option, the host menu, dice being entered) and draws
-every change: layout (:mod:`.screens`) → pixels (:mod:`.draw`) → :class:`.display.Display`.
+what the buttons are doing (the open mode, a class of its own: the game's question in :mod:`.game_mode`, the host
+menu, the set-up, a player's deeds, dice being entered... see :mod:`.modes`) and draws every change: layout
+(:mod:`.screens`) → pixels (:mod:`.draw`) → :class:`.display.Display`.
 
 The buttons:
 
@@ -29,7 +30,6 @@ import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -43,12 +43,13 @@ from companion.table import StaleInput, Table, Update
 
 from . import screens
 from .buttons import ButtonEvent
-from .choices import ButtonChoice, choice_key, first_choice, prompt_choices, space_labels
+from .choices import space_labels
 from .clock import Clock, monotonic
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .display import Display
 from .draw import Painter
 from .deeds_mode import DeedsMode
+from .game_mode import GameMode
 from .host_menu import HostMenu
 from .setup_mode import SetUpMode
 from .modes import DiceEntryMode, ListMode, Mode, with_notice
@@ -56,7 +57,7 @@ from .nfc import Tap
 from .notices import Notices
 from .roller import RollerResult
 from .sounds import Hush
-from .screens import Choice, Labels, Screen
+from .screens import Labels, Screen
 from .taps import CardTap, RegisterMode, default_tap, registrations, set_cards
 
 if TYPE_CHECKING:
@@ -99,17 +100,6 @@ class PinLock:
 PIN_PAUSED = "PIN login paused: too many wrong PINs. Host menu: Allow PIN login"
 
 
-@dataclass
-class _Action:
-    """One choice of the game's own question the buttons browse: its label and what YES does."""
-
-    label: str
-    run: Callable[[], object]  # its result, if any, is not used
-    confirm: str | None = None  # ask "are you sure?" first
-    extra: bool = False  # taken only once PREV/NEXT went to it (see ButtonChoice.extra)
-    key: str = ""  # what it sends, to find it again in the next state's list
-
-
 class TableController:
     """Buttons, dice and the OLED around one :class:`~companion.table.Table`."""
 
@@ -149,11 +139,7 @@ class TableController:
         self.join_page = 0  # join codes: 0 the table's, then each player's
         self._mode = "game"  # game | help | players | join (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
-        self.cursor = 0
-        #: Whether the cursor is on one of the prompt's choices (None: as the choices say, see _selected).
-        self.selected: bool | None = None
-        self.confirming: _Action | None = None
-        self._choices_of: tuple[State, list[_Action]] | None = None  # the last state's choices
+        self.game_mode = GameMode(self)  # the game's own question: when no other mode is open
         self._labels_of: dict[str, Labels] = {}
         self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
@@ -300,7 +286,7 @@ class TableController:
         return self.overlay is mode
 
     def roll(self) -> None:
-        self._game_press("ROLL")
+        self.game_mode.press("ROLL")
 
     def story(self) -> list[dict[str, Any]]:
         return self.events
@@ -401,81 +387,11 @@ class TableController:
                 # back to the new game's options when they led here
                 self._mode, self.overlay, self._shown_from = "game", self._shown_from, None
         else:
-            self._game_press(button)
+            self.game_mode.press(button)
 
     def _back(self) -> None:
-        self._mode, self.cursor, self.confirming, self.selected, self._shown_from = "game", 0, None, None, None
-        self.overlay = None
-
-    def _game_press(self, button: str) -> None:
-        state = self.table.state
-        if state is None:
-            if button == "YES":
-                self.new_game()
-            return
-        prompt = state.get("prompt")
-        if state.get("winner") is not None or prompt is None:
-            return
-        choices = self._choices(state)
-        selected = self._selected(choices)
-        if button == "ROLL":
-            if prompt["kind"] == "roll":
-                self._roll(prompt)
-            else:
-                self.say("Nobody is rolling now")
-            return
-        if button in ("PREV", "NEXT") and choices:
-            if selected:
-                self.cursor = (self.cursor + (1 if button == "NEXT" else -1)) % len(choices)
-            else:  # onto the extras (the deeds at a yes/no question, an offer's answers)
-                self.cursor = 0 if button == "NEXT" else len(choices) - 1
-            self.selected = True
-            self.confirming = None
-            return
-        on_extra = selected and bool(choices) and choices[self.cursor % len(choices)].extra
-        if prompt.get("options") == ["yes", "no"] and button in ("YES", "NO") and not selected:
-            self._submit({"answer": button.lower()}, "button")
-            return
-        if button == "NO":
-            self.confirming = None
-            if on_extra:  # back to the question (or to the prompt's own choices)
-                self.selected, self.cursor = None, 0
-            return
-        if button == "YES" and choices and selected:
-            action = choices[self.cursor % len(choices)]
-            if action.confirm and (self.confirming is None or self.confirming.label != action.label):
-                self.confirming = action
-                return
-            self.confirming = None
-            action.run()
-        elif button == "YES" and not prompt.get("options") and prompt["kind"] != "roll":
-            self.say("This is for the phones")
-
-    def _choices(self, state: State) -> list[_Action]:
-        """What PREV/NEXT browse for the current prompt (:mod:`.choices`), each sending its input on YES.
-
-        Found once per state (a state is never changed once built): the screen is worked out every tick, and
-        finding the cards a player may play tries each on the engine."""
-        if self._choices_of is None or self._choices_of[0] is not state:
-            player = (state.get("prompt") or {}).get("player") or ""
-            actions = [_Action(c.label, self._choice_run(c, player), c.confirm, c.extra, choice_key(c))
-                       for c in prompt_choices(state, self._labels(state))]
-            self._choices_of = (state, actions)
-        return self._choices_of[1]
-
-    def _choice_run(self, choice: ButtonChoice, player: str) -> Callable[[], object]:
-        """What YES on a choice does: send its input, roll (the roll's own row), or open the player's deeds."""
-        if choice.line is not None:
-            return partial(self._submit, choice.line, "button")
-        if choice.roll:
-            return partial(self._game_press, "ROLL")
-        return partial(self._open_deeds, player)
-
-    def _selected(self, choices: list[_Action]) -> bool:
-        """Whether the cursor is on a choice: at first, when the prompt has choices of its own (not only extras)."""
-        if self.selected is None:
-            return any(not a.extra for a in choices)
-        return self.selected and bool(choices)
+        self._mode, self._shown_from, self.overlay = "game", None, None
+        self.game_mode.clear()
 
     # ================================================================== a player's deeds
     def _open_deeds(self, player: str, space: str | None = None, source: str = "button") -> None:
@@ -490,7 +406,7 @@ class TableController:
         """What the roll needs: its dice, and magie-1924's chance cube after doubles."""
         return self._ruleset().throws(prompt)
 
-    def _roll(self, prompt: Mapping[str, Any]) -> None:
+    def roll_dice(self, prompt: Mapping[str, Any]) -> None:
         if self.dice_source == "software":
             self._submit(self._ruleset().roll_line(prompt, self.software.throw(self._throws(prompt))), "software")
         elif self.dice_source == "manual":
@@ -619,8 +535,7 @@ class TableController:
             self._adopt(update.state)
         state = self.table.state
         if self._mode == "game" and state is not None and state is self._own_state:  # after the buttons' own input
-            self.cursor, self.selected = self._first_choice(state), None
-            self.confirming = None
+            self.game_mode.restart(state)
         elif place is not None and (self.mode == "deeds" or self._prompt == asked):
             self._find_again(place)  # the same choice, or the start (an offer answered on a phone is gone)
 
@@ -628,10 +543,7 @@ class TableController:
         """What the cursor is on (the choice's key), in the list the screen showed."""
         if self.overlay is not None:
             return self.overlay.place()
-        if self._mode == "game" and self._choices_of is not None and self._choices_of[1]:
-            actions = self._choices_of[1]
-            return actions[self.cursor % len(actions)].key if self._selected(actions) else None
-        return None
+        return self.game_mode.place() if self._mode == "game" else None
 
     def _find_again(self, key: str) -> None:
         """After a phone's change, put the cursor back on the same choice (never on whatever took its place: a
@@ -642,15 +554,7 @@ class TableController:
         if self.overlay is not None:
             self.overlay.find_again(key)
         elif self._mode == "game":
-            keys = [a.key for a in self._choices(state)]
-            if key in keys:
-                self.cursor = keys.index(key)
-            else:
-                self.cursor, self.selected = self._first_choice(state), None
-
-    @staticmethod
-    def _first_choice(state: State) -> int:
-        return first_choice(state, find_ruleset(state["ruleset"]))
+            self.game_mode.find_again(key)
 
     def _changed_elsewhere(self) -> None:
         """The game changed from a phone (or the host's page, the timer): what the buttons were about to confirm,
@@ -658,15 +562,14 @@ class TableController:
         self._foreign_at = self.clock()
         if self.overlay is not None:
             self.overlay.changed()
-        self.confirming = None
+        self.game_mode.changed()
 
     def _adopt(self, state: State) -> None:
         prompt = state.get("prompt")
         if prompt != self._prompt:
             self._prompt = prompt
-            self.cursor = self._first_choice(state) if self._mode == "game" else self.cursor
-            self.selected = None if self._mode == "game" else self.selected
-            self.confirming = None if self._mode == "game" else self.confirming
+            if self._mode == "game":
+                self.game_mode.restart(state)
             self.scroll = 0
             self._scroll_at = self.clock() + self.scroll_time
             if self.overlay is not None:
@@ -705,13 +608,7 @@ class TableController:
             return screens.help_screen()
         if self._mode == "players":
             return screens.players_screen(state, labels, self.scroll)
-        whole = self.table.state  # the whole state: a card is offered if the engine takes it
-        choices = self._choices(whole) if whole is not None else []
-        choice = None
-        if choices:
-            cursor = self.cursor % len(choices)
-            confirm = self.confirming.confirm if self.confirming is not None else None
-            choice = Choice(tuple(a.label for a in choices), cursor, confirm, self._selected(choices))
+        choice = self.game_mode.choice(self.table.state)  # the whole state: a card is offered if the engine takes it
         notice, notice_page = self.notices.shown(self.scroll)
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
@@ -720,7 +617,8 @@ class TableController:
         """Everything :meth:`screen` is built from that may change between two presses: the tick builds the screen
         again only when this changed (objects compare by identity first, so an idle tick compares a few pointers). An open
         mode counts as itself: what it shows changes on a press or a card, which draw at once, or when it closes."""
-        return (self.table.state, self.events, self._mode, self.cursor, self.selected, self.confirming,
+        game = self.game_mode
+        return (self.table.state, self.events, self._mode, game.cursor, game.selected, game.confirming,
                 self.join_page, self.dice_source, self.scroll, self.overlay,
                 self.notices.key(),
                 self.join_info() if self._mode == "join" else None)  # phones join while the codes are shown

@@ -645,7 +645,7 @@ def test_the_fine_and_bids_the_player_cannot_pay_are_not_offered(tmp_path: Path)
     setup = start(Ann={"space": "go", "cash": 5})
     with table(tmp_path, setup, journal=tmp_path / "second.sqlite3") as t:
         t.play("ROLL", "DICE 1 2", "NO")  # Baltic Avenue to auction: Ann has $5
-        labels = [a.label for a in t.station.controller._choices(t.station.table.state)]
+        labels = [a.label for a in t.station.controller.game_mode.choices(t.station.table.state)]
         assert "Ann: bid $10" not in labels and "Ann: pass" in labels and "Bob: bid $10" in labels
 
 
