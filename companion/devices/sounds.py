@@ -152,6 +152,17 @@ class Buzzer:
             self.played.append(name)
         return done
 
+    def play_waiting(self) -> None:
+        """Play the cues waiting, on the caller's thread (a buzzer made with ``start=False``)."""
+        while True:
+            try:
+                name = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if name is None:
+                return
+            self.play(name)
+
     def _run(self) -> None:
         while (name := self._queue.get()) is not None:
             self.play(name)
