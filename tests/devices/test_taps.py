@@ -17,7 +17,9 @@ from companion.devices.script import parse_script, run_script
 from companion.devices.taps import UNKNOWN
 from companion.devices.virtual import VirtualButtons, VirtualRoller
 from companion.devices.virtual_nfc import VirtualCards, VirtualPN532, demo_uid
-from companion.launch import Station, mock_station
+from companion.launch import mock_station
+
+from .test_table import Rig as TableRig
 
 SETUP = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 7,
          "start": {"players": {"Ann": {"cash": 1500, "space": "go"}, "Bob": {"cash": 1500, "space": "go"}},
@@ -27,25 +29,15 @@ SETUP = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 7,
 
 
 @dataclass
-class Rig:
-    station: Station
-    buttons: VirtualButtons
-    roller: VirtualRoller
-    cards: VirtualCards
-    clock: SimClock
-    journal: Path
+class Rig(TableRig):
+    """The table's test rig with the card reader's virtual cards and the journal's path."""
 
-    @property
-    def state(self) -> dict[str, Any]:
-        return self.station.table.public()  # type: ignore[return-value]
+    cards: VirtualCards
+    journal: Path
 
     @property
     def chip(self) -> VirtualPN532:
         return self.station.nfc_bus  # type: ignore[no-any-return]
-
-    def text(self) -> str:
-        screen = self.station.controller.screen()
-        return " ".join(" ".join(row.text for row in screen.rows).split())
 
     def play(self, *lines: str) -> None:
         run_script(parse_script(lines), self.buttons, self.roller, self.cards)
@@ -75,8 +67,8 @@ def table(tmp_path: Path, setup: dict[str, Any] | None = None) -> Iterator[Rig]:
                       new_seed=lambda: 5) as (station, factory, pins):
         buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
         assert station.nfc_bus is not None  # pins.toml has the reader: the demo's is a virtual PN532
-        yield Rig(station, buttons, VirtualRoller(factory, pins.roller, sim.sleep),
-                  VirtualCards(station.nfc_bus, buttons.wait), sim, journal)
+        yield Rig(station=station, buttons=buttons, roller=VirtualRoller(factory, pins.roller, sim.sleep), clock=sim,
+                  cards=VirtualCards(station.nfc_bus, buttons.wait), journal=journal)
 
 
 PLAY = """
