@@ -19,13 +19,13 @@ from companion.compiled import choose
 BUILD = choose(__name__, Path(__file__).parent)
 
 from .core import Throw  # noqa: E402 - after the choice of the compiled modules or the sources
-from .draft import Event, State  # noqa: E402
+from .draft import Event, State, sentence  # noqa: E402
 from .errors import BoardError, CompanionError, IllegalInput  # noqa: E402
 from .rules import find_ruleset, ruleset_ids  # noqa: E402
 
 __all__ = [
     "BUILD", "BoardError", "CompanionError", "Event", "IllegalInput", "State", "Throw",
-    "apply", "find_ruleset", "new_game", "public_state", "ruleset_ids",
+    "apply", "find_ruleset", "new_game", "public_state", "ruleset_ids", "sentence",
 ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -196,8 +197,9 @@ class Ruleset:
         """Apply one input line; raises :class:`IllegalInput` (state untouched) if it is refused.
 
         ``table=False`` is the simulation path: the same rules give the same state and events, without what only a
-        table reads: no undo record (``undo`` is None: an undo is refused) and no log lines (``log`` stays as it
-        was). tests/test_sim_path.py holds the two paths equal.
+        table reads: no undo record (``undo`` is None: an undo is refused), no log lines (``log`` stays as it
+        was), and the costlier sentences made only when read (:func:`~companion.engine.draft.sentence`).
+        tests/test_sim_path.py holds the two paths equal.
         """
         if type(line) is not dict and not isinstance(line, Mapping):  # isinstance of an ABC is slow: dict first
             raise reject("an input must be a JSON object")
@@ -207,7 +209,7 @@ class Ruleset:
             return self._undo(state, line)
         if state["winner"] is not None:
             raise reject(f"the game is over: {state['winner']} won")
-        d = Draft(state)
+        d = Draft(state, words=table)
         extra = len(line) > 1  # the usual line has one key, the one dispatched on: nothing to check
         if "roll" in line:
             if extra:
@@ -451,9 +453,9 @@ class Ruleset:
             pools[dst] += amount
         else:
             d.player(dst)["cash"] += amount
-        payer = ACCOUNT_NAMES.get(src, src)  # account_name's words, looked up here: this runs on every payment
-        text = f"{payer[0].upper()}{payer[1:]} pays {ACCOUNT_NAMES.get(dst, dst)} ${amount}"
-        d.say("pay", f"{text} {reason}".strip() if reason else text, payer=src, payee=dst, amount=amount)
+        # d.tell's work, written out: this runs on every payment
+        d.events.append({"kind": "pay", "text": pay_sentence(src, dst, amount, reason) if d.words else
+                         partial(pay_sentence, src, dst, amount, reason), "payer": src, "payee": dst, "amount": amount})
 
     def account_name(self, account: str) -> str:
         return ACCOUNT_NAMES.get(account, account)
@@ -655,6 +657,13 @@ class Ruleset:
         else:
             state["undo"] = {"base": previous["base"], "inputs": [*previous["inputs"], dict(line or {})]}
         return state
+
+
+def pay_sentence(src: str, dst: str, amount: int, reason: str) -> str:
+    """A payment in words: "Ann pays the bank $200 income tax" (accounts named as :meth:`Ruleset.account_name`)."""
+    payer = ACCOUNT_NAMES.get(src, src)
+    text = f"{payer[0].upper()}{payer[1:]} pays {ACCOUNT_NAMES.get(dst, dst)} ${amount}"
+    return f"{text} {reason}".strip() if reason else text
 
 
 def describe(line: Mapping[str, Any]) -> str:

@@ -6,10 +6,16 @@ would be slow, so a :class:`Draft` copies only what the input touches, the way i
 for boardgame.io: the top level, the players and the small pools always; one space, one deck
 only when written. Nested lists inside a copied dict (a player's ``cards``) are replaced,
 never changed in place.
+
+An event's sentence (``text``) is made when the event is, for the table; on the simulation path a
+sentence that costs more to make than to put off is left as the function that makes it (:meth:`Draft.tell`),
+and :func:`sentence` makes it when someone reads it: nobody reads a bot's events.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -21,14 +27,22 @@ Task = list[Any]
 
 LOG_LINES = 20
 _name = itemgetter("name")
+#: What an event's ``text`` holds: its sentence, or (simulation path) what makes it when it is read.
+Words = str | Callable[[], str]
+
+
+def sentence(event: Event) -> str:
+    """An event's sentence, made now if it was put off (an event of the simulation path)."""
+    text = event["text"]
+    return text if type(text) is str else text()
 
 
 class Draft:
     """The state being built by one input, with the events it produced."""
 
-    __slots__ = ("state", "events", "barrier", "_players", "_spaces_copied", "_copied", "_decks_copied")
+    __slots__ = ("state", "events", "barrier", "words", "_players", "_spaces_copied", "_copied", "_decks_copied")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, *, words: bool = True) -> None:
         s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
         # One pass copies every player and indexes them by name (the order of seats never changes).
         self._players = players = {p["name"]: p.copy() for p in state["players"]}
@@ -39,6 +53,7 @@ class Draft:
         self.state: State = s
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
+        self.words = words  # False (simulation path): sentences told with ``tell`` are made only when read
         self._spaces_copied = False
         self._copied: set[str] = set()
         self._decks_copied = False
@@ -125,9 +140,14 @@ class Draft:
         """Wait for an input: set the prompt the table and the phones show."""
         self.state["prompt"] = {"player": player, "kind": kind, "text": text, "options": options, **extra}
 
-    def say(self, kind: str, text: str, **details: Any) -> None:
+    def say(self, kind: str, text: Words, **details: Any) -> None:
         """Record an event: something said, or something the table must do physically."""
         self.events.append({"kind": kind, "text": text, **details})
+
+    def tell(self, kind: str, make: Callable[..., str], *args: Any, **details: Any) -> None:
+        """Record an event whose sentence is ``make(*args)``: made now for the table, else when it is read (the
+        arguments must not change afterwards). For the sentences that cost more to make than to put off."""
+        self.events.append({"kind": kind, "text": make(*args) if self.words else partial(make, *args), **details})
 
     def finish(self, *, log: bool = True) -> State:
         """The finished state: plain lists again, and (``log``: the table's) the log of this input's lines."""

@@ -323,9 +323,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             self.task_land(d, name, dict(ctx))
             return
         target = self.board.by_id[path[-1]]
-        d.say("move", self.move_text(name, route, forward), player=name, to=target.id,
-              steps=len(path) if forward else -len(path),
-              switches=[list(sw) for sw in route.switches] if route.switches else [])
+        d.tell("move", self.move_text, name, route, forward, player=name, to=target.id,
+               steps=len(path) if forward else -len(path),
+               switches=[list(sw) for sw in route.switches] if route.switches else [])
         p["space"] = target.id
         if forward and route.salary and not self.salary_spaces.isdisjoint(path):
             for space_id in path:
