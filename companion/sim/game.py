@@ -73,8 +73,9 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, ta
     state, events = new_game(setup)
     if lines is not None:
         lines.append({"setup": setup})
-    strategy = strategy_for(spec.ruleset)(find_ruleset(spec.ruleset), random.Random(seed))
-    board = find_ruleset(spec.ruleset).board
+    rules = find_ruleset(spec.ruleset)
+    strategy = strategy_for(spec.ruleset)(rules, random.Random(seed))
+    board = rules.board
     tally = Tally(tracks={s.id: s.track for s in board.spaces} if len(board.tracks) > 1 else {})
     tally.observe(state, None, events)  # the set-up: start money paid from a pool counts as paid out
     inputs = rejected = 0
@@ -83,7 +84,7 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, ta
     while state["winner"] is None and state["turn"]["number"] <= cap and inputs < input_cap:
         line = strategy.next_input(state)
         try:
-            after, events = apply(state, line, table=table)
+            after, events = rules.apply(state, line, table=table)  # engine.apply's work for a game under way
         except IllegalInput as error:
             rejected += 1
             first_rejection = first_rejection or f"{describe_input(line)}: {error}"
