@@ -296,7 +296,8 @@ class PropertyStrategy(Strategy):
                 return act
         if not self.owned(state, name):
             return None
-        return self.unmortgage(state, name) or self.build(state, name) or self.propose_trade(state, name)
+        cash = self.player(state, name)["cash"]
+        return self.unmortgage(state, name, cash) or self.build(state, name, cash) or self.propose_trade(state, name)
 
     def leave_jail(self, state: State, name: str) -> Line | None:
         unowned = sum(1 for rec in state["spaces"].values() if rec["owner"] is None)
@@ -315,8 +316,8 @@ class PropertyStrategy(Strategy):
         value = self.mortgage_value[sid]
         return value + -(-value // 10)
 
-    def unmortgage(self, state: State, name: str) -> Line | None:
-        cash = self.player(state, name)["cash"]
+    def unmortgage(self, state: State, name: str, cash: int) -> Line | None:
+        """Lift a mortgage while the reserve stays in hand (``cash``): on a group held whole first, then the cheapest."""
         reserve = self.params.unmortgage_reserve
         if cash - self.cheapest_lift < reserve:
             return None  # not even the cheapest mortgage could be lifted
@@ -333,9 +334,8 @@ class PropertyStrategy(Strategy):
                 best = key
         return {"act": {"player": name, "do": "unmortgage", "space": best[2]}} if best else None
 
-    def build(self, state: State, name: str) -> Line | None:
-        """One building on the street of a complete group that gains the most rent per dollar."""
-        cash = self.player(state, name)["cash"]
+    def build(self, state: State, name: str, cash: int) -> Line | None:
+        """One building on the street of a complete group that gains the most rent per dollar (``cash``: in hand)."""
         if cash - self.cheapest_house < self.params.build_reserve:
             return None  # not even the cheapest building is affordable
         sites = self.sites(state, name)

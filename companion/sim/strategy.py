@@ -93,6 +93,8 @@ class Strategy:
         count = prompt.get("dice", self.ruleset.dice_count)
         faces = self.ruleset.die_faces
         rand = self.rng.random  # a fair die from one call (randint costs three Python calls a die)
+        if count == 2:  # the usual pair, without a comprehension's frame: the same draws in the same order
+            return {"roll": [int(rand() * faces) + 1, int(rand() * faces) + 1]}
         return {"roll": [int(rand() * faces) + 1 for _ in range(count)]}
 
     def player(self, state: State, name: str) -> dict[str, Any]:

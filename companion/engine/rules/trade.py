@@ -127,10 +127,11 @@ class Trades(Ruleset):
         """After a voluntary act: an offer whose spaces the act changed (a deed mortgaged, a house built) is
         withdrawn, so nobody accepts what they did not read."""
         offer = d.state.get("trade")
-        changed = d.written_spaces() & set(self.offer_spaces(offer)) if offer else set()
-        if offer and changed:
-            self.withdraw(d, offer, f"{names_of(sorted(self.board.by_id[s].name for s in changed))} changed since "
-                                    "it was made")
+        if offer:
+            changed = d.written_spaces() & set(self.offer_spaces(offer))
+            if changed:
+                self.withdraw(d, offer, f"{names_of(sorted(self.board.by_id[s].name for s in changed))} changed "
+                                        "since it was made")
         super().resume(d)
 
     def settled(self, d: Draft) -> None:
