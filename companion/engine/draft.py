@@ -40,7 +40,7 @@ def sentence(event: Event) -> str:
 class Draft:
     """The state being built by one input, with the events it produced."""
 
-    __slots__ = ("state", "events", "barrier", "words", "_players", "_spaces_copied", "_copied", "_decks_copied")
+    __slots__ = ("state", "events", "barrier", "words", "_players", "_copied", "_decks_copied")
 
     def __init__(self, state: State, *, words: bool = True) -> None:
         s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
@@ -54,8 +54,7 @@ class Draft:
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
         self.words = words  # False (simulation path): sentences told with ``tell`` are made only when read
-        self._spaces_copied = False
-        self._copied: set[str] = set()
+        self._copied: set[str] | None = None  # the spaces copied (written) so far; None: not the spaces' dict either
         self._decks_copied = False
 
     # ------------------------------------------------------------------ players
@@ -96,18 +95,18 @@ class Draft:
     # ------------------------------------------------------------------ spaces
     def space(self, space_id: str) -> dict[str, Any]:
         """The writable record of an ownable space."""
-        s = self.state
-        if not self._spaces_copied:
-            s["spaces"] = s["spaces"].copy()
-            self._spaces_copied = True
-        if space_id not in self._copied:
-            s["spaces"][space_id] = s["spaces"][space_id].copy()
-            self._copied.add(space_id)
-        return s["spaces"][space_id]
+        spaces, copied = self.state["spaces"], self._copied
+        if copied is None:
+            spaces = self.state["spaces"] = spaces.copy()
+            copied = self._copied = set()
+        if space_id not in copied:
+            spaces[space_id] = spaces[space_id].copy()
+            copied.add(space_id)
+        return spaces[space_id]
 
     def written_spaces(self) -> set[str]:
         """The spaces this input has changed (or taken to change)."""
-        return set(self._copied)
+        return set(self._copied or ())
 
     def read_space(self, space_id: str) -> dict[str, Any]:
         """The record of an ownable space, for reading only."""
