@@ -1,19 +1,20 @@
-"""The engine's optional compiled modules: Cython compiles the engine's own ``.py`` files as they are.
+"""The optional compiled modules: Cython compiles the engine's own ``.py`` files as they are, and the bots'.
 
-Everything else about the package is in ``pyproject.toml``. The engine is plain Python and stays so:
-Cython turns the same sources into C extension modules (no ``.pyx``, no type declarations; the
-type hints are not read as C types), which Python imports in place of the ``.py`` files, about 1.4×
-as fast (docs/simulate.md). Each module is ``optional``: with no C compiler or no Python headers the
-build warns and the package installs with the pure engine.
+Everything else about the package is in ``pyproject.toml``. The engine and the simulator are plain Python and
+stay so: Cython turns the same sources into C extension modules (no ``.pyx``, no type declarations; the type hints
+are not read as C types), which Python imports in place of the ``.py`` files (docs/simulate.md: the engine about
+1.4× as fast; the simulator's modules that bots play through, :data:`COMPILED`, another ~1.1× on bot games). Each
+module is ``optional``: with no C compiler or no Python headers the build warns and the package installs with its
+sources.
 
 Compiled on request: ``COMPANION_COMPILE=1`` at install (or ``CI`` set, as CI services do and ``.ci/run``
 does), so that the README's first command reaches the demo within a minute on a fresh 2-core machine (the
-compile took it to 171 s); ``COMPANION_PURE=1`` always skips it. An engine already compiled from the same
-sources (``compiled.json`` holds each source's hash, and every module is there) is not compiled again.
+compile took it to 171 s); ``COMPANION_PURE=1`` always skips it. A package already compiled from the same
+sources (its ``compiled.json`` holds each source's hash, and every module is there) is not compiled again.
 
-Beside the modules the build writes ``compiled.json``, the SHA-256 of each source compiled:
-``companion.compiled`` uses the compiled modules only while every source still has its hash (an
-engine file edited after ``pip install -e .`` is imported from its source, with a warning).
+Beside each package's modules the build writes its ``compiled.json``, the SHA-256 of each source compiled:
+``companion.compiled`` uses a package's compiled modules only while every source still has its hash (a
+file edited after ``pip install -e .`` is imported, with its whole package, from its source, with a warning).
 
 The build also bundles the pin map, ``hardware/pins.toml`` (the one in git), into the package as
 ``companion/devices/pins.toml``, so that an install that is not editable (``pip install .``, pipx,
@@ -34,9 +35,13 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-ENGINE = Path("companion", "engine")
-#: Not compiled: the package's ``__init__`` runs the check of the compiled modules before it imports them.
-NOT_COMPILED = {"__init__.py"}
+#: The packages compiled, each with the names of its files that are not. Never compiled: a package's ``__init__``,
+#: which runs the check of the compiled modules (``companion.compiled.choose``) before it imports them. Nor the
+#: simulator's command line, report and SVG plot: they run once per run, not per game (bots play through the rest).
+COMPILED = {
+    Path("companion", "engine"): {"__init__.py"},
+    Path("companion", "sim"): {"__init__.py", "command.py", "summary.py", "plot.py"},
+}
 MANIFEST = "compiled.json"
 #: The pin map in git, and where the build puts it in the package (``companion.devices.pins.PACKAGED_PINS``).
 PIN_MAP = Path("hardware", "pins.toml")
@@ -64,40 +69,53 @@ def compilers() -> int:
     return cores if memory is None else min(cores, memory // MEMORY_PER_COMPILER)
 
 
-def engine_sources() -> list[Path]:
-    return sorted(p for p in ENGINE.rglob("*.py") if p.name not in NOT_COMPILED)
+def package_sources(package: Path) -> list[Path]:
+    """The sources of ``package`` (and its subpackages) that are compiled."""
+    return sorted(p for p in package.rglob("*.py") if p.name not in COMPILED[package])
 
 
 def module_name(source: Path) -> str:
     return ".".join(source.with_suffix("").parts)
 
 
-def already_compiled() -> bool:
-    """Whether every engine module is compiled, for this Python, from the sources as they are now (an editable
-    install compiled them before): then a second install does not compile them again."""
+def already_compiled(package: Path) -> bool:
+    """Whether every module of ``package`` is compiled, for this Python, from the sources as they are now (an
+    editable install compiled them before): then a second install does not compile them again."""
     try:
-        manifest = json.loads((ENGINE / MANIFEST).read_text())
+        manifest = json.loads((package / MANIFEST).read_text())
     except (OSError, ValueError):
         return False
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     return all(source.with_suffix(suffix).is_file()
-               and manifest.get(source.relative_to(ENGINE).as_posix()) == hashlib.sha256(source.read_bytes()).hexdigest()
-               for source in engine_sources())
+               and manifest.get(source.relative_to(package).as_posix()) == hashlib.sha256(source.read_bytes()).hexdigest()
+               for source in package_sources(package))
 
 
-def engine_extensions() -> list[Extension]:
-    """The engine's modules as Cython extensions; none (the pure engine) unless asked for, when already compiled from
-    the same sources, or if Cython is missing or cannot translate them."""
+def package_of(module: str) -> Path:
+    """The compiled package (a key of :data:`COMPILED`) that the module ``module`` belongs to."""
+    return next(package for package in COMPILED if module.startswith(module_name(package) + "."))
+
+
+def compiled_extensions() -> list[Extension]:
+    """The compiled packages' modules as Cython extensions; none (the sources run) unless asked for, and none of a
+    package already compiled from the same sources; none at all if Cython is missing or cannot translate them."""
     if not compile_requested():
         return []
-    if already_compiled():
-        print("the engine is already compiled from these sources: not compiled again", file=sys.stderr)
+    packages = []
+    for package in COMPILED:
+        if already_compiled(package):
+            print(f"{module_name(package)} is already compiled from these sources: not compiled again", file=sys.stderr)
+        else:
+            packages.append(package)
+    if not packages:
         return []
+    names = " and ".join(module_name(package) for package in packages)
     if compilers() == 0:
-        print(f"warning: the engine is not compiled (less than {MEMORY_PER_COMPILER >> 20} MB of memory available); "
-              "it runs from its sources", file=sys.stderr)
+        print(f"warning: {names} not compiled (less than {MEMORY_PER_COMPILER >> 20} MB of memory available); "
+              "they run from their sources", file=sys.stderr)
         return []
-    extensions = [Extension(module_name(p), [str(p)], optional=True) for p in engine_sources()]
+    extensions = [Extension(module_name(p), [str(p)], optional=True) for package in packages
+                  for p in package_sources(package)]
     try:
         from Cython.Build import cythonize  # a build requirement (pyproject.toml), absent without build isolation
 
@@ -107,13 +125,14 @@ def engine_extensions() -> list[Extension]:
             "binding": True,  # functions keep Python's introspection (inspect.signature, __wrapped__)
         })
     except Exception as error:  # noqa: BLE001 - ImportError, or Cython's CompileError on syntax it does not know yet
-        print(f"warning: the engine is not compiled ({type(error).__name__}: {error}); it runs from its sources",
+        print(f"warning: {names} not compiled ({type(error).__name__}: {error}); they run from their sources",
               file=sys.stderr)
         return []
 
 
-class BuildEngine(build_ext):
-    """build_ext that compiles on every core memory allows and writes the manifest of the sources it compiled."""
+class BuildCompiled(build_ext):
+    """build_ext that compiles on every core memory allows and writes, in each package it compiled, the manifest of
+    the sources it compiled there."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
@@ -137,16 +156,19 @@ class BuildEngine(build_ext):
 
     def run(self) -> None:
         super().run()
-        built = {}
+        built: dict[Path, dict[str, str]] = {}  # package: {source: hash}, for the packages compiled by this build
         for extension in self.extensions:
-            module = Path(self.get_ext_fullpath(extension.name))
-            if module.exists():
+            package = package_of(extension.name)
+            hashes = built.setdefault(package, {})
+            if Path(self.get_ext_fullpath(extension.name)).exists():
                 source = Path(*extension.name.split(".")).with_suffix(".py")
-                built[source.relative_to(ENGINE).as_posix()] = hashlib.sha256(source.read_bytes()).hexdigest()
-        if not self.extensions:
-            return  # nothing compiled: no manifest, the engine runs from its sources
-        target = Path(self.get_ext_fullpath(module_name(ENGINE / "core.py"))).parent / MANIFEST
-        target.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
+                hashes[source.relative_to(package).as_posix()] = hashlib.sha256(source.read_bytes()).hexdigest()
+        # A package none of whose modules is built this time gets no manifest: its sources run (or its earlier
+        # build, if every source is still the one compiled then).
+        for package, hashes in built.items():
+            # Where the build puts the package's modules (the source tree for ``pip install -e``, else build_lib).
+            target = Path(self.get_ext_fullpath(module_name(package / "__init__.py"))).parent / MANIFEST
+            target.write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
 
 
 class BuildWithPins(build_py):
@@ -161,4 +183,4 @@ class BuildWithPins(build_py):
             self.copy_file(str(PIN_MAP), str(target))
 
 
-setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine, "build_py": BuildWithPins})
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildCompiled, "build_py": BuildWithPins})

@@ -1,12 +1,13 @@
-"""Which engine runs: the modules Cython compiled from the engine's sources, or the sources themselves.
+"""Which code runs: the modules Cython compiled from a package's sources, or the sources themselves.
 
-``setup.py`` may compile the engine's ``.py`` files into extension modules beside them, which Python
-then imports first, and writes ``compiled.json``: the SHA-256 of each source it compiled. Before the
-engine imports its modules, :func:`choose` checks that manifest. While every compiled source still
-has its hash, the compiled modules run; when one was edited since (``pip install -e .`` compiled
-it, then a developer changed it), or an extension module has no hash recorded (left from an
-older build), the whole engine is imported from its sources, with a warning, so what runs is
-always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources.
+``setup.py`` may compile the ``.py`` files of the engine and of the simulator (the modules bots play
+through) into extension modules beside them, which Python then imports first, and writes each
+package's ``compiled.json``: the SHA-256 of each source it compiled. Before the package (its
+``__init__``) imports its modules, :func:`choose` checks that manifest. While every compiled source
+still has its hash, the compiled modules run; when one was edited since (``pip install -e .``
+compiled it, then a developer changed it), or an extension module has no hash recorded (left from
+an older build), the whole package is imported from its sources, with a warning, so what runs is
+always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources of every such package.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ MANIFEST = "compiled.json"
 
 
 @dataclass(frozen=True)
-class EngineBuild:
+class Build:
     """What :func:`choose` decided: ``compiled`` is True when the compiled modules are the ones imported."""
 
     compiled: bool
@@ -71,14 +72,15 @@ class SourceFinder(importlib.abc.MetaPathFinder):
         return None
 
 
-def choose(package: str, directory: Path, environ: Mapping[str, str] = os.environ) -> EngineBuild:
-    """Decide which engine ``package`` (its ``__init__`` in ``directory``) imports; call before importing its modules."""
+def choose(package: str, directory: Path, environ: Mapping[str, str] = os.environ) -> Build:
+    """Decide which modules ``package`` (its ``__init__`` in ``directory``) imports, compiled or sources; call it
+    before importing them."""
     shadowed = shadowed_sources(directory)
     if not shadowed:
-        return EngineBuild(False, "not compiled on this machine")
+        return Build(False, "not compiled on this machine")
     if environ.get("COMPANION_ENGINE") == "pure":
         use_sources(package, directory)
-        return EngineBuild(False, "COMPANION_ENGINE=pure")
+        return Build(False, "COMPANION_ENGINE=pure")
     try:
         manifest = json.loads((directory / MANIFEST).read_text())
     except (OSError, ValueError):
@@ -86,10 +88,10 @@ def choose(package: str, directory: Path, environ: Mapping[str, str] = os.enviro
     stale = stale_sources(directory, shadowed, manifest)
     if stale:
         use_sources(package, directory)
-        warnings.warn(f"{package}: {', '.join(stale)} changed since the engine was compiled: the engine runs from "
+        warnings.warn(f"{package}: {', '.join(stale)} changed since {package} was compiled: {package} runs from "
                       f"its sources (slower); `pip install -e .` compiles it again", stacklevel=3)
-        return EngineBuild(False, f"sources changed since compiled: {', '.join(stale)}")
-    return EngineBuild(True, f"{len(shadowed)} modules")
+        return Build(False, f"sources changed since compiled: {', '.join(stale)}")
+    return Build(True, f"{len(shadowed)} modules")
 
 
 def use_sources(package: str, directory: Path) -> None:

@@ -1,8 +1,10 @@
-"""The compiled engine (Cython, from the same sources) plays exactly as the sources do, and is used only while current.
+"""The compiled engine and bots (Cython, from the same sources) play exactly as the sources do, and are used only
+while current.
 
-``setup.py`` compiles the engine's ``.py`` files when it can; :mod:`companion.compiled` decides at import
-which ones run. These tests check that choice on small packages made for the purpose, and that both engines
-give the same states and events, input by input, over every game file and bot games of every ruleset.
+``setup.py`` compiles the ``.py`` files of the engine and of the simulator's bots when it can;
+:mod:`companion.compiled` decides at import which ones run, package by package. These tests check that choice on
+small packages made for the purpose and on a copy of the two real ones, and that both builds give the same states
+and events, input by input, over every game file and bot games of every ruleset.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -18,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import companion.engine
+import companion.sim
 from companion.compiled import MANIFEST, SourceFinder, choose
 from companion.engine import ruleset_ids
 from companion.gamefile import GameFileError, replay
@@ -44,18 +48,32 @@ def engine_digest() -> str:
     return digest.hexdigest()
 
 
-def test_compiled_and_pure_engines_play_the_same_games() -> None:
-    if not companion.engine.BUILD.compiled:  # no compiler at install, or a source edited since (pip install -e .)
-        reason = f"this process runs one engine only ({companion.engine.BUILD.describe()})"
-        if os.environ.get("CI"):  # .ci/run installs a compiler: CI never passes without comparing the two
-            pytest.fail(reason)
+#: The packages setup.py compiles, by what they are: the engine, and the simulator's modules the bots play through.
+BUILDS = {"engine": companion.engine.BUILD, "bots": companion.sim.BUILD}
+
+
+def require_compiled(every: bool = False) -> None:
+    """Skip a test that needs the compiled build where nothing is compiled (``every``: where anything is not); in
+    CI, fail unless everything is."""
+    pure = [f"{name} {build.describe()}" for name, build in BUILDS.items() if not build.compiled]
+    if not pure:
+        return
+    # No compiler at install, or a source edited since (pip install -e .).
+    reason = f"this process does not run the compiled build ({'; '.join(pure)})"
+    if os.environ.get("CI"):  # .ci/run installs a compiler: CI never passes without comparing the two builds
+        pytest.fail(reason)
+    if every or len(pure) == len(BUILDS):
         pytest.skip(reason)
+
+
+def test_compiled_and_pure_engines_play_the_same_games() -> None:
+    require_compiled()
     pure = subprocess.run(
         [sys.executable, "-c", "from tests.test_compiled_engine import engine_digest as d, companion as c; "
-                               "print(c.engine.BUILD.compiled, d())"],
+                               "print(c.engine.BUILD.compiled, c.sim.BUILD.compiled, d())"],
         cwd=ROOT, env={**os.environ, "COMPANION_ENGINE": "pure"}, capture_output=True, text=True, check=True)
-    compiled_flag, pure_digest = pure.stdout.split()
-    assert compiled_flag == "False"
+    engine_flag, bots_flag, pure_digest = pure.stdout.split()
+    assert (engine_flag, bots_flag) == ("False", "False")  # COMPANION_ENGINE=pure: the engine and bots' sources
     assert len(GAME_FILES) > 100
     assert pure_digest == engine_digest()
 
@@ -85,7 +103,7 @@ def isolated_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_modules_changed_since_compiled_are_imported_from_their_sources(isolated_imports: Path) -> None:
     directory = make_package(isolated_imports, "stalepkg")
     manifest_of(directory, **{"mod.py": hashlib.sha256(b"VALUE = 'as compiled'\n").hexdigest()})
-    with pytest.warns(UserWarning, match="mod.py changed since the engine was compiled"):
+    with pytest.warns(UserWarning, match="mod.py changed since stalepkg was compiled: stalepkg runs from its sources"):
         build = choose("stalepkg", directory, environ={})
     assert not build.compiled and "mod.py" in build.reason
     import stalepkg.mod  # the broken extension beside it would fail to load
@@ -144,3 +162,31 @@ def test_no_extension_module_means_not_compiled(isolated_imports: Path) -> None:
     build = choose("otherpkg", directory, environ={})
     assert build == type(build)(False, "not compiled on this machine")
     assert not any(isinstance(f, SourceFinder) and f.prefix == "otherpkg." for f in sys.meta_path)
+
+
+@pytest.mark.parametrize(("edited", "stale", "current"), [("sim/strategy.py", "sim", "engine"),
+                                                          ("engine/rng.py", "engine", "sim")])
+def test_a_package_edited_since_compiled_runs_from_its_sources_the_other_stays_compiled(
+        tmp_path: Path, edited: str, stale: str, current: str) -> None:
+    """On a copy of the installed engine and simulator (compiled modules, manifests and all), one source edited."""
+    require_compiled(every=True)
+    copy = tmp_path / "companion"
+    copy.mkdir()
+    for name in ("__init__.py", "compiled.py"):
+        shutil.copy2(ROOT / "companion" / name, copy / name)
+    for name in ("engine", "sim", "boards"):
+        shutil.copytree(ROOT / "companion" / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / edited).open("a") as source:
+        source.write("# edited since compiled\n")
+    module = "companion." + edited.removesuffix(".py").replace("/", ".")
+    ran = subprocess.run(
+        [sys.executable, "-W", "always", "-c",
+         f"import companion.engine, companion.sim, {module} as m; from companion.sim import play_game, GameSpec; "
+         f"play_game(GameSpec('classic', 2, seed=1), 0); "
+         f"print(companion.{stale}.BUILD.compiled, companion.{current}.BUILD.compiled, m.__file__)"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path), "COMPANION_ENGINE": ""},
+        capture_output=True, text=True, check=True)
+    stale_flag, current_flag, source_file = ran.stdout.split()
+    assert f"companion.{stale}: {Path(edited).name} changed since companion.{stale} was compiled" in ran.stderr
+    assert stale_flag == "False" and source_file == str(copy / edited)  # the stale package: its sources
+    assert current_flag == "True"  # the other one still runs its compiled modules
