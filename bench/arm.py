@@ -12,7 +12,8 @@ loopback, checks it, stops the table with SIGTERM as systemd does and prints the
 ``--here`` runs it as the current user in a folder of its own, with the ``companion`` beside this
 Python (where the unit's user and folders do not exist: natively). ``engine`` prints classic bot games
 per second, ``apply`` p50 and journal append p50 (bench/run.py's measures) on the engine this Python
-imports; the check asks for the pure one (``COMPANION_ENGINE=pure``), as the Pi runs it. ``compare``
+imports, with the bots this Python imports (both in the JSON); the check asks for the pure ones
+(``COMPANION_ENGINE=pure``), as the Pi runs them. ``compare``
 prints both sides' figures (each side's JSON files merged) side by side. Figures are printed, never asserted.
 """
 
@@ -39,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import (  # noqa: E402 - bench/run.py puts the project's sources first on sys.path
-    BUILD, apply_times, journal_times, machine, percentile, play_rate, recorded_games)
+    BOTS_BUILD, BUILD, apply_times, journal_times, machine, percentile, play_rate, recorded_games)
 from companion.config import TableConfig  # noqa: E402
 
 STARTUP_LIMIT = 600.0  # seconds for the table to answer (a loaded machine emulating ARM is slow)
@@ -147,12 +148,13 @@ def engine(seconds: float) -> dict[str, Any]:
     if isinstance(appends, str):
         raise SystemExit(appends)
     return {"games_per_s": rate.games_per_second, "games": rate.games, "apply_p50_us": percentile(applies, 0.5) * 1e6,
-            "journal_p50_ms": percentile(appends, 0.5) * 1e3, "engine": BUILD.describe(), "machine": machine()}
+            "journal_p50_ms": percentile(appends, 0.5) * 1e3, "engine": BUILD.describe(), "bots": BOTS_BUILD.describe(),
+            "machine": machine()}
 
 
 #: What ``compare`` prints: key, label, unit, format, True where more is better.
 FIGURES = (("startup_s", "start-up to the phone page answering", "s", "{:.1f}", False),
-           ("games_per_s", "classic, 4 bots: complete games/s (pure engine)", "/s", "{:.1f}", True),
+           ("games_per_s", "classic, 4 bots: complete games/s (pure engine and bots)", "/s", "{:.1f}", True),
            ("apply_p50_us", "classic: apply per input p50", "µs", "{:.0f}", False),
            ("journal_p50_ms", "journal append-and-sync p50", "ms", "{:.2f}", False))
 

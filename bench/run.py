@@ -4,8 +4,9 @@
     .venv/bin/python bench/run.py --quick    # a few seconds, rougher figures
 
 * bot play per ruleset, 4 bots, one core (the simulator's bots: the same inputs as a table, through
-  ``companion.engine.apply``): player-turns, landings and complete games per second, on the engine this
-  process runs and, when that is the compiled one, on the pure engine too (a child process);
+  ``companion.engine.apply``): player-turns, landings and complete games per second, on the build this
+  process runs (the engine and the bots, each compiled or pure: the rows say which) and, when anything is
+  compiled, on the pure engine and bots too (a child process);
 * ``apply`` time per input, p50 and p99 (the inputs of recorded bot games, replayed one by one, each
   input timed three times and its fastest kept);
 * replay speed: inputs per second rebuilding those games from their set-up;
@@ -37,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.engine import BUILD, apply, ruleset_ids  # noqa: E402
+from companion.sim import BUILD as BOTS_BUILD  # noqa: E402
 from companion.sim import GameSpec, play_game  # noqa: E402
 
 PLAYERS = 4
@@ -123,25 +125,32 @@ def play_rate(ruleset: str, seconds: float, minimum: int) -> PlayRate:
 TURN_TARGETS = {"compiled": 65_000, "pure": 40_000}
 
 
-def play_rows(seconds: float, minimum: int, engine: str) -> list[Row]:
-    """A row per ruleset: its bots' play rate on the engine this process runs (``engine``: compiled or pure)."""
+def play_build() -> str:
+    """What plays the bots' games in this process, as the play rows name it: "compiled engine and bots", "pure
+    engine and bots", or one of each ("compiled engine, pure bots": a simulator source edited since compiled)."""
+    engine, bots = ("compiled" if build.compiled else "pure" for build in (BUILD, BOTS_BUILD))
+    return f"{engine} engine and bots" if engine == bots else f"{engine} engine, {bots} bots"
+
+
+def play_rows(seconds: float, minimum: int) -> list[Row]:
+    """A row per ruleset: its bots' play rate on the build this process runs (the target: the engine's build's)."""
     rows = []
     for ruleset in ruleset_ids():
         rate = play_rate(ruleset, seconds, minimum)
-        target = TURN_TARGETS[engine] if ruleset == "classic" else 0
-        rows.append(Row(f"{ruleset}, {PLAYERS} bots, {engine} engine", rate.text(),
+        target = TURN_TARGETS["compiled" if BUILD.compiled else "pure"] if ruleset == "classic" else 0
+        rows.append(Row(f"{ruleset}, {PLAYERS} bots, {play_build()}", rate.text(),
                         f"≥ {target:,} turns/s" if target else "",
                         judge(rate.turns_per_second, target, True) if target else ""))
     return rows
 
 
 def pure_engine_rows(quick: bool) -> list[Row]:
-    """The play rows of the pure engine, from a child process (the engine build is chosen at import)."""
+    """The play rows of the pure engine and bots, from a child process (the builds are chosen at import)."""
     command = [sys.executable, __file__, "--play-rows-child"] + (["--quick"] if quick else [])
     done = subprocess.run(command, capture_output=True, text=True, timeout=900,
                           env={**os.environ, "COMPANION_ENGINE": "pure"})
     if done.returncode != 0:
-        return [Row("pure engine play rates", "skipped: " + (done.stderr.strip().splitlines() or ["?"])[-1][:80])]
+        return [Row("pure engine and bots play rates", "skipped: " + (done.stderr.strip().splitlines() or ["?"])[-1][:80])]
     return [Row(*fields.split("\t")) for fields in done.stdout.splitlines()]
 
 
@@ -272,8 +281,8 @@ def demo_figures(timeout: float) -> list[Row]:
 def run(quick: bool) -> list[Row]:
     seconds, minimum = (1.0, 3) if quick else (6.0, 20)
     rows: list[Row] = []
-    rows += play_rows(seconds, minimum, "compiled" if BUILD.compiled else "pure")
-    if BUILD.compiled:
+    rows += play_rows(seconds, minimum)
+    if BUILD.compiled or BOTS_BUILD.compiled:
         rows += pure_engine_rows(quick)
     for ruleset in ruleset_ids():
         games = recorded_games(ruleset, 3 if quick else 12)
@@ -325,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.play_rows_child:
         seconds, minimum = (1.0, 3) if args.quick else (6.0, 20)
-        for row in play_rows(seconds, minimum, "compiled" if BUILD.compiled else "pure"):
+        for row in play_rows(seconds, minimum):
             print("\t".join((row.what, row.value, row.target, row.verdict)))
         return 0
     if args.long_game_child:
@@ -335,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"companion benchmark, {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
     print(f"machine: {machine()}")
     print(f"engine: {BUILD.describe()}")
+    print(f"bots: {BOTS_BUILD.describe()}")
     print(f"one core for the engine figures (one process, no workers); {PLAYERS} players\n")
     rows = run(args.quick)
     print_table(rows)

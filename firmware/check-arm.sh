@@ -121,7 +121,9 @@ check_installed() {
     grep -q "^# companion:" /boot/firmware/config.txt || { echo "no I2C lines in /boot/firmware/config.txt"; exit 1; }
     /opt/companion/.venv/bin/python -c "import lgpio, platform, sys
 from companion.engine import BUILD
-print(\"lgpio:\", lgpio.__file__, \"|\", platform.machine(), sys.version.split()[0], \"| engine:\", BUILD.describe())"
+from companion.sim import BUILD as BOTS
+print(\"lgpio:\", lgpio.__file__, \"|\", platform.machine(), sys.version.split()[0], \"| engine:\", BUILD.describe(),
+      \"| bots:\", BOTS.describe())"
     runuser -u companion -- sudo -n -l /usr/bin/systemctl poweroff  # the host menu may power the Pi off
     python3 -m venv /opt/check && /opt/check/bin/pip install -q pytest' || fail "the installed system"
 }

@@ -45,8 +45,8 @@ python3 -m venv --system-site-packages /opt/companion/.venv
 # firmware/wheels: made by firmware/bundle.sh on a computer with internet; then nothing is asked of an index.
 WHEELS=(); [ -d "$SRC/firmware/wheels" ] && WHEELS=(--no-index --find-links "$SRC/firmware/wheels")
 [ ${#WHEELS[@]} -gt 0 ] || /opt/companion/.venv/bin/pip install -q --upgrade pip
-# COMPANION_PURE: the engine runs from its sources, not compiled by Cython (see README): the table applies an input
-# a second, and compiling takes a Pi Zero 2 W minutes and most of its 512 MB.
+# COMPANION_PURE: the engine and the bots run from their sources, not compiled by Cython (see README): the table
+# applies an input a second, and compiling takes a Pi Zero 2 W minutes and most of its 512 MB.
 env COMPANION_PURE=1 "${LGPIO_BUILD[@]}" /opt/companion/.venv/bin/pip install -q "${WHEELS[@]}" "/opt/companion/src[pi]"
 
 echo "== /etc/companion (kept if present)"

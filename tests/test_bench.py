@@ -34,12 +34,17 @@ def row(output: str, label: str, value: str) -> re.Match[str]:
 def test_bench_run_prints_every_figure_with_the_machine() -> None:
     out = run_bench("bench/run.py", "--quick")
     assert len(re.findall(rf"^machine: .+ cores, .+; reference loop {NUMBER} µs$", out, re.MULTILINE)) == 2
-    assert re.search(r"^engine: (compiled \(Cython\)|pure Python): .+$", out, re.MULTILINE)
-    engines = ["compiled", "pure"] if "engine: compiled" in out else ["pure"]  # a compiled build also runs the pure
+    engine, bots = (re.search(rf"^{part}: (compiled|pure)(?: \(Cython\)| Python): .+$", out, re.MULTILINE)
+                    for part in ("engine", "bots"))
+    assert engine and bots, out
+    builds = [(engine.group(1), bots.group(1))]
+    if "compiled" in builds[0]:  # a compiled build also runs the pure engine and bots
+        builds.append(("pure", "pure"))
+    plays = [f"{e} engine and bots" if e == b else f"{e} engine, {b} bots" for e, b in builds]
     play = rf"{NUMBER} turns/s, {NUMBER} landings/s, {NUMBER} games/s \({NUMBER} games, {NUMBER} inputs/s\)"
     for ruleset in ruleset_ids():
-        for engine in engines:
-            row(out, f"{ruleset}, 4 bots, {engine} engine", play)
+        for build in plays:
+            row(out, f"{ruleset}, 4 bots, {build}", play)
         row(out, f"{ruleset}: apply per input p50 / p99", rf"{NUMBER} / {NUMBER} µs")
         row(out, f"{ruleset}: replay, inputs/s", NUMBER)
     row(out, "journal append-and-sync p50 / p99", rf"{NUMBER} / {NUMBER} ms")
@@ -47,7 +52,7 @@ def test_bench_run_prints_every_figure_with_the_machine() -> None:
     row(out, "demo --headless: peak RSS", rf"{NUMBER} MB")
     assert re.search(rf"^long game \({NUMBER} inputs, journal\): peak RSS +{NUMBER} MB", out, re.MULTILINE)
     # Each target of the issue is judged, whichever way it went on this machine.
-    for label in (*(f"classic, 4 bots, {engine} engine" for engine in engines), "classic: apply per input p50 / p99",
+    for label in (*(f"classic, 4 bots, {build}" for build in plays), "classic: apply per input p50 / p99",
                   "classic: replay, inputs/s", "journal append-and-sync p50 / p99", "demo --headless: peak RSS"):
         line = row(out, label, ".*").group(0)
         assert line.rstrip().endswith(("met", "MISSED")), line

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import companion.engine
+import companion.sim
 from companion.engine.board import Board
 
 from .game import GameRecord, GameSpec
@@ -132,6 +134,9 @@ class Summary:
             "turns_per_second": rate(sum(r.turns for r in self.records)),
             "landings_per_second": rate(sum(sum(r.tally.landings.values()) for r in self.records)),
             "inputs_per_second": rate(sum(r.inputs for r in self.records)),
+            # Which build played: each compiled by Cython or from its sources (companion.compiled; the figures differ).
+            "engine": companion.engine.BUILD.describe(),
+            "bots": companion.sim.BUILD.describe(),
         }
 
     def as_json(self) -> dict[str, Any]:
@@ -147,6 +152,7 @@ class Summary:
             f"  speed        {tim['games_per_second']} games/s, {tim['turns_per_second']} player-turns/s, "
             f"{tim['landings_per_second']} landings/s ({tim['inputs_per_second']} inputs/s, "
             f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
+            f"  build        engine {tim['engine']}; bots {tim['bots']}",
             f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
             (f"  turns        mean {res['turns']['mean']} {plus_minus(res['turns']['mean_ci95'], 2)} (95% CI), "
              f"median {res['turns']['median']}, p90 {res['turns']['p90']} "
