@@ -3,7 +3,7 @@
 Everything else about the package is in ``pyproject.toml``. The engine and the simulator are plain Python and
 stay so: Cython turns the same sources into C extension modules (no ``.pyx``, no type declarations; the type hints
 are not read as C types), which Python imports in place of the ``.py`` files (docs/simulate.md: the engine about
-1.4× as fast; the simulator's modules that bots play through, :data:`COMPILED`, another ~1.1× on bot games). Each
+1.4× as fast; the simulator's modules that bots play through, :data:`COMPILED`, another ~1.2× on classic bot games). Each
 module is ``optional``: with no C compiler or no Python headers the build warns and the package installs with its
 sources.
 
