@@ -3,9 +3,9 @@
 Everything else about the package is in ``pyproject.toml``. The engine and the simulator are plain Python and
 stay so: Cython turns the same sources into C extension modules (no ``.pyx``, no type declarations; the type hints
 are not read as C types), which Python imports in place of the ``.py`` files (docs/simulate.md: the engine about
-1.4× as fast; the simulator's modules that bots play through, :data:`COMPILED`, another ~1.2× on classic bot games). Each
-module is ``optional``: with no C compiler or no Python headers the build warns and the package installs with its
-sources.
+1.4× as fast; the simulator's modules that bots play through, :data:`COMPILED`, another ~1.2× on classic bot
+games). Each module is ``optional``: with no C compiler or no Python headers the build warns and the package
+installs with its sources.
 
 Compiled on request: ``COMPANION_COMPILE=1`` at install (or ``CI`` set, as CI services do and ``.ci/run``
 does), so that the README's first command reaches the demo within a minute on a fresh 2-core machine (the
