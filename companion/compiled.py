@@ -2,9 +2,10 @@
 
 ``setup.py`` may compile the ``.py`` files of the engine and of the simulator (the modules bots play
 through) into extension modules beside them, which Python then imports first, and writes each
-package's ``compiled.json``: the SHA-256 of each source it compiled. Before the package (its
+package's ``compiled.json``: the SHA-256 of each source it compiled, and of each source's Cython declarations
+(a ``.pxd`` beside it: which classes become C classes). Before the package (its
 ``__init__``) imports its modules, :func:`choose` checks that manifest. While every compiled source
-still has its hash, the compiled modules run; when one was edited since (``pip install -e .``
+(and declaration file) still has its hash, the compiled modules run; when one was edited since (``pip install -e .``
 compiled it, then a developer changed it), or an extension module has no hash recorded (left from
 an older build), the whole package is imported from its sources, with a warning, so what runs is
 always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources of every such package.
@@ -46,10 +47,27 @@ def shadowed_sources(directory: Path) -> list[str]:
                   if any(p.with_suffix(suffix).is_file() for suffix in EXTENSION_SUFFIXES))
 
 
+def declarations_of(relative: str) -> str:
+    """The name of a source's Cython declaration file (``draft.py``: ``draft.pxd``), compiled with it if present."""
+    return relative.removesuffix(".py") + ".pxd"
+
+
+def digest(path: Path) -> str | None:
+    """The SHA-256 of a file, or None if there is no such file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
 def stale_sources(directory: Path, shadowed: Sequence[str], manifest: Mapping[str, str]) -> list[str]:
-    """The ``shadowed`` sources whose SHA-256 is not the one the manifest recorded when they were compiled."""
-    return [relative for relative in shadowed
-            if manifest.get(relative) != hashlib.sha256((directory / relative).read_bytes()).hexdigest()]
+    """The ``shadowed`` sources, and their declaration files, whose SHA-256 is not the one the manifest recorded
+    when they were compiled (a declaration file added or removed since counts as changed)."""
+    stale = []
+    for relative in shadowed:
+        if manifest.get(relative) != digest(directory / relative):
+            stale.append(relative)
+        declarations = declarations_of(relative)
+        if manifest.get(declarations) != digest(directory / declarations):
+            stale.append(declarations)
+    return stale
 
 
 class SourceFinder(importlib.abc.MetaPathFinder):

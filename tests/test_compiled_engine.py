@@ -134,6 +134,52 @@ def test_an_extension_module_the_manifest_does_not_name_is_not_trusted(isolated_
     assert leftpkg.mod.VALUE == "from the source"
 
 
+@pytest.mark.parametrize(("recorded", "present", "compiled"), [
+    ("cdef class C:\n    pass\n", "cdef class C:\n    pass\n", True),  # the declarations compiled
+    (None, None, True),  # none, then or now
+    ("cdef class C:\n    pass\n", "cdef class C:\n    cdef object x\n", False),  # edited since
+    (None, "cdef class C:\n    pass\n", False),  # added since: the compiled module was built without them
+    ("cdef class C:\n    pass\n", None, False),  # removed since
+])
+def test_a_declaration_file_changed_since_compiled_counts_as_its_source_changed(
+        isolated_imports: Path, recorded: str | None, present: str | None, compiled: bool) -> None:
+    """``mod.pxd`` (Cython's declarations for ``mod.py``) is part of what was compiled: the manifest records it."""
+    directory = make_package(isolated_imports, "declaredpkg")
+    digests = {"mod.py": hashlib.sha256((directory / "mod.py").read_bytes()).hexdigest()}
+    if recorded is not None:
+        digests["mod.pxd"] = hashlib.sha256(recorded.encode()).hexdigest()
+    if present is not None:
+        (directory / "mod.pxd").write_text(present)
+    manifest_of(directory, **digests)
+    if compiled:
+        assert choose(directory.name, directory, environ={}).compiled
+    else:
+        with pytest.warns(UserWarning, match=f"mod.pxd changed since {directory.name} was compiled"):
+            build = choose(directory.name, directory, environ={})
+        assert not build.compiled and build.reason == "sources changed since compiled: mod.pxd"
+
+
+def test_the_declared_classes_are_c_classes_in_the_compiled_build() -> None:
+    """Each ``.pxd`` beside a compiled source makes its classes C classes (static types, attributes in a struct):
+    the compile read the declarations. The sources' classes are ordinary ones."""
+    require_compiled(every=True)
+    heap_type = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement that Python runs
+    root = ROOT / "companion"
+    declared = sorted(root.glob("engine/**/*.pxd")) + sorted(root.glob("sim/**/*.pxd"))
+    assert [p.relative_to(root).as_posix() for p in declared] == [
+        "engine/draft.pxd", "sim/property.pxd", "sim/strategy.pxd"]
+    from companion.engine.draft import Draft
+    from companion.sim.property import PropertyStrategy
+    from companion.sim.strategy import Strategy
+
+    for cls in (Draft, Strategy, PropertyStrategy):
+        assert not cls.__flags__ & heap_type, f"{cls.__qualname__} is not a C class in the compiled build"
+    pure = subprocess.run(
+        [sys.executable, "-c", "from companion.engine.draft import Draft as D; print(D.__flags__)"],
+        cwd=ROOT, env={**os.environ, "COMPANION_ENGINE": "pure"}, capture_output=True, text=True, check=True)
+    assert int(pure.stdout) & heap_type
+
+
 def test_compiled_modules_without_a_manifest_are_not_trusted(isolated_imports: Path) -> None:
     directory = make_package(isolated_imports, "bareso")
     with pytest.warns(UserWarning):
@@ -165,7 +211,8 @@ def test_no_extension_module_means_not_compiled(isolated_imports: Path) -> None:
 
 
 @pytest.mark.parametrize(("edited", "stale", "current"), [("sim/strategy.py", "sim", "engine"),
-                                                          ("engine/rng.py", "engine", "sim")])
+                                                          ("engine/rng.py", "engine", "sim"),
+                                                          ("engine/draft.pxd", "engine", "sim")])
 def test_a_package_edited_since_compiled_runs_from_its_sources_the_other_stays_compiled(
         tmp_path: Path, edited: str, stale: str, current: str) -> None:
     """On a copy of the installed engine and simulator (compiled modules, manifests and all), one source edited."""
@@ -178,7 +225,8 @@ def test_a_package_edited_since_compiled_runs_from_its_sources_the_other_stays_c
         shutil.copytree(ROOT / "companion" / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
     with (copy / edited).open("a") as source:
         source.write("# edited since compiled\n")
-    module = "companion." + edited.removesuffix(".py").replace("/", ".")
+    source = Path(edited).with_suffix(".py")  # the module's source (a declaration file is read by its compile only)
+    module = "companion." + ".".join(source.with_suffix("").parts)
     ran = subprocess.run(
         [sys.executable, "-W", "always", "-c",
          f"import companion.engine, companion.sim, {module} as m; from companion.sim import play_game, GameSpec; "
@@ -188,5 +236,5 @@ def test_a_package_edited_since_compiled_runs_from_its_sources_the_other_stays_c
         capture_output=True, text=True, check=True)
     stale_flag, current_flag, source_file = ran.stdout.split()
     assert f"companion.{stale}: {Path(edited).name} changed since companion.{stale} was compiled" in ran.stderr
-    assert stale_flag == "False" and source_file == str(copy / edited)  # the stale package: its sources
+    assert stale_flag == "False" and source_file == str(copy / source)  # the stale package: its sources
     assert current_flag == "True"  # the other one still runs its compiled modules
