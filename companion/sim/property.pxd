@@ -1,5 +1,6 @@
 # Cython's declarations for property.py, read only when setup.py compiles it (the sources run without them): the
-# property bot is a C class (see strategy.pxd). Every attribute its __init__ sets is declared here.
+# property bot is a C class (see strategy.pxd). Every attribute it sets is declared here (one missing raises
+# AttributeError in the compiled build: see engine/draft.pxd).
 
 from companion.sim.strategy cimport Strategy
 
