@@ -2,13 +2,14 @@
 
 ``setup.py`` may compile the ``.py`` files of the engine and of the simulator (the modules bots play
 through) into extension modules beside them, which Python then imports first, and writes each
-package's ``compiled.json``: the SHA-256 of each source it compiled, and of each source's Cython declarations
-(a ``.pxd`` beside it: which classes become C classes). Before the package (its
+package's ``compiled.json``: the SHA-256 of each source it compiled, and of each source's Cython
+declarations (a ``.pxd`` beside it: which classes become C classes). Before the package (its
 ``__init__``) imports its modules, :func:`choose` checks that manifest. While every compiled source
-(and declaration file) still has its hash, the compiled modules run; when one was edited since (``pip install -e .``
-compiled it, then a developer changed it), or an extension module has no hash recorded (left from
-an older build), the whole package is imported from its sources, with a warning, so what runs is
-always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources of every such package.
+and declaration file still has its hash, the compiled modules run; when one was edited since
+(``pip install -e .`` compiled it, then a developer changed it), or an extension module has no hash
+recorded (left from an older build), the whole package is imported from its sources, with a warning,
+so what runs is always what the files say. ``COMPANION_ENGINE=pure`` asks for the sources of every
+such package.
 """
 
 from __future__ import annotations

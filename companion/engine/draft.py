@@ -27,8 +27,6 @@ Task = list[Any]
 
 LOG_LINES = 20
 _name = itemgetter("name")
-#: What an event's ``text`` holds: its sentence, or (simulation path) what makes it when it is read.
-Words = str | Callable[[], str]
 
 
 def sentence(event: Event) -> str:
@@ -139,7 +137,7 @@ class Draft:
         """Wait for an input: set the prompt the table and the phones show."""
         self.state["prompt"] = {"player": player, "kind": kind, "text": text, "options": options, **extra}
 
-    def say(self, kind: str, text: Words, **details: Any) -> None:
+    def say(self, kind: str, text: str, **details: Any) -> None:
         """Record an event: something said, or something the table must do physically."""
         self.events.append({"kind": kind, "text": text, **details})
 
