@@ -354,9 +354,18 @@ class PropertyStrategy(Strategy):
         spaces = state["spaces"]
         owned = self.owned(state, name)
         level, group_of = self.level, self.group_of
-        levels = {s: lv for s in owned if (lv := level(spaces[s]))}  # the streets with buildings
+        levels: dict[str, int] = {}  # the streets with buildings
+        unmortgaged = []
+        for s in owned:  # one pass, each record read once
+            rec = spaces[s]
+            if rec.get("hotel"):
+                levels[s] = 5
+            elif rec.get("houses"):
+                levels[s] = rec["houses"]
+            if not rec["mortgaged"]:
+                unmortgaged.append(s)
         built_groups = {group_of[s] for s in levels if s in group_of}
-        free = [s for s in owned if not spaces[s]["mortgaged"] and group_of.get(s) not in built_groups]
+        free = [s for s in unmortgaged if group_of.get(s) not in built_groups] if built_groups else unmortgaged
         if free:
             held = set(owned)
             whole = {g for g in {group_of.get(s) for s in free}
