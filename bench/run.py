@@ -7,6 +7,8 @@
   ``companion.engine.apply``): player-turns, landings and complete games per second, on the build this
   process runs (the engine and the bots, each compiled or pure: the rows say which) and, when anything is
   compiled, on the pure engine and bots too (a child process);
+* classic's engine alone, on each of those builds: the inputs of bot games replayed through the simulation path
+  with no bot choosing, in player-turns per second: the ceiling the bots' play rate stays under;
 * ``apply`` time per input, p50 and p99 (the inputs of recorded bot games, replayed one by one, each
   input timed three times and its fastest kept);
 * replay speed: inputs per second rebuilding those games from their set-up;
@@ -37,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.engine import BUILD, apply, ruleset_ids  # noqa: E402
+from companion.engine import BUILD, apply, find_ruleset, ruleset_ids  # noqa: E402
 from companion.sim import BUILD as BOTS_BUILD  # noqa: E402
 from companion.sim import GameSpec, play_game  # noqa: E402
 
@@ -141,7 +143,34 @@ def play_rows(seconds: float, minimum: int) -> list[Row]:
         rows.append(Row(f"{ruleset}, {PLAYERS} bots, {play_build()}", rate.text(),
                         f"≥ {target:,} turns/s" if target else "",
                         judge(rate.turns_per_second, target, True) if target else ""))
+    rows.append(engine_alone_row(*((40, 3) if seconds < 2 else (100, 5))))
     return rows
+
+
+def engine_alone_row(games: int, rounds: int) -> Row:
+    """Classic's engine alone: the inputs of 4-bot games replayed through the simulation path, with no bot choosing
+    and no tally counting (best of ``rounds``). The bots' play rate on this build stays under it: when it misses
+    the play target, making the bots (or the tally) faster cannot meet it, only fewer inputs or a faster engine."""
+    spec = GameSpec("classic", PLAYERS, seed=80)
+    recorded = []
+    for index in range(games):
+        lines: list[dict[str, Any]] = []
+        recorded.append((lines, play_game(spec, index, lines).turns))
+    rules = find_ruleset("classic")
+    turns, inputs = sum(t for _, t in recorded), sum(len(lines) - 1 for lines, _ in recorded)
+    best = 0.0
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for lines, _ in recorded:
+            state, _ = apply(None, lines[0])
+            for line in lines[1:]:
+                state, _ = rules.apply(state, line, table=False)
+        best = max(best, turns / (time.perf_counter() - started))
+    target = TURN_TARGETS["compiled" if BUILD.compiled else "pure"]
+    engine = "compiled" if BUILD.compiled else "pure"
+    return Row(f"classic, the engine alone (bots' inputs replayed), {engine} engine",
+               f"{best:,.0f} turns/s ({best * inputs / turns:,.0f} inputs/s): the bots' play stays under this",
+               f"≥ {target:,} turns/s", judge(best, target, True))
 
 
 def pure_engine_rows(quick: bool) -> list[Row]:

@@ -42,6 +42,9 @@ def test_bench_run_prints_every_figure_with_the_machine() -> None:
         builds.append(("pure", "pure"))
     plays = [f"{e} engine and bots" if e == b else f"{e} engine, {b} bots" for e, b in builds]
     play = rf"{NUMBER} turns/s, {NUMBER} landings/s, {NUMBER} games/s \({NUMBER} games, {NUMBER} inputs/s\)"
+    alone = [f"classic, the engine alone (bots' inputs replayed), {e} engine" for e, _ in builds]
+    for label in alone:
+        row(out, label, rf"{NUMBER} turns/s \({NUMBER} inputs/s\): the bots' play stays under this")
     for ruleset in ruleset_ids():
         for build in plays:
             row(out, f"{ruleset}, 4 bots, {build}", play)
@@ -52,7 +55,7 @@ def test_bench_run_prints_every_figure_with_the_machine() -> None:
     row(out, "demo --headless: peak RSS", rf"{NUMBER} MB")
     assert re.search(rf"^long game \({NUMBER} inputs, journal\): peak RSS +{NUMBER} MB", out, re.MULTILINE)
     # Each target of the issue is judged, whichever way it went on this machine.
-    for label in (*(f"classic, 4 bots, {build}" for build in plays), "classic: apply per input p50 / p99",
+    for label in (*(f"classic, 4 bots, {build}" for build in plays), *alone, "classic: apply per input p50 / p99",
                   "classic: replay, inputs/s", "journal append-and-sync p50 / p99", "demo --headless: peak RSS"):
         line = row(out, label, ".*").group(0)
         assert line.rstrip().endswith(("met", "MISSED")), line
