@@ -353,7 +353,7 @@ class PropertyStrategy(Strategy):
         """One sale or mortgage towards a debt; None when nothing is left to sell."""
         spaces = state["spaces"]
         owned = self.owned(state, name)
-        level, group_of = self.level, self.group_of
+        group_of, groups, value = self.group_of, self.groups, self.mortgage_value
         levels: dict[str, int] = {}  # the streets with buildings
         unmortgaged = []
         for s in owned:  # one pass, each record read once
@@ -366,22 +366,20 @@ class PropertyStrategy(Strategy):
                 unmortgaged.append(s)
         built_groups = {group_of[s] for s in levels if s in group_of}
         free = [s for s in unmortgaged if group_of.get(s) not in built_groups] if built_groups else unmortgaged
+        # The cheapest first: min of (value, id) pairs, ids being unique (a list, not a key function: no call each).
         if free:
             held = set(owned)
-            whole = {g for g in {group_of.get(s) for s in free}
-                     if g in self.groups and all(m in held for m in self.groups[g])}
-            loose = [s for s in free if group_of.get(s) not in whole]  # not part of a group held whole
+            whole = {g for g in {group_of.get(s) for s in free} if g in groups and held.issuperset(groups[g])}
+            loose = [s for s in free if group_of.get(s) not in whole] if whole else free  # outside groups held whole
             if loose:
-                sid = min(loose, key=lambda s: (self.mortgage_value[s], s))
-                return {"act": {"player": name, "do": "mortgage", "space": sid}}
+                return {"act": {"player": name, "do": "mortgage", "space": min([(value[s], s) for s in loose])[1]}}
         if levels:
-            top = {g: max(level(spaces[m]) for m in self.groups[g]) for g in built_groups}
-            sellable = [s for s, lv in levels.items() if lv == top[group_of[s]]]
-            sid = min(sellable, key=lambda s: (self.house[s], s))
+            level, house = self.level, self.house
+            top = {g: max([level(spaces[m]) for m in groups[g]]) for g in built_groups}
+            sid = min([(house[s], s) for s, lv in levels.items() if lv == top[group_of[s]]])[1]
             return {"act": {"player": name, "do": "sell", "space": sid}}
         if free:
-            sid = min(free, key=lambda s: (self.mortgage_value[s], s))
-            return {"act": {"player": name, "do": "mortgage", "space": sid}}
+            return {"act": {"player": name, "do": "mortgage", "space": min([(value[s], s) for s in free])[1]}}
         return None
 
     # ================================================================== trades
