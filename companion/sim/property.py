@@ -35,9 +35,6 @@ from companion.engine.core import Ruleset
 from .strategy import Line, Strategy
 
 
-_owner = itemgetter("owner")
-
-
 Picker = Callable[[Any], tuple[Any, ...]]
 
 
@@ -68,7 +65,7 @@ class PropertyParams:
 class Holdings:
     """Who owns what, read again only when an owner changes (not when a house is built or a deed mortgaged)."""
 
-    owners: tuple[str | None, ...] = ()
+    owners: list[str | None] = field(default_factory=list)
     owned: dict[str, list[str]] = field(default_factory=dict)
     #: Per player, the street groups they hold whole.
     complete: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
@@ -119,12 +116,12 @@ class PropertyStrategy(Strategy):
         spaces = state["spaces"]
         if spaces is not self._spaces:
             self._spaces = spaces
-            owners = tuple(map(_owner, spaces.values()))
+            owners = [rec["owner"] for rec in spaces.values()]  # a list: built faster than a tuple of a map
             if owners != self._holdings.owners:
                 self._holdings = self.read_holdings(spaces, owners)
         return self._holdings
 
-    def read_holdings(self, spaces: dict[str, Any], owners: tuple[str | None, ...]) -> Holdings:
+    def read_holdings(self, spaces: dict[str, Any], owners: list[str | None]) -> Holdings:
         h = Holdings(owners)
         owned = h.owned
         for sid, owner in zip(spaces, owners):
@@ -150,7 +147,7 @@ class PropertyStrategy(Strategy):
         return h
 
     def owner_pickers(self, spaces: dict[str, Any]) -> list[tuple[tuple[str, ...], Picker]]:
-        """Per street group: its members, and what reads their owners from the tuple of every space's owner."""
+        """Per street group: its members, and what reads their owners from the list of every space's owner."""
         index = {sid: i for i, sid in enumerate(spaces)}
         return [(members, _picker(tuple(index[m] for m in members))) for members in self.street_groups.values()]
 
