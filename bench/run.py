@@ -151,7 +151,7 @@ def engine_alone_row(games: int, rounds: int) -> Row:
     """Classic's engine alone: the inputs of 4-bot games replayed through the simulation path, with no bot choosing
     and no tally counting (best of ``rounds``). The bots' play rate on this build stays under it: when it misses
     the play target, making the bots (or the tally) faster cannot meet it, only fewer inputs or a faster engine."""
-    spec = GameSpec("classic", PLAYERS, seed=80)
+    spec = GameSpec("classic", PLAYERS, seed=8)  # the first games of the play row's
     recorded = []
     for index in range(games):
         lines: list[dict[str, Any]] = []
@@ -166,8 +166,8 @@ def engine_alone_row(games: int, rounds: int) -> Row:
             for line in lines[1:]:
                 state, _ = rules.apply(state, line, table=False)
         best = max(best, turns / (time.perf_counter() - started))
-    target = TURN_TARGETS["compiled" if BUILD.compiled else "pure"]
     engine = "compiled" if BUILD.compiled else "pure"
+    target = TURN_TARGETS[engine]
     return Row(f"classic, the engine alone (bots' inputs replayed), {engine} engine",
                f"{best:,.0f} turns/s ({best * inputs / turns:,.0f} inputs/s): the bots' play stays under this",
                f"≥ {target:,} turns/s", judge(best, target, True))
