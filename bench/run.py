@@ -27,6 +27,7 @@ import os
 import platform
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -263,27 +264,46 @@ def long_game_child() -> None:
     print(len(lines) - 1)
 
 
+#: Runs a command and writes its peak RSS (KB) and the moment it started it (``time.monotonic``, the same clock in
+#: every process of a Linux machine) to a file. The bench starts commands through it: Linux gives a process started
+#: by ``subprocess`` (vfork, then exec) the peak RSS of the process that started it as its own lowest figure, so a
+#: command started straight from the bench, grown by its games, would report the bench's peak as its own. Started
+#: from this small process, a command's figure is its own (or this process's ~10 MB, whichever is larger).
+_MEASURE = """
+import resource, subprocess, sys, time
+started = time.monotonic()
+code = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    out.write(f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss} {started}")
+sys.exit(code)
+"""
+
+
 def peak_rss_of(command: list[str], timeout: float, first_file: Path | None = None) -> tuple[float, float | None, str]:
     """Run ``command``; returns its peak RSS in MB, the seconds until ``first_file`` appeared, and its output."""
-    with tempfile.TemporaryFile() as log:
-        started = time.perf_counter()
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-        first = None
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder, tempfile.TemporaryFile() as log:
+        figures = Path(folder) / "rusage"
+        proc = subprocess.Popen([sys.executable, "-c", _MEASURE, str(figures), *command], stdout=log,
+                                stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        appeared = None
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if first is None and first_file is not None and first_file.exists():
-                first = time.perf_counter() - started
-            if pid:
+            if appeared is None and first_file is not None and first_file.exists():
+                appeared = time.monotonic()
+            if proc.poll() is not None:
                 break
-            if time.perf_counter() - started > timeout:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
+            if time.monotonic() > deadline:
+                os.killpg(proc.pid, signal.SIGKILL)  # the measuring process and the command it started
+                proc.wait()
                 break
-            time.sleep(0.001 if first is None else 0.02)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+            time.sleep(0.001 if appeared is None else 0.02)
         log.seek(0)
         output = log.read().decode(errors="replace")
-    return usage.ru_maxrss / 1024, first, output if proc.returncode == 0 else "FAILED: " + output
+        if not figures.exists():
+            return 0.0, None, "FAILED: " + (output or f"no figures after {timeout:.0f} s")
+        kilobytes, started = figures.read_text().split()
+    first = appeared - float(started) if appeared is not None else None
+    return int(kilobytes) / 1024, first, output if proc.returncode == 0 else "FAILED: " + output
 
 
 def demo_figures(timeout: float) -> list[Row]:
