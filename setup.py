@@ -165,7 +165,8 @@ class BuildCompiled(build_ext):
 
     def run(self) -> None:
         super().run()
-        built: dict[Path, dict[str, str]] = {}  # package: {source or declarations: hash}, for the packages compiled by this build
+        # package: {source or declaration file: hash}, for the packages compiled by this build
+        built: dict[Path, dict[str, str]] = {}
         for extension in self.extensions:
             package = package_of(extension.name)
             hashes = built.setdefault(package, {})
