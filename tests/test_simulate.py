@@ -31,6 +31,8 @@ from companion.sim import GameSpec, play_game
 from companion.sim.command import Progress, run_games, simulate
 from companion.sim.plot import heat_map_svg, label_lines, layout
 from companion.sim.property import PropertyStrategy, _picker
+from companion.sim.registry import strategy_for
+from companion.sim.strategy import Strategy
 from companion.sim.summary import percentile, summarise
 from companion.sim.tally import Tally, cause_of_bankruptcy
 
@@ -216,6 +218,52 @@ def test_the_bots_raise_cash_as_documented() -> None:
                 kinds[expected["do"]] += 1
             state, _ = apply(state, line)
     assert kinds["mortgage"] and kinds["sell"] and kinds["bankrupt"], kinds  # every branch was taken
+
+
+def bid_by_bid(self: Strategy, state: dict, prompt: dict) -> dict | None:
+    """The bots' auction play before the bidding was played out at once: one raise (or pass) per input."""
+    auction = state.get("auction")
+    if not auction:
+        return None
+    others = [n for n in prompt["waiting"] if n != auction["bidder"]]
+    for name in others:
+        amount = self.next_bid(state, name, auction)
+        if amount is not None:
+            return {"act": {"player": name, "do": "bid", "amount": amount}}
+    return {"act": {"player": others[0], "do": "pass"}}
+
+
+def played_out(spec: GameSpec, index: int) -> tuple[object, dict, list[dict]]:
+    """A bot game: its record, its final state but ``seq`` (the count of inputs), and its input lines."""
+    lines: list[dict] = []
+    record = play_game(spec, index, lines)
+    rules = find_ruleset(spec.ruleset)
+    state, _ = new_game(lines[0]["setup"])
+    for line in lines[1:]:
+        state, _ = rules.apply(state, line, table=False)
+    return record, {k: v for k, v in state.items() if k != "seq"}, lines
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1924"])
+def test_the_bots_bid_at_once_what_their_bidding_would_end_at(ruleset: str, monkeypatch) -> None:
+    """The bots send the last bid of the bidding war they would play bid by bid, and the passes: the same games
+    (winner, length, every count, the final state), with fewer inputs."""
+    quick = {ruleset: strategy_for(ruleset)}
+    slow = {ruleset: type("BidByBid", (quick[ruleset],), {"on_auction": bid_by_bid})}
+    bids = {"quick": 0, "slow": 0}
+    for players in (3, 4):
+        spec = GameSpec(ruleset, players, seed=23)
+        for index in range(8):
+            games = {}
+            for way, strategies in (("quick", quick), ("slow", slow)):
+                monkeypatch.setattr("companion.sim.game.strategy_for", strategies.__getitem__)
+                record, final, lines = played_out(spec, index)
+                bids[way] += sum(1 for line in lines if line.get("act", {}).get("do") == "bid")
+                tally = record.tally
+                games[way] = (record.winner_seat, record.turns, record.cut, record.rejected, tally.landings,
+                              tally.switches, tally.pool_payouts, tally.prizes, tally.bankruptcies, final)
+            assert games["quick"] == games["slow"], f"{ruleset}, {players} players, game {index}"
+    assert 0 < bids["quick"] < bids["slow"] / 2, bids
 
 
 def test_a_picker_reads_a_tuple_whatever_the_number_of_keys() -> None:

@@ -3,7 +3,8 @@
 Cards are worth: a land card ``land_worth`` × its rent, a railroad or utility card
 ``franchise_worth`` × its fare, an idle land card three quarters of what the board pays for it.
 
-* **auctions**: bid up to a card's worth, keeping ``reserve``, in steps of a tenth of it;
+* **auctions**: bid up to a card's worth, keeping ``reserve``, in steps of a tenth of it (played out
+  at once: ``Strategy.on_auction``);
 * **before the throw**: an improvement on the land of highest rent while ``reserve`` stays
   after it; the no-trespassing sign once, on the land of lowest rent (its rent matters least);
 * **improvement tag**: on the land of highest rent; **chance cube**: thrown with the dice;
@@ -91,18 +92,11 @@ class Magie1924Strategy(Strategy):
         return {"answer": "out"}
 
     # ================================================================== auctions
-    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line | None:
-        auction = state.get("auction")
-        if not auction:
-            return None  # an auction prompt without an auction: nothing a bidder can do
+    def next_bid(self, state: State, name: str, auction: Mapping[str, Any]) -> int | None:
         worth = self.worth.get(auction.get("space", ""), 0)
-        others = [n for n in prompt["waiting"] if n != auction["bidder"]]
-        for name in others:
-            limit = min(worth, self.cash(state, name) - self.reserve)
-            amount = min(max(auction["minimum"], auction["bid"] + max(1, worth // 10)), limit)
-            if amount > auction["bid"] and amount >= auction["minimum"]:
-                return {"act": {"player": name, "do": "bid", "amount": amount}}
-        return {"act": {"player": others[0], "do": "pass"}}
+        limit = min(worth, self.cash(state, name) - self.reserve)
+        amount = min(max(auction["minimum"], auction["bid"] + max(1, worth // 10)), limit)
+        return amount if amount > auction["bid"] and amount >= auction["minimum"] else None
 
     # ================================================================== the turn
     def on_roll(self, state: State, prompt: dict[str, Any]) -> Line:

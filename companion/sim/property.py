@@ -7,7 +7,8 @@ wins by seat measure the seat and not the bot:
   when it completes a group the bot already holds the rest of;
 * **auction**: bid up to the price (×``group_bid`` when the lot completes the bidder's
   group, ×``block_bid`` when it completes an opponent's), in steps of a tenth of the price,
-  keeping ``auction_reserve``; a short-stock building is worth ×1.5 its price;
+  keeping ``auction_reserve``; a short-stock building is worth ×1.5 its price; the bidding is
+  played out before anything is sent, and only its last bid goes to the engine (``Strategy.on_auction``);
 * **build** evenly, before rolling, while ``build_reserve`` stays in hand: the street with
   the best rent gained per dollar first; **unmortgage** complete groups first;
 * **trade** for the one street missing from a group: swap for the street the other
@@ -24,7 +25,7 @@ wins by seat measure the seat and not the bot:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -249,20 +250,8 @@ class PropertyStrategy(Strategy):
     def on_debt(self, state: State, prompt: dict[str, Any]) -> Line:
         return self.raise_cash(state, prompt["player"]) or {"answer": "bankrupt"}
 
-    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line | None:
-        auction = state.get("auction")
-        if not auction:
-            return None  # an auction prompt without an auction: nothing a bidder can do
-        leader = auction["bidder"]
-        others = [n for n in prompt["waiting"] if n != leader]
-        for name in others:
-            amount = self.next_bid(state, name, auction)
-            if amount is not None:
-                return {"act": {"player": name, "do": "bid", "amount": amount}}
-        return {"act": {"player": others[0], "do": "pass"}}
-
     # ================================================================== auctions
-    def bid_limit(self, state: State, name: str, auction: dict[str, Any]) -> int:
+    def bid_limit(self, state: State, name: str, auction: Mapping[str, Any]) -> int:
         """The most ``name`` will bid for the lot."""
         p = self.params
         if "building" in auction:
@@ -276,7 +265,7 @@ class PropertyStrategy(Strategy):
             return 0
         return min(value, self.player(state, name)["cash"] - p.auction_reserve)
 
-    def next_bid(self, state: State, name: str, auction: dict[str, Any]) -> int | None:
+    def next_bid(self, state: State, name: str, auction: Mapping[str, Any]) -> int | None:
         limit = self.bid_limit(state, name, auction)
         base = self.price.get(auction.get("space", ""), 0) or self.house.get(auction.get("for", ""), 0)
         amount = max(auction["minimum"], auction["bid"] + max(1, base // 10))

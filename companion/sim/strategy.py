@@ -88,6 +88,51 @@ class Strategy:
             pass
         yield from self.fallback(state)
 
+    # ================================================================== auctions
+    def next_bid(self, state: State, name: str, auction: Mapping[str, Any]) -> int | None:
+        """What ``name`` would bid next in ``auction`` (its ``bid`` and ``bidder`` as they stand), None to pass. The
+        generic bot never bids. A subclass's rule may read the state and the auction, nothing that changes while
+        the bidding goes on: :meth:`play_out` plays the bidding ahead with it."""
+        return None
+
+    def on_auction(self, state: State, prompt: dict[str, Any]) -> Line | None:
+        """The bids the bots would make one after another, made at once: the bidder who would end up highest bids
+        the last amount, and the others pass. The winner and the price are those of the bidding war (same games);
+        only the raises that would be outbid are left out (issue 26: each was a whole input for the engine)."""
+        auction = state.get("auction")
+        if not auction:
+            return None  # an auction prompt without an auction: nothing a bidder can do
+        first, winner, price = self.play_out(state, auction, prompt["waiting"])
+        if winner is not None and winner != auction["bidder"]:
+            return {"act": {"player": winner, "do": "bid", "amount": price}}
+        return first  # the leader wins, or outbid now it wins higher later: the bidding's next input
+
+    def play_out(self, state: State, auction: Mapping[str, Any],
+                 waiting: list[str]) -> tuple[Line | None, str | None, int]:
+        """The bidding as the bots play it bid by bid, until one bidder is left (or none): among the bidders still
+        waiting but the highest, the first in turn order who would raise the bid (:meth:`next_bid`) does; when none
+        would, the first of them passes. Returns the first of those inputs (None: nothing is left to do), the
+        last bidder (None: nobody bid) and the last bid."""
+        waiting = list(waiting)
+        bid, bidder = auction["bid"], auction["bidder"]
+        first: Line | None = None
+        while True:
+            others = [n for n in waiting if n != bidder]
+            if not others:
+                return first, bidder, bid
+            step: Line | None = None
+            for name in others:
+                amount = self.next_bid(state, name, {**auction, "bid": bid, "bidder": bidder})
+                if amount is not None:
+                    bid, bidder = amount, name
+                    step = {"act": {"player": name, "do": "bid", "amount": amount}}
+                    break
+            if step is None:
+                waiting.remove(others[0])
+                step = {"act": {"player": others[0], "do": "pass"}}
+            if first is None:
+                first = step
+
     def roll(self, prompt: Mapping[str, Any]) -> Line:
         """The dice a roll prompt asks for, thrown with the game's random generator."""
         count = prompt.get("dice", self.ruleset.dice_count)
