@@ -534,6 +534,14 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         """Where taxes, fines and card payments go (the bank; addon's tax pool)."""
         return "bank"
 
+    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+        """A payment the debtor cannot make now; when the debtor is the last player left in the game (the interest on
+        mortgaged deeds received from the last rival's bankruptcy), it is not asked for: the last solvent player
+        has won (RULES §1), and going bankrupt over it would leave the game with no player and no winner."""
+        if d.solvent() == [debtor] and self.check_end(d):
+            return
+        super().short_of_cash(d, debtor, creditor, amount, reason)
+
     def answer_debt(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         d.state["prompt"] = prompt  # bankrupt() clears it with the retried payment
         self.bankrupt(d, prompt["player"])
