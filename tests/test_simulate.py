@@ -261,7 +261,8 @@ def test_the_bots_bid_at_once_what_their_bidding_would_end_at(ruleset: str, monk
                 bids[way] += sum(1 for line in lines if line.get("act", {}).get("do") == "bid")
                 tally = record.tally
                 games[way] = (record.winner_seat, record.turns, record.cut, record.rejected, tally.landings,
-                              tally.switches, tally.pool_payouts, tally.prizes, tally.bankruptcies, final)
+                              tally.switches, tally.track_changes, tally.pool_payouts, tally.prizes, tally.bankruptcies,
+                              final)
             assert games["quick"] == games["slow"], f"{ruleset}, {players} players, game {index}"
     assert 0 < bids["quick"] < bids["slow"] / 2, bids
 
