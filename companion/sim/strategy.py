@@ -121,8 +121,9 @@ class Strategy:
             if not others:
                 return first, bidder, bid
             step: Line | None = None
+            standing = {**auction, "bid": bid, "bidder": bidder}  # the auction as this round of bidders sees it
             for name in others:
-                amount = self.next_bid(state, name, {**auction, "bid": bid, "bidder": bidder})
+                amount = self.next_bid(state, name, standing)
                 if amount is not None:
                     bid, bidder = amount, name
                     step = {"act": {"player": name, "do": "bid", "amount": amount}}
