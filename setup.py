@@ -20,7 +20,7 @@ of its ``.pxd``):
 file edited after ``pip install -e .`` is imported, with its whole package, from its source, with a warning).
 
 The build also bundles the pin map, ``hardware/pins.toml`` (the one in git), into the package as
-``companion/devices/pins.toml``, so that an install that is not editable (``pip install .``, pipx,
+``companion/drivers/pins.toml``, so that an install that is not editable (``pip install .``, pipx,
 ``firmware/install.sh``) has a pin map of its own; an editable install reads the source tree's.
 """
 
@@ -45,9 +45,9 @@ COMPILED = {
     Path("companion", "engine"): {"__init__.py"},
     Path("companion", "sim"): {"__init__.py", "command.py", "summary.py", "plot.py"},
 }
-#: The pin map in git, and where the build puts it in the package (``companion.devices.pins.PACKAGED_PINS``).
+#: The pin map in git, and where the build puts it in the package (``companion.drivers.pins.PACKAGED_PINS``).
 PIN_MAP = Path("hardware", "pins.toml")
-PACKAGED_PIN_MAP = Path("companion", "devices", "pins.toml")
+PACKAGED_PIN_MAP = Path("companion", "drivers", "pins.toml")
 #: Memory one compiler needs: gcc 12's cc1 took 349 MB on the largest module at -O3. A machine with less free
 #: (a Pi Zero 2 W has 512 MB in all) is not asked to compile, and a larger one runs one compiler per such share.
 MEMORY_PER_COMPILER = 512 * 2**20

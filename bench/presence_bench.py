@@ -28,11 +28,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.devices.audio import AudioOut  # noqa: E402
-from companion.devices.cues import CueFeed, Cues  # noqa: E402
-from companion.devices.faults import Kept  # noqa: E402
-from companion.devices.lights import SeatLights, StripLights  # noqa: E402
-from companion.devices.voice import EspeakVoice, Mouth, Speaker  # noqa: E402
+from companion.drivers.audio import AudioOut  # noqa: E402
+from companion.drivers.faults import Kept  # noqa: E402
+from companion.drivers.lights import StripLights  # noqa: E402
+from companion.drivers.speech import EspeakVoice, Mouth  # noqa: E402
+from companion.face.cues import CueFeed, Cues  # noqa: E402
+from companion.face.seat_lights import SeatLights  # noqa: E402
+from companion.face.voice import Speaker  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.seats import Seat  # noqa: E402
 from companion.sim import GameSpec, play_game  # noqa: E402

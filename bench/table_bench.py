@@ -33,12 +33,12 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from luma.core.interface.serial import i2c  # noqa: E402
 from luma.oled.device import ssd1306  # noqa: E402
 
-from companion.devices.controller import GUARD  # noqa: E402
-from companion.devices.dice import SoftwareDice  # noqa: E402
-from companion.devices.display import PAGES_OF, page_bytes  # noqa: E402
-from companion.devices.pins import load_pins  # noqa: E402
-from companion.devices.virtual import VirtualButtons, VirtualI2CBus, virtual_smbus  # noqa: E402
+from companion.drivers.display import PAGES_OF, page_bytes  # noqa: E402
+from companion.drivers.pins import load_pins  # noqa: E402
+from companion.drivers.virtual import VirtualButtons, VirtualI2CBus, virtual_smbus  # noqa: E402
 from companion.engine import IllegalInput  # noqa: E402
+from companion.face.controller import GUARD  # noqa: E402
+from companion.face.dice import SoftwareDice  # noqa: E402
 from companion.launch import build_station, oled_opener  # noqa: E402
 
 FULL_FRAME = 1024

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.devices.virtual import VirtualButtons  # noqa: E402
-from companion.devices.virtual_nfc import demo_uid  # noqa: E402
+from companion.drivers.virtual import VirtualButtons  # noqa: E402
+from companion.drivers.virtual_nfc import demo_uid  # noqa: E402
 from companion.launch import mock_station  # noqa: E402
 
 SETUP = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 3,

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from companion.devices.setup import ruleset_title
 from companion.engine import CompanionError, find_ruleset
+from companion.face.setup import ruleset_title
 
 Kind = Literal["players", "deeds"]
 VERSION = 1

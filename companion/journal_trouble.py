@@ -22,12 +22,12 @@ from typing import Any
 
 from companion.journal import JournalError
 
-from .devices import clock as clocks
-from .devices import screens
-from .devices.buttons import ButtonEvent, ButtonPanel
-from .devices.display import Display
-from .devices.draw import Painter
-from .devices.pins import PinMap
+from .drivers import clock as clocks
+from .face import screens
+from .drivers.buttons import ButtonEvent, ButtonPanel
+from .drivers.display import Display
+from .face.draw import Painter
+from .drivers.pins import PinMap
 
 log = logging.getLogger(__name__)
 

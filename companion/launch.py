@@ -1,7 +1,7 @@
 """Building a table: ``companion run`` on a Pi, ``companion demo`` anywhere.
 
 Both build the same :class:`Station` — the journal, the one :class:`~companion.table.Table`,
-the buttons and the dice roller on gpiozero, the OLED behind :class:`~.devices.display.Display`,
+the buttons and the dice roller on gpiozero, the OLED behind :class:`~.drivers.display.Display`,
 the controller, and the phone page when the web package is there. ``run`` uses the Pi's pins
 (lgpio) and the real OLED; ``demo`` uses gpiozero's MockFactory and luma's dummy device, with
 keys for buttons (interactive) or a button script on simulated time (headless).
@@ -26,32 +26,36 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.cards import open_card_book
+from companion.cards import CardBook, open_card_book
 from companion.config import PhoneDice, TableConfig, parse_quiet_hours
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
-from companion.seats import Seat
 from companion.network import NetworkAdapter
+from companion.seats import Seat
 from companion.table import Table, Update
 from companion.timelimit import TimeLimit, utc_now
 
-from .devices import clock as clocks
-from .devices import nfc
-from .devices.buttons import ButtonPanel
-from .devices.controller import JoinInfo, PinLock, TableController
-from .devices.cues import CueFeed, Cues, CueTarget
-from .devices.faults import Device, Kept
-from .devices.lights import LightDriver, SeatLeds, SeatLights, ShownLights, StripLights, open_spi
-from .devices.dice import RollerDice
-from .devices.nfc import NfcReader
-from .devices.pn532 import PN532
-from .devices.display import DRIVERS, Display
-from .devices.pins import PinMap, load_pins
-from .devices.roller import DiceRoller
-from .devices.sounds import Buzzer, Hush, PiezoTunes, SpeakerTunes, Tunes
-from .devices.voice import Mouth, Speaker, open_voice
-from .devices.audio import AudioOut
+from .drivers import clock as clocks
+from .drivers import nfc
+from .drivers.audio import AudioOut
+from .drivers.buttons import ButtonPanel
+from .drivers.display import DRIVERS, Display
+from .drivers.faults import Device, Kept
+from .drivers.lights import LightDriver, SeatLeds, ShownLights, StripLights, open_spi
+from .drivers.nfc import NfcReader
+from .drivers.pins import PinMap, load_pins
+from .drivers.pn532 import PN532
+from .drivers.roller import DiceRoller
+from .drivers.speech import Mouth, open_voice
+from .drivers.tunes import PiezoTunes, SpeakerTunes, Tunes
+from .face.controller import JoinInfo, TableController
+from .face.cues import CueFeed, Cues, CueTarget
+from .face.dice import RollerDice
+from .face.host_menu import PinLock
+from .face.seat_lights import SeatLights
+from .face.sounds import Buzzer, Hush
+from .face.voice import Speaker
 
 log = logging.getLogger(__name__)
 
@@ -494,6 +498,18 @@ def demo_journal_path() -> Path:
     return base / "companion" / "demo.sqlite3"
 
 
+def register_demo_set(book: CardBook, edition: str, players: list[str]) -> None:
+    """The demo's set is registered already: each card's UID is :func:`demo_uid` of a player's name or a deed's
+    space id (``TAP Ann``, ``TAP boardwalk``); any other name is an unknown card."""
+    from .drivers.virtual_nfc import demo_uid
+    from .face.taps import set_cards
+
+    with book.batch():
+        for card in set_cards(edition, players):
+            if book.uid(card.edition, card.kind, card.name) is None and book.find(demo_uid(card.name)) is None:
+                book.register(card, demo_uid(card.name))
+
+
 @contextmanager
 def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sleep: clocks.Sleep,
                  setup: dict[str, Any] | None, new_seed: Callable[[], int], pins: PinMap | None = None,
@@ -504,12 +520,12 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                  open_lights: Callable[[], LightDriver] = ShownLights,
                  cue_targets: Sequence[CueTarget] = ()) -> Iterator[tuple[Station, Any, PinMap]]:
     """A station on gpiozero's MockFactory pins, luma's dummy OLED and a virtual PN532 whose cards are the demo's
-    (:func:`~.devices.virtual_nfc.register_demo_set`); seat lights that keep their frame; the buzzer and its mute
+    (:func:`register_demo_set`); seat lights that keep their frame; the buzzer and its mute
     when asked for."""
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
 
-    from .devices.virtual_nfc import VirtualPN532, register_demo_set
+    from .drivers.virtual_nfc import VirtualPN532
 
     pins = pins or load_pins()
     factory = MockFactory()
@@ -534,10 +550,10 @@ def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Pa
                   journal_path: str | Path | None = None, cues: list[dict[str, Any]] | None = None) -> State:
     """Play a button script on simulated time; returns the final public state. ``cues``: gets one line per frame with
     the seat lights then and the sounds and sentences since the frame before (:class:`CueRecorder`)."""
-    from .devices.clock import SimClock
-    from .devices.script import parse_script, run_script
-    from .devices.virtual import VirtualButtons, VirtualRoller
-    from .devices.virtual_nfc import VirtualCards
+    from .drivers.clock import SimClock
+    from .drivers.script import parse_script, run_script
+    from .drivers.virtual import VirtualButtons, VirtualRoller
+    from .drivers.virtual_nfc import VirtualCards
 
     steps = parse_script(script)
     sim = SimClock()
@@ -753,7 +769,7 @@ def split_keys(text: str) -> list[str]:
 def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, sound: bool = False,
                      screen: str = "auto") -> int:
     """Keys act as the buttons; the OLED is drawn in the terminal (``screen``: "auto", "text" or "pixels",
-    :func:`.devices.terminal.frame_text`), the seat lights below it; the phone page is served. ``sound``: the
+    :func:`.face.terminal.frame_text`), the seat lights below it; the phone page is served. ``sound``: the
     buzzer's tunes and the voice on this computer's speaker."""
     import random
     import select
@@ -761,10 +777,10 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, s
     import time
     import tty
 
-    from .devices.lights import blocks
-    from .devices.terminal import frame_text
-    from .devices.virtual import VirtualButtons, VirtualRoller
-    from .devices.virtual_nfc import demo_uid
+    from .drivers.lights import blocks
+    from .face.terminal import frame_text
+    from .drivers.virtual import VirtualButtons, VirtualRoller
+    from .drivers.virtual_nfc import demo_uid
 
     journal_path.parent.mkdir(parents=True, exist_ok=True)
     latest: list[Any] = [None]

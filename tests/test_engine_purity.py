@@ -7,7 +7,7 @@ from pathlib import Path
 
 ENGINE = Path(__file__).parents[1] / "companion" / "engine"
 FORBIDDEN = {"random", "secrets", "time", "datetime", "os", "threading", "sqlite3", "socket", "subprocess",
-             "companion.journal", "companion.devices", "companion.web", "companion.table", "companion.cli"}
+             "companion.journal", "companion.drivers", "companion.face", "companion.web", "companion.table", "companion.cli"}
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -56,10 +56,10 @@ def test_the_bundled_demo_plays_from_another_directory(installed: Path, tmp_path
 
 def test_the_package_carries_the_pin_map_of_the_repository(installed: Path, tmp_path: Path) -> None:
     """The bundled pin map is hardware/pins.toml as it is now: built from it, not a second copy kept in git."""
-    probe = subprocess.run([str(installed / "python"), "-c", "from companion.devices import pins; "
+    probe = subprocess.run([str(installed / "python"), "-c", "from companion.drivers import pins; "
                             "print(pins.PACKAGED_PINS); print(pins.SOURCE_PINS.is_file())"],
                            cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True)
     packaged, source_there = probe.stdout.splitlines()
     assert Path(packaged).read_bytes() == (ROOT / "hardware" / "pins.toml").read_bytes()
     assert source_there == "False", "the installed package should not find a source tree beside it"
-    assert not (ROOT / "companion" / "devices" / "pins.toml").exists(), "the build left a copy in the source tree"
+    assert not (ROOT / "companion" / "drivers" / "pins.toml").exists(), "the build left a copy in the source tree"

@@ -62,8 +62,8 @@ def test_the_summary_names_places_cards_pools_and_deeds() -> None:
 
 
 def test_an_offer_on_the_oled_names_its_cards() -> None:
-    from companion.devices.choices import space_labels
-    from companion.devices.screens import offer_text
+    from companion.face.choices import space_labels
+    from companion.face.screens import offer_text
 
     labels = space_labels(find_ruleset("addon"))
     offer = {"from": "Ann", "with": "Bob", "give": {"cash": 0, "spaces": ["reading-railroad"], "cards": ["travel-go"]},

@@ -1,7 +1,7 @@
 """The Pico's dice-roller firmware, run on the host against a fake ``machine`` module.
 
 The fake Pins record every level with the (simulated) time; its outputs can also drive gpiozero
-MockFactory pins, so the firmware talks to the Pi's real reader (companion.devices.roller).
+MockFactory pins, so the firmware talks to the Pi's real reader (companion.drivers.roller).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.devices.clock import SimClock
-from companion.devices.pins import load_pins
-from companion.devices.roller import DiceRoller, RollerResult
+from companion.drivers.clock import SimClock
+from companion.drivers.pins import load_pins
+from companion.drivers.roller import DiceRoller, RollerResult
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "dice-roller"
 PICO_TO_PI = {2: 17, 3: 27, 4: 22, 5: 23, 6: 24, 7: 25, 8: 12, 9: 16, 10: 20, 11: 4}  # dice and STROBE

@@ -12,13 +12,13 @@ import zxingcpp
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
-from companion.devices import screens
-from companion.devices.clock import SimClock
-from companion.devices.controller import qr_matrix
-from companion.devices.draw import Painter
-from companion.devices.pins import load_pins
-from companion.devices.script import parse_script, run_script
-from companion.devices.virtual import VirtualButtons, VirtualRoller
+from companion.drivers.clock import SimClock
+from companion.drivers.pins import load_pins
+from companion.drivers.script import parse_script, run_script
+from companion.drivers.virtual import VirtualButtons, VirtualRoller
+from companion.face import screens
+from companion.face.controller import qr_matrix
+from companion.face.draw import Painter
 from companion.launch import Station, build_station
 from companion.network import NetworkAdapter, WifiCredentials, qr_payload
 

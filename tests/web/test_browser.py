@@ -644,8 +644,8 @@ def test_the_landlords_game_says_once_when_land_is_improved(phone: Any, tmp_path
 def test_the_host_registers_a_deeds_sticker_from_the_phone(phone: Any, tmp_path: Path) -> None:
     """The host picks Baltic Avenue on the page; the sticker tapped on the table's reader (the demo's virtual PN532)
     becomes Baltic Avenue's, and the reader asks for the next deed."""
-    from companion.devices import clock as clocks
-    from companion.devices.virtual_nfc import demo_uid
+    from companion.drivers import clock as clocks
+    from companion.drivers.virtual_nfc import demo_uid
     from companion.launch import mock_station
     from playwright.sync_api import expect
 

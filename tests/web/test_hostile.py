@@ -315,7 +315,7 @@ def test_anonymous_streams_cannot_keep_a_players_phone_off_the_live_updates(tabl
 
 def test_host_pin_tries_are_limited_across_all_addresses(tmp_path: Path) -> None:
     """10 addresses got 50 tries a minute (5 each): now PIN login pauses after 20 wrong PINs in all, the right PIN
-    refused too, until the host allows it again from the OLED's host menu (tests/devices/test_pin_pause.py)."""
+    refused too, until the host allows it again from the OLED's host menu (tests/face/test_pin_pause.py)."""
     from companion.web.access import PIN_FAILURES
 
     table = RunningTable(tmp_path)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion.devices.clock import SimClock
+from companion.drivers.clock import SimClock
 from companion.launch import mock_station
 from companion.table import Table
 from companion.web import Access, create_app

@@ -8,7 +8,7 @@ import stat
 import urllib.request
 from pathlib import Path
 
-from companion.devices.clock import SimClock
+from companion.drivers.clock import SimClock
 from companion.launch import mock_station
 from companion.web import Access
 

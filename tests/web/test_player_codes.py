@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Flask
 
-from companion.devices.clock import SimClock
-from companion.devices.virtual import VirtualButtons
+from companion.drivers.clock import SimClock
+from companion.drivers.virtual import VirtualButtons
 from companion.launch import mock_station
 from companion.table import Table
 from companion.web import Access

@@ -112,8 +112,8 @@ def test_balances_and_a_live_update(classic: tuple[Table, WebServer], phone: Ope
 
 def test_a_button_press_on_the_demo_table_reaches_the_page(phone: OpenPhone, tmp_path: Path) -> None:
     """`companion demo`'s table: MockFactory pins, luma's dummy OLED, the page served by the station."""
-    from companion.devices import clock as clocks
-    from companion.devices.virtual import VirtualButtons
+    from companion.drivers import clock as clocks
+    from companion.drivers.virtual import VirtualButtons
     from companion.launch import mock_station
 
     setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}

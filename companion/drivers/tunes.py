@@ -1,0 +1,78 @@
+"""What plays the buzzer's tunes: a passive piezo on GPIO (gpiozero's ``TonalBuzzer``) or, off the Pi, the
+computer's speaker (the tune as PCM). Which tune a cue has, and when it plays, is the face's
+(:mod:`companion.face.sounds`)."""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from .clock import Sleep
+
+Note = tuple[str | None, float]  # a note ("A5"; None: a rest) and how long, in seconds
+
+
+class Tunes(Protocol):
+    """What plays a tune: a piezo, or a speaker."""
+
+    def play(self, notes: Sequence[Note]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class PiezoTunes:
+    """A passive piezo on GPIO through gpiozero's ``TonalBuzzer`` (A3 to A7); ``sleep`` times the notes."""
+
+    def __init__(self, pin: int, *, pin_factory: Any = None, sleep: Sleep) -> None:
+        from gpiozero import TonalBuzzer
+        from gpiozero.tones import Tone
+
+        self.buzzer = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2, pin_factory=pin_factory)
+        self.sleep = sleep
+
+    def play(self, notes: Sequence[Note]) -> None:
+        try:
+            for note, seconds in notes:
+                if note is None:
+                    self.buzzer.stop()
+                else:
+                    self.buzzer.play(note)
+                self.sleep(seconds)
+        finally:
+            self.buzzer.stop()
+
+    def close(self) -> None:
+        self.buzzer.close()
+
+
+RATE = 22050  # samples a second of the tunes played on a speaker (the voice's rate too)
+
+
+def tune_pcm(notes: Sequence[Note], rate: int = RATE) -> bytes:
+    """A tune as 16-bit mono PCM: square waves (a piezo's sound), softened at each note's ends."""
+    from gpiozero.tones import Tone
+
+    out = bytearray()
+    for note, seconds in notes:
+        count = int(seconds * rate)
+        freq = Tone(note).frequency if note is not None else 0.0
+        for i in range(count):
+            edge = min(1.0, i / 80, (count - i) / 80)
+            high = freq and math.sin(2 * math.pi * freq * i / rate) >= 0
+            out += struct.pack("<h", int((6000 if high else -6000 if freq else 0) * edge))
+    return bytes(out)
+
+
+class SpeakerTunes:
+    """The tunes on the computer's speaker (the demo's ``--sound``): PCM handed to ``play_pcm``."""
+
+    def __init__(self, play_pcm: Callable[[bytes, int], None]) -> None:
+        self.play_pcm = play_pcm
+
+    def play(self, notes: Sequence[Note]) -> None:
+        self.play_pcm(tune_pcm(notes), RATE)
+
+    def close(self) -> None:
+        pass

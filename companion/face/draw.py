@@ -1,0 +1,85 @@
+"""Turn a :class:`~companion.face.screens.Screen` into a 128×64 one-bit image.
+
+The fonts are Spleen bitmap fonts (BSD licence, ``fonts/LICENSE-spleen.txt``) bundled with the
+package, so every table draws the same pixels. Text outside Latin-1 is reduced to its closest
+Latin-1 letters ("Łódź" → "Lodz").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from importlib import resources
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .screens import CELL, HEIGHT, WIDTH, Row, Screen
+
+FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
+
+
+class Painter:
+    """Draws screens with the bundled fonts (loaded once)."""
+
+    def __init__(self) -> None:
+        self.fonts: dict[str, Any] = {}
+        folder = resources.files("companion.face").joinpath("fonts")
+        for name, file in FONT_FILES.items():
+            with resources.as_file(folder.joinpath(file)) as path:
+                # Pillow reads the .pbm glyph sheet beside the .pil metrics file.
+                with resources.as_file(folder.joinpath(file.replace(".pil", ".pbm"))):
+                    self.fonts[name] = ImageFont.load(str(path))
+
+    def paint(self, screen: Screen) -> Image.Image:
+        image = Image.new("1", (WIDTH, HEIGHT), 0)
+        draw = ImageDraw.Draw(image)
+        if screen.qr:
+            self._qr(draw, screen.qr)
+        y = 0
+        for row in screen.rows:
+            height = CELL[row.font][1]
+            if y + height > HEIGHT:
+                break
+            self._row(draw, row, y)
+            y += height
+        return image
+
+    def _row(self, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
+        width, height = CELL[row.font]
+        text = latin1(row.text)
+        used = len(text) * width
+        x = {"left": 0, "center": (WIDTH - used) // 2, "right": WIDTH - used}[row.align]
+        if row.invert:
+            draw.rectangle((0, y, WIDTH - 1, y + height - 1), fill=1)
+        if text.strip():
+            draw.text((max(0, x), y), text, font=self.fonts[row.font], fill=0 if row.invert else 1)
+
+    @staticmethod
+    def _qr(draw: ImageDraw.ImageDraw, matrix: tuple[str, ...]) -> None:
+        """A QR code at the left, as large as fits in 64 pixels, light modules lit (dark on light)."""
+        quiet = 2 if HEIGHT // (len(matrix) + 4) >= 2 else 1  # a narrower quiet zone buys 2-pixel modules
+        modules = len(matrix) + 2 * quiet
+        scale = max(1, HEIGHT // modules)
+        size = modules * scale
+        top = (HEIGHT - size) // 2
+        draw.rectangle((0, top, size - 1, top + size - 1), fill=1)  # the light background and quiet zone
+        for r, line in enumerate(matrix):
+            for c, cell in enumerate(line):
+                if cell == "1":
+                    x, y = (c + quiet) * scale, top + (r + quiet) * scale
+                    draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=0)
+
+
+def latin1(text: str) -> str:
+    """Text the Latin-1 fonts can draw: decomposed accents dropped where needed, '?' for the rest."""
+    if all(ord(ch) < 256 for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ord(ch) < 256:
+            out.append(ch)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128 and not unicodedata.combining(c))
+        out.append(base or {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2026": "~", "\u0141": "L",
+                            "\u0142": "l", "\u2605": "*", "\u2606": "*"}.get(ch, "?"))
+    return "".join(out)

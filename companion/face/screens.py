@@ -1,0 +1,563 @@
+"""What the OLED shows: pure layouts from the game state, its events and the buttons' place.
+
+Nothing here draws or touches a device: each function returns a :class:`Screen`, a stack of
+text rows (and maybe a QR code) that :mod:`companion.face.draw` turns into pixels. The OLED
+is 128×64; the bundled fonts are monospaced, so widths are counted in characters:
+
+======  ======  ==========  ============  =====================
+font    cell    characters  rows          controller pages a row
+======  ======  ==========  ============  =====================
+small   5×8     25          8             1
+large   8×16    16          4             2
+======  ======  ==========  ============  =====================
+
+Every row is a whole number of the SSD1306's 8-pixel pages, so a row that changes rewrites only
+its own pages. Every screen of a game keeps the same regions: a header bar (whose turn, cash,
+place), the story (what just happened, scrolling alone when long), the question pinned above the
+highlighted option, and the hint row (what the buttons do now); a notice replaces story rows
+instead of pushing the body down. Prompts come from ``state["prompt"]``: kinds and options are
+the engine's, so any ruleset is shown, with friendlier labels for the kinds every table meets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+WIDTH, HEIGHT = 128, 64
+Font = Literal["small", "large"]
+PAGE = 8  # pixel rows of one SSD1306/SH1106 page: every font is a whole number of pages tall
+CELL: Mapping[str, tuple[int, int]] = {"small": (5, 8), "large": (8, 16)}
+COLS: Mapping[str, int] = {name: WIDTH // w for name, (w, _) in CELL.items()}
+BODY_ROWS = 6  # small rows between the header and the hint row
+MIN_STORY_ROWS = 2  # story rows kept beside a question that holds still
+NOTICE_ROWS = 2  # rows a notice covers (a longer one turns its pages in them)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of text."""
+
+    text: str
+    font: Font = "small"
+    invert: bool = False
+    align: Literal["left", "center", "right"] = "left"
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything one frame shows. ``qr``: rows of a QR code ('1' dark), drawn at the left."""
+
+    rows: tuple[Row, ...]
+    qr: tuple[str, ...] | None = None
+    scrolls: bool = False  # the body is longer than the screen: the table advances ``scroll``
+    name: str = ""  # which layout, for tests and logs
+
+
+@dataclass(frozen=True)
+class Labels:
+    """How to name things on the screen: space ids and card ids to the names printed on them."""
+
+    spaces: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[str, str] = field(default_factory=dict)
+
+
+# ====================================================================== text helpers
+def fit(text: str, cols: int) -> str:
+    """Cut a text to ``cols`` characters, marking the cut with '~'."""
+    return text if len(text) <= cols else text[: cols - 1] + "~"
+
+
+#: Word-level shortenings, tried in this order until a label fits (the usual ones of street signs and cards first):
+#: a label keeps its numbers and the words that tell it from the others; a cut inside a word is the last resort.
+ABBREVIATIONS: tuple[tuple[str, str], ...] = (
+    ("Avenue", "Ave"), ("Street", "St"), ("Railroad", "RR"), ("Place", "Pl"), ("Community Chest", "Chest"),
+    ("Company", "Co"), ("Drive", "Dr"), ("Gardens", "Gdns"), ("Boulevard", "Blvd"), ("Square", "Sq"),
+    ("Road", "Rd"), ("Lane", "Ln"), ("Electric", "Elec."), ("North", "N."), ("South", "S."), ("East", "E."),
+    ("West", "W."), ("spaces", "sp"), ("space", "sp"), ("forward", "fwd"), ("Triple play", "Triple"),
+    ("Travel elevator", "Elevator"), ("Get out of jail free", "Out of jail free"), ("Chance tax refund", "Tax refund"),
+    ("Chest half triple play", "Half triple play"), ("Mediterranean", "Mediterr."), ("Pennsylvania", "Penn."),
+    ("Connecticut", "Conn."), ("Advance to", "To"), ("(broken tile)", "(brk)"), ("(broken broom)", "(brk)"),
+    ("(broken stone)", "(brk)"), ("Flying keys", "Keys"), ("Upright white chess piece", "White chess piece"),
+    ("chess piece", "piece"), ("Real Estate", "R.E."), ("Improvements", "Impr."), ("Personal Property", "Property"),
+    ("Tax on", "Tax"), ("Lighting System", "Lighting"), ("Lord Blueblood's Estate", "Blueblood's"),
+    ("Ting-a-Ling Telephone", "Ting-a-Ling Tel"), ("Telephone", "Tel."), ("Trolley", "Trol."), ("Square bottle", "Bottle"), ("Franchise", "Fr."), ("No Trespassing", "No Trespass"),
+)
+_WORDS = [(re.compile(rf"(?<!\w){re.escape(long)}(?!\w)"), short) for long, short in ABBREVIATIONS]
+
+
+def abbreviate(text: str, cols: int) -> str:
+    """Shorten ``text`` word by word (:data:`ABBREVIATIONS`) until it fits ``cols``, or as far as the table goes."""
+    for pattern, short in _WORDS:
+        if len(text) <= cols:
+            break
+        text = pattern.sub(short, text)
+    return text
+
+
+def fit_label(text: str, cols: int) -> str:
+    """Shorten a label, keeping what tells it from the others: word-level abbreviations first ("Play Travel fwd 2
+    sp", "Lake Shore Dr"); then cut after a player's name ("Christopher We~: accept offer", the name is cut), or
+    before its last word when short ("Tax on Personal Proper~ 2"); a cut inside a word only as the last resort."""
+    if len(text) <= cols:
+        return text
+    text = abbreviate(text, cols)
+    if len(text) <= cols:
+        return text
+    name, colon, rest = text.partition(": ")
+    if colon and len(rest) + 4 <= cols:
+        return fit(name, cols - len(rest) - 2) + ": " + rest
+    head, _, tail = text.rpartition(" ")
+    if head and len(tail) <= 4 and not tail.isalpha():
+        return fit(head, cols - len(tail) - 1) + " " + tail
+    return fit(text, cols)
+
+
+def wrap(text: str, cols: int = COLS["small"]) -> list[str]:
+    """Word-wrap to ``cols`` characters; words longer than a row are cut."""
+    rows: list[str] = []
+    for paragraph in text.split("\n"):
+        row = ""
+        for word in paragraph.split():
+            while len(word) > cols:
+                if row:
+                    rows.append(row)
+                    row = ""
+                rows.append(word[:cols])
+                word = word[cols:]
+            if not row:
+                row = word
+            elif len(row) + 1 + len(word) <= cols:
+                row += " " + word
+            else:
+                rows.append(row)
+                row = word
+        rows.append(row)
+    return [r for r in rows if r] or [""]
+
+
+def spread(left: str, right: str, cols: int = COLS["small"]) -> str:
+    """``left`` and ``right`` on one row, right-aligned ``right``; the left is cut first."""
+    right = fit(right, cols)
+    room = cols - len(right) - 1
+    if room < 3:
+        return fit(left, cols)
+    return fit(left, room).ljust(room) + " " + right
+
+
+def window(lines: Sequence[str], size: int, scroll: int) -> tuple[list[str], bool]:
+    """The rows to show of a long text: pages of ``size`` rows turn with ``scroll``."""
+    if len(lines) <= size:
+        return list(lines) + [""] * (size - len(lines)), False
+    starts = page_starts(len(lines), size)
+    start = starts[scroll % len(starts)]
+    page = list(lines[start:start + size])
+    return page + [""] * (size - len(page)), True
+
+
+#: Where a sentence ends inside an event's text: after . ! or ? and before a capital, but not after an initial or
+#: a usual abbreviation ("B. & O. Railroad", "St. Charles Place").
+SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!St\.)(?<!Mr\.)(?<!No\.)\s+(?=[A-Z0-9$\"'(])")
+
+
+def sentences(text: str) -> list[str]:
+    """A text cut into its sentences (each starts on a new row of the story)."""
+    return [s for s in SENTENCE_END.split(text) if s.strip()]
+
+
+def sentence_window(blocks: Sequence[Sequence[str]], size: int, scroll: int) -> tuple[list[str], bool]:
+    """The story's rows for ``scroll``: pages of ``size`` rows that each begin with a sentence and hold only whole
+    sentences (a sentence longer than a page takes pages of its own)."""
+    pages: list[list[str]] = []
+    page: list[str] = []
+    for block in blocks:
+        for at in range(0, len(block), max(1, size)):
+            chunk = list(block[at:at + size])
+            if page and len(page) + len(chunk) > size:
+                pages.append(page)
+                page = []
+            page += chunk
+    if page:
+        pages.append(page)
+    if not pages:
+        return [""] * size, False
+    shown = pages[scroll % len(pages)]
+    return shown + [""] * (size - len(shown)), len(pages) > 1
+
+
+def page_starts(rows: int, size: int) -> list[int]:
+    """Where each page of a long text starts: one row of overlap, and no page that only repeats the end of the one
+    before it."""
+    step, starts = max(1, size - 1), [0]
+    while starts[-1] + size < rows:
+        starts.append(starts[-1] + step)
+    return starts
+
+
+def money(amount: Any) -> str:
+    return f"${amount}"
+
+
+def label(option: str, labels: Labels) -> str:
+    """A prompt option as players read it: space names, words without hyphens."""
+    if option in labels.spaces:
+        return labels.spaces[option]
+    return option.replace("-", " ").capitalize()
+
+
+# ====================================================================== the game frame
+def header(state: Mapping[str, Any], labels: Labels) -> Row:
+    """Whose turn it is, their cash and where their token stands."""
+    name = state["turn"]["player"]
+    player = next((p for p in state["players"] if p["name"] == name), None)
+    if player is None:
+        return Row(fit(name, COLS["small"]), invert=True)
+    place = labels.spaces.get(player.get("space", ""), player.get("space", ""))
+    if player.get("in_jail"):
+        place = "in jail"
+    cols = COLS["small"]
+    cash = f" {money(player['cash'])}" if "cash" in player else ""
+    left = fit(name, cols - len(cash)) + cash  # the money is never cut: a long name is, then the place
+    room = cols - len(left) - 1
+    if room < 3:
+        return Row(left, invert=True)
+    right = fit_label(place, room)
+    return Row(left.ljust(cols - len(right)) + right, invert=True)
+
+
+def short_place(name: str, cols: int = 0) -> str:
+    """Shorter street names for the header and the players: 'Vermont Avenue' → 'Vermont Ave' (as short as the
+    abbreviations go when ``cols`` is 0, else only as far as needed to fit)."""
+    return abbreviate(name, cols)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A list the buttons browse: labels, the highlighted one, and what YES does."""
+
+    labels: tuple[str, ...]
+    cursor: int = 0
+    confirm: str | None = None  # a question waiting for a second YES
+    #: False: the cursor is on none of them yet (they are extras: the deeds at a yes/no question, an offer's
+    #: answers); the row says that NEXT goes to them, and YES/NO answer the question.
+    selected: bool = True
+
+
+def story(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The texts of the last input's events, in order (the physical instructions among them)."""
+    return [e["text"] for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
+
+
+def prompt_lines(state: Mapping[str, Any], labels: Labels, choice: Choice | None = None) -> list[str]:
+    """What the game waits for, in words (trades are acted on the phones). ``choice``: what the buttons offer (a
+    debtor's sales and mortgages come first, when the ruleset has them)."""
+    prompt = state.get("prompt")
+    lines: list[str] = []
+    if state.get("trade"):
+        lines.append(offer_text(state["trade"], labels))
+    if prompt is None:
+        return lines
+    lines.append(prompt["text"])
+    if prompt["kind"] == "auction":
+        waiting = prompt.get("waiting") or []
+        if waiting:  # the buttons browse each one's bid and pass (the phones bid any amount)
+            lines.append(f"Still bidding: {', '.join(waiting)}")
+    elif prompt["kind"] == "debt":
+        on_buttons = choice is not None and len(choice.labels) > len(prompt.get("options") or [])
+        lines.append("Raise it below or on a phone" if on_buttons else "Raise the money on your phone")
+    return lines
+
+
+def offer_text(offer: Mapping[str, Any], labels: Labels) -> str:
+    """A trade or loan waiting for its answer, whole: the player it is offered to may have no phone."""
+    by, to = offer["from"], offer["with"]
+    if "loan" in offer:
+        loan = offer["loan"]
+        terms = f" (terms: {loan['terms']})" if loan.get("terms") else ""
+        return (f"{by} offers {to} a loan of {money(loan['amount'])} at {money(loan['interest'])} each wages{terms}: "
+                f"{to}, accept or reject (PREV/NEXT)")
+
+    def bundle(side: Mapping[str, Any]) -> str:
+        parts = [money(side["cash"])] if side.get("cash") else []
+        parts += [label(s, labels) for s in side.get("spaces", [])]
+        parts += [labels.cards.get(c) or label(c, labels) for c in side.get("cards", [])]
+        return ", ".join(parts) or "nothing"
+
+    return f"{by} offers {to} {bundle(offer['give'])} for {bundle(offer['get'])}: {to}, accept or reject (PREV/NEXT)"
+
+
+def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> str:
+    """The hint row: what the buttons do now, in words a first-time player reads ("ROLL: roll dice", "YES: buy $60
+    NO: auction", "< > 2 of 3  YES: pick"); ``<`` and ``>`` are PREV and NEXT."""
+    prompt = state.get("prompt")
+    if choice is not None and choice.confirm:
+        return "YES: confirm  NO: back"
+    if prompt is None:
+        return "MENU: help, players"
+    kind, options = prompt["kind"], prompt.get("options") or []
+    browsing = choice is not None and bool(choice.labels) and choice.selected
+    where = f"< > {choice.cursor % len(choice.labels) + 1} of {len(choice.labels)}" \
+        if choice is not None and len(choice.labels) > 1 else ""
+    if kind == "roll":
+        verb = "ROLL: enter dice" if dice_source == "manual" else "ROLL: roll dice"
+        if not browsing or choice is None:
+            return verb
+        on_roll = choice.labels[choice.cursor % len(choice.labels)] == ROLL_LABEL  # the roll's own row
+        return spaced(verb.rsplit(" ", 1)[0] if on_roll else "YES: pick", where)  # "ROLL: roll  < > 1 of 3"
+    if options == ["yes", "no"] and browsing:
+        return spaced("YES: pick", where or "NO: back")
+    if options == ["yes", "no"]:
+        if kind == "buy":
+            price = f" {money(prompt['price'])}" if prompt.get("price") is not None else ""
+            return spaced(f"YES: buy{price}", "NO: pass" if prompt.get("ticket") else "NO: auction")
+        return "YES: play  NO: keep" if kind == "use-card" else "YES: yes  NO: no"
+    if choice is not None and len(choice.labels) > 1:
+        return spaced(where, "YES: pick")
+    if choice is not None and choice.labels:
+        return "YES: pick"
+    return "on the phones"
+
+
+#: The first row of a roll prompt with other choices: YES there rolls, as ROLL does.
+ROLL_LABEL = "Roll the dice"
+
+
+def spaced(left: str, right: str, cols: int = COLS["small"]) -> str:
+    """Two hints on one row: two spaces between them, one when that is all the room there is."""
+    if not left or not right:
+        return left or right
+    return f"{left}  {right}" if len(left) + len(right) + 2 <= cols else f"{left} {right}"
+
+
+def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
+                choice: Choice | None = None, notice: str | None = None, dice_source: str = "software",
+                scroll: int = 0, notice_scroll: int = 0) -> Screen:
+    """The main screen, in fixed regions of whole controller pages (one small row = one page):
+
+    row 0 the header; then what happened (the story, top-aligned, scrolling alone when long); a
+    notice laid over the last story rows (a longer one turns its pages with ``notice_scroll``); the
+    question, bottom-aligned above the highlighted option; the hint on row 7. A notice or a new story
+    never moves the question, the option or the hint, so a change rewrites only the pages whose text
+    changed.
+    """
+    if state.get("winner") is not None:
+        return game_over_screen(state, events, labels, scroll=scroll, notice=notice)
+    questions = prompt_lines(state, labels, choice)
+    # A choice waiting for its second YES is the question now, whole ("Play Advance to GO? YES again").
+    asked = [r for text in ([choice.confirm] if choice is not None and choice.confirm else questions)
+             for r in wrap(text)]
+    if state.get("trade"):  # the offer waiting is read in the question rows
+        events = [e for e in events if e.get("kind") != "trade"]
+    told_blocks = [wrap(sentence) for text in story(events) if not any(text in q for q in questions)  # not twice
+                   for sentence in sentences(text)]
+    told = [r for block in told_blocks for r in block]
+    option_row: Row | None = None
+    if choice is not None and choice.labels and not choice.selected:
+        option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
+    elif choice is not None and choice.labels:
+        text = choice.labels[choice.cursor % len(choice.labels)]
+        arrows = len(choice.labels) > 1 and not choice.confirm  # there are more: cut inside the arrows
+        option_row = Row(f"< {fit_label(text, COLS['small'] - 4)} >" if arrows else fit_label(text, COLS["small"]),
+                         invert=True, align="center")
+    room = BODY_ROWS - (1 if option_row else 0)
+    notice_rows: list[Row] = []
+    notice_turns = False
+    if notice:
+        wrapped = wrap("! " + notice)
+        shown_notice, notice_turns = window(wrapped, NOTICE_ROWS, notice_scroll)
+        notice_rows = [Row(r, invert=True) for r in shown_notice[:min(len(wrapped), NOTICE_ROWS)]]
+    if len(asked) + MIN_STORY_ROWS <= room or (not told and len(asked) <= room):
+        # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, a
+        # sentence at a time, with a blank row between its last row and the question (they never read as one)
+        # when two story rows are left beside it; else the page above it ends with a whole sentence.
+        size = room - len(asked)
+        gap = 1 if len(told) >= size > MIN_STORY_ROWS else 0
+        story_rows, scrolls = sentence_window(told_blocks, size - gap, scroll)
+        text_rows = story_rows + [""] * gap + asked
+    else:  # a question too long to hold still: story and question turn their pages together, the question a
+        # page (or pages) of its own after the story's sentences
+        text_rows, scrolls = sentence_window([*told_blocks, asked], room, scroll)
+        asked = []
+    body = [Row(r) for r in text_rows]
+    if notice_rows:  # over the last story rows, just above the question: nothing moves
+        at = max(0, room - len(asked) - len(notice_rows))
+        body[at:at + len(notice_rows)] = notice_rows
+    rows = [header(state, labels), *body]
+    if option_row:
+        rows.append(option_row)
+    rows.append(Row(fit(hint(state, choice, dice_source), COLS["small"]), align="center"))
+    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game")
+
+
+def notice_pages(notice: str) -> int:
+    """How many pages a notice turns through in its rows (1 when it fits)."""
+    return len(page_starts(len(wrap("! " + notice)), NOTICE_ROWS))
+
+
+def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], labels: Labels, *,
+                     scroll: int = 0, notice: str | None = None) -> Screen:
+    """The winner in large letters; then, turning their pages, a notice, what the last input did (the last
+    instructions, why the game was won: "Total worth: ..."), and everyone's cash."""
+    winner = str(state["winner"])
+    rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
+    body = [r for text in ([f"! {notice}"] if notice else []) + story(events) for r in wrap(text)]
+    standings = []
+    for p in state["players"]:
+        mark = " (out)" if p.get("bankrupt") else ""
+        standings.append(spread(p["name"] + mark, money(p["cash"]) if "cash" in p else ""))
+    if body:
+        body += ["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]
+    shown, scrolls = window(body + standings, 4, scroll)  # the hint on the last row, as on every screen
+    rows += [Row(r) for r in shown]
+    rows.append(Row("MENU held: new game", align="center"))
+    return Screen(tuple(rows), scrolls=scrolls, name="game-over")
+
+
+# ====================================================================== other screens
+def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
+    """A list browsed with PREV/NEXT; YES picks, NO (or MENU) leaves."""
+    size = BODY_ROWS
+    top = max(0, min(cursor - size + 1, len(items) - size)) if cursor >= size else 0
+    rows = [Row(fit(title, COLS["small"]), invert=True, align="center")]
+    for index in range(top, min(top + size, len(items))):
+        mark = ">" if index == cursor else " "
+        rows.append(Row(fit(f"{mark}{items[index]}", COLS["small"]), invert=index == cursor))
+    rows += [Row("")] * (size - (len(rows) - 1))
+    rows.append(Row("YES: pick  NO: back", align="center"))
+    return Screen(tuple(rows), name="menu")
+
+
+def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: int, count: int,
+                 owes: int | None = None, *, confirming: bool = False) -> Screen:
+    """A player's acts on their own spaces, one at a time: their cash (and the debt they raise it for), what the
+    last act asked the table to do (``told``, at the top), the act under the cursor (highlighted, at the bottom,
+    whole: never cut)."""
+    asked = wrap(item)[:BODY_ROWS]
+    story_rows, _ = window([r for text in told for r in wrap(text)], BODY_ROWS - len(asked), 0)
+    amounts = f" {money(cash)}" + (f" owes {money(owes)}" if owes is not None else "")
+    page = f"{cursor + 1}/{count}"
+    room = COLS["small"] - len(page) - 1 - len(amounts)
+    left = fit(name, room) + amounts if room >= 3 else amounts.strip()  # the name is cut (or left out), not the money
+    rows = [Row(spread(left, page), invert=True),
+            *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
+            Row("YES: confirm  NO: back" if confirming else "< >  YES: do it  NO: done", align="center")]
+    return Screen(tuple(rows), name="deeds")
+
+
+def answered_row(screen: Screen) -> int:
+    """The row a press's cue takes: what is being answered — a menu's highlighted item, else the row just above
+    the hint (the highlighted option, or the question's last row)."""
+    if screen.name == "menu":
+        return next((i for i, row in enumerate(screen.rows) if i and row.invert), len(screen.rows) - 2)
+    return len(screen.rows) - 2
+
+
+def confirm_screen(question: str, *, yes: str = "YES: do it", no: str = "NO: back") -> Screen:
+    rows = [Row("Are you sure?", invert=True, align="center")]
+    body, _ = window(wrap(question), BODY_ROWS, 0)
+    rows += [Row(r) for r in body]
+    rows.append(Row(fit(f"{yes}  {no}", COLS["small"]), align="center"))
+    return Screen(tuple(rows), name="confirm")
+
+
+def dice_entry_screen(player: str, values: Sequence[int], cursor: int, label: str = "") -> Screen:
+    """Entering real dice (and a chance cube): the value under the cursor between arrows, in large digits."""
+    dice = "  ".join(f">{v}<" if i == cursor else f" {v} " for i, v in enumerate(values))
+    rows = (
+        Row(fit(f"{player}: your dice", COLS["small"]), invert=True, align="center"),
+        Row(""),
+        Row(dice, "large", align="center"),
+        Row(""),
+        Row(label or f"die {cursor + 1} of {len(values)}", align="center"),
+        Row("PREV/NEXT: value", align="center"),
+        Row("YES: next  NO: back", align="center"),
+    )
+    return Screen(rows, name="dice-entry")
+
+
+def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin: str | None) -> Screen:
+    """The phone page: QR code at the left, the join digits and the address at the right."""
+    if url is None:
+        rows = (Row("PHONES", invert=True, align="center"), Row(""),
+                *(Row(r) for r in wrap("The phone page is not running on this table.")),
+                Row("NO: back", align="center"))
+        return Screen(tuple(rows), name="join")
+    right = 12  # characters beside a 64-pixel QR code
+    text = ["Join code", code or "-", ""] + address_rows(url.removeprefix("http://"), right)
+    if pin:
+        text += ["", f"PIN {pin}"]
+    text = text[:7] + [""] * (7 - len(text)) + ["NEXT: each"]  # each player's own code follows
+    rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)
+    return Screen(rows, qr=tuple(qr) if qr else None, name="join")
+
+
+def wifi_join_screen(qr: Sequence[str], ssid: str, password: str) -> Screen:
+    """The table's own Wi-Fi: its QR code (a phone's camera joins it), name and password; NEXT: the page's."""
+    right = 12
+    text = ["Wi-Fi", *wrap_at(ssid, "-", right), "password", *wrap_at(password, "-", right)]
+    text = text[:7] + [""] * (7 - len(text)) + ["NEXT: page"]
+    return Screen(tuple(Row(" " * 13 + fit(t, right)) for t in text), qr=tuple(qr), name="join-wifi")
+
+
+def wrap_at(text: str, mark: str, cols: int) -> list[str]:
+    """``text`` in rows of ``cols``, broken after ``mark`` where it can be ("k7mq-2xtp-" / "9brw")."""
+    rows: list[str] = []
+    while len(text) > cols:
+        cut = text.rfind(mark, 0, cols) + 1 or cols
+        rows.append(text[:cut])
+        text = text[cut:]
+    return rows + [text]
+
+
+def player_join_screen(qr: Sequence[str], name: str, code: str, page: int, pages: int) -> Screen:
+    """One player's own QR code and digits: scanned, that phone joins as them at once."""
+    right = 12
+    text = [fit(name, right), "joins with", code, "", "", "", f"{page}/{pages}", "<PREV NEXT>"]
+    return Screen(tuple(Row(" " * 13 + t) for t in text), qr=tuple(qr), name="join-player")
+
+
+def address_rows(address: str, cols: int) -> list[str]:
+    """An address in rows of ``cols``, broken after a dot or before the port, never inside a number
+    ("127.0.0.1:46 / 217" read as another port)."""
+    rows: list[str] = []
+    rest = address
+    while len(rest) > cols:
+        cut = max(rest.rfind(".", 0, cols) + 1, rest.rfind(":", 0, cols + 1), rest.rfind("/", 0, cols + 1))
+        cut = cut if cut > 0 else cols
+        rows.append(rest[:cut])
+        rest = rest[cut:]
+    return rows + [rest]
+
+
+def help_screen() -> Screen:
+    """The six buttons' meaning on one screen (a short MENU press), for anyone new at the table."""
+    rows = (Row("THE BUTTONS", invert=True, align="center"),
+            Row("ROLL  roll the dice"), Row("YES   pick, or answer yes"), Row("NO    back, or answer no"),
+            Row("PREV NEXT  the choices"), Row("MENU  this, then players"), Row("MENU held: host menu"),
+            Row("MENU: players  NO: back", align="center"))
+    return Screen(rows, name="help")
+
+
+def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:
+    """Every player: cash and place (MENU pressed briefly)."""
+    lines = []
+    for p in state["players"]:
+        place = short_place(labels.spaces.get(p.get("space", ""), p.get("space", "")))
+        status = "out" if p.get("bankrupt") else ("jail" if p.get("in_jail") else place)
+        lines.append(spread(f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"], status))
+    for pool, amount in (state.get("pools") or {}).items():
+        lines.append(spread(label(pool, labels), money(amount)))
+    shown, scrolls = window(lines, BODY_ROWS, scroll)
+    rows = (Row("PLAYERS", invert=True, align="center"), *(Row(r) for r in shown),
+            Row("MENU: back", align="center"))
+    return Screen(rows, scrolls=scrolls, name="players")
+
+
+def message_screen(title: str, text: str, hint_text: str = "", scroll: int = 0) -> Screen:
+    """A title and a wrapped message (no game yet, faults, set-up)."""
+    shown, scrolls = window(wrap(text), BODY_ROWS, scroll)
+    rows = (Row(fit(title, COLS["small"]), invert=True, align="center"), *(Row(r) for r in shown),
+            Row(fit(hint_text, COLS["small"]), align="center"))
+    return Screen(rows, scrolls=scrolls, name="message")

@@ -1,0 +1,49 @@
+"""Labels that keep the difference: every space, kept card and option a table reads fits its row, shortened word
+by word (Avenue → Ave...), never cut inside a word, and labels that differ stay different."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import apply, find_ruleset, new_game
+from companion.face import screens
+from companion.face.choices import prompt_choices, space_labels
+from companion.sim import GameSpec, play_game
+
+RULESETS = ["classic", "addon", "magie-1904", "magie-1924", "chambers"]
+OPTION = screens.COLS["small"] - 4  # between the option row's arrows
+PLACE = screens.COLS["small"] - len("Ann $1500") - 1  # the header's room for the place of a usual player
+
+
+def check(labels: list[str], cols: int) -> None:
+    shortened = {label: screens.fit_label(label, cols) for label in labels}
+    for label, short in shortened.items():
+        assert len(short) <= cols and "~" not in short, f"{label!r} → {short!r}"
+    assert len(set(shortened.values())) == len(shortened), "two labels became one"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_space_and_card_fits_and_stays_apart(ruleset: str) -> None:
+    rules = find_ruleset(ruleset)
+    places = list(dict.fromkeys(space_labels(rules).spaces.values()))
+    check(places, OPTION)  # a destination among the subway's or the airplane's
+    check(places, PLACE)  # the header
+    played = {f"Play {rules.card_name(c)}" for c, info in rules.board.cards.items() if info.params.get("use")}
+    check(sorted(played), OPTION)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_option_of_a_bot_game_fits_and_stays_apart(ruleset: str) -> None:
+    labels = space_labels(find_ruleset(ruleset))
+    lines: list[dict] = []
+    play_game(GameSpec(ruleset, 3, seed=7), 0, lines)
+    state, _ = new_game(lines[0]["setup"])
+    for line in lines[1:150]:
+        check([c.label for c in prompt_choices(state, labels)], OPTION)
+        state, _ = apply(state, line)
+
+
+def test_the_difference_survives_where_the_old_cut_lost_it() -> None:
+    assert screens.fit_label("Play Travel forward 2 spaces", OPTION) == "Play Travel fwd 2 sp"
+    assert screens.fit_label("Lake Shore Drive", PLACE) == "Lake Shore Dr"
+    assert screens.fit_label("Christopher Webster: accept offer", OPTION) == "Christ~: accept offer"  # the name is cut, not the act

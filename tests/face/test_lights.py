@@ -1,0 +1,208 @@
+"""The seat lights: plain LEDs on gpiozero's MockFactory through a real table and journal, and the strip's driver
+against a fake SPI bus (the bytes a WS2812 is sent)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.drivers.clock import SimClock
+from companion.drivers.faults import Kept
+from companion.drivers.lights import OFF, SeatLeds, StripLights, blocks
+from companion.face.cues import CueFeed
+from companion.face.seat_lights import BLINK, CHASE_STEP, SeatLights
+from companion.journal import Journal
+from companion.seats import led_rgb
+from companion.table import Table
+
+GAMES = Path(__file__).resolve().parents[1] / "gamefiles"
+LED_PINS = (7, 8, 9, 10, 11, 15)
+#: One game of each ruleset: debts, auctions, doubles, jail, a winner among them.
+SCRIPTED = ["classic/bankrupt-in-a-second-debt", "classic/auction-three-bidders", "addon/backwards-used-up-by-third-doubles",
+            "magie-1904/lot-tickets", "magie-1924/jail-fine-and-throw-of-six",
+            "chambers/leaving-chamber-returns-cards-to-bottom"]
+
+
+class Rig:
+    """A table on a real journal, its cues feeding plain seat LEDs on mock pins, on simulated time."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.factory = MockFactory()
+        self.clock = SimClock()
+        self.journal = Journal(tmp_path / "games.sqlite3")
+        self.table = Table(self.journal)
+        self.notices: list[str] = []
+        self.leds = SeatLeds(LED_PINS, pin_factory=self.factory)
+        self.lights = SeatLights(Kept("Seat lights", lambda: self.leds, clock=self.clock, notify=self.notices.append),
+                                 len(LED_PINS), clock=self.clock)
+        feed = CueFeed()
+        feed.add(self.lights.on_cues)
+        self.table.subscribe(feed)
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(int(self.factory.pin(p).state) for p in LED_PINS)
+
+    def wait(self, seconds: float) -> None:
+        self.clock.sleep(seconds)
+        self.lights.tick()
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    r = Rig(tmp_path)
+    yield r
+    r.journal.close()
+    r.factory.reset()
+
+
+def waited_for(state: dict[str, Any]) -> set[str]:
+    """Whom the game waits for, read off the state as DESIGN.md shows it."""
+    prompt = state.get("prompt")
+    if not prompt or state.get("winner"):
+        return set()
+    names = {n for n in prompt.get("waiting", []) if n != prompt.get("bidder")} if prompt["kind"] == "auction" \
+        else {prompt["player"]} if prompt.get("player") else set()
+    return names | ({state["trade"]["with"]} if state.get("trade") else set())
+
+
+@pytest.mark.parametrize("game", SCRIPTED)
+def test_each_input_lights_the_seats_the_table_waits_for(rig: Rig, game: str) -> None:
+    lines = [json.loads(line) for line in (GAMES / f"{game}.jsonl").read_text().splitlines() if line.strip()]
+    rig.table.new_game(lines[0]["setup"])
+    seen = []
+    for line in [None, *lines[1:]]:
+        if line is not None:
+            rig.table.submit(line, source="test")
+        state = rig.table.state
+        assert state is not None
+        names = [p["name"] for p in state["players"]]
+        if state["seq"] and any(e["kind"] == "roll" and len(e.get("dice", [])) > 1 and e["dice"][0] == e["dice"][1]
+                                for e in rig.table.game.events):  # type: ignore[union-attr]
+            rig.wait(CHASE_STEP * len(names) * 2)  # the doubles' chase first
+        expected = tuple(int(i < len(names) and names[i] in waited_for(state)) for i in range(len(LED_PINS)))
+        assert rig.values() == expected, f"after {line}: {rig.values()} (waiting for {waited_for(state)})"
+        seen.append(expected)
+    assert any(any(v) for v in seen)
+    assert rig.notices == []
+
+
+def test_a_debt_blinks_on_the_debtors_seat_until_it_is_paid(rig: Rig) -> None:
+    rig.table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1, "start": {
+        "players": {"Ann": {"cash": 1500, "space": "go"}, "Bob": {"cash": 1950, "space": "short-line"}},
+        "spaces": {"boardwalk": {"owner": "Ann", "hotel": True}, "park-place": {"owner": "Ann"},
+                   "reading-railroad": {"owner": "Bob"}}, "turn": "Bob"}})
+    assert rig.values() == (0, 1, 0, 0, 0, 0)  # Bob's turn: his seat steady
+    rig.table.submit({"roll": [3, 1]}, source="test")  # Boardwalk with a hotel: $2000, Bob has $1950
+    blinking = []
+    for _ in range(4):
+        blinking.append(rig.values()[1])
+        rig.wait(BLINK)
+    assert blinking == [1, 0, 1, 0] and rig.values()[0] == 0
+    rig.table.submit({"act": {"player": "Bob", "do": "mortgage", "space": "reading-railroad"}}, source="test")
+    assert rig.values() == (1, 0, 0, 0, 0, 0)  # paid: Ann's turn, steady
+    rig.wait(BLINK)
+    assert rig.values() == (1, 0, 0, 0, 0, 0)
+
+
+def test_doubles_run_a_chase_round_the_table_then_the_seat_waited_for(rig: Rig) -> None:
+    rig.table.new_game({"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 1})
+    rig.table.submit({"roll": [2, 2]}, source="test")  # Ann: Reading Railroad, to buy
+    chase = []
+    for _ in range(6):
+        chase.append(rig.values())
+        rig.wait(CHASE_STEP)
+    assert chase == [(1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0)] * 2
+    assert rig.lights.frame[0] == led_rgb("#ff6b6b")  # in Ann's colour
+    rig.wait(CHASE_STEP)
+    assert rig.values() == (1, 0, 0, 0, 0, 0)
+
+
+def test_all_off_once_the_game_is_won(rig: Rig) -> None:
+    rig.table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})
+    assert rig.values() == (1, 0, 0, 0, 0, 0)
+    rig.table.submit({"act": {"player": "Bob", "do": "bankrupt"}}, source="test")
+    assert rig.table.state["winner"] == "Ann"  # type: ignore[index]
+    assert rig.values() == (0,) * 6
+
+
+def test_a_failing_light_is_a_notice_and_the_game_goes_on(rig: Rig) -> None:
+    class Unplugged:
+        def show(self, frame: Any) -> None:
+            raise OSError(5, "Input/output error")
+
+        def close(self) -> None:
+            pass
+
+    rig.lights.driver.open_device = Unplugged
+    rig.table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})
+    rig.table.submit({"roll": [1, 2]}, source="test")
+    assert rig.table.state["seq"] == 1  # type: ignore[index]
+    assert rig.notices == ["Seat lights: input/output error"]
+    rig.lights.driver.open_device = lambda: rig.leds
+    rig.wait(2.0)  # past the back-off
+    assert rig.notices[-1] == "Seat lights: working again" and rig.values() == (1, 0, 0, 0, 0, 0)
+
+
+# ====================================================================== the strip on a fake SPI bus
+class FakeSPI:
+    """A CircuitPython SPI bus as Blinka's busio.SPI answers: a lock, a configuration, and what was written."""
+
+    def __init__(self) -> None:
+        self.frequency = 6_400_000
+        self.written: list[bytes] = []
+        self.configured: dict[str, int] = {}
+
+    def try_lock(self) -> bool:
+        return True
+
+    def unlock(self) -> None:
+        pass
+
+    def configure(self, *, baudrate: int = 100000, polarity: int = 0, phase: int = 0, bits: int = 8) -> None:
+        self.configured = {"baudrate": baudrate, "polarity": polarity, "phase": phase}
+
+    def write(self, buf: bytes, *, start: int = 0, end: int | None = None) -> None:
+        self.written.append(bytes(buf[start:end]))
+
+
+def ws2812_bits(*grb: int) -> bytes:
+    """Each bit of the colour bytes as one SPI byte at 6.4 MHz: 1 is 0b11110000 (625 ns high), 0 is 0b11000000."""
+    return bytes(0b11110000 if byte >> (7 - i) & 1 else 0b11000000 for byte in grb for i in range(8))
+
+
+def test_the_strip_is_sent_each_seats_colour_in_grb_between_resets() -> None:
+    spi = FakeSPI()
+    strip = StripLights(spi, seat_order=[2, 1, 3], leds_per_seat=2, brightness=1.0)
+    spi.written.clear()
+    strip.show([(255, 0, 0), (0, 0, 0), (0, 16, 128)])  # seat 1 red, seat 2 off, seat 3 blue-green
+    reset = bytes(64)  # 80 µs low at 6.4 MHz
+    expected = ws2812_bits(0, 0, 0) * 2 + ws2812_bits(0, 255, 0) * 2 + ws2812_bits(16, 0, 128) * 2
+    assert spi.written == [reset + expected + reset]
+    assert spi.configured["baudrate"] == 6_400_000
+    strip.close()
+    assert spi.written[-1] == reset + ws2812_bits(0, 0, 0) * 6 + reset
+
+
+def test_the_demo_draws_the_seat_lights_as_coloured_blocks() -> None:
+    text = blocks([(255, 25, 25), OFF], ["Ann", "Bob"])
+    assert text == "\x1b[38;2;255;25;25m██\x1b[0m Ann   \x1b[2m░░\x1b[0m Bob"
+
+
+def test_on_the_table_a_strip_that_fails_is_a_notice_on_the_oled_and_the_game_goes_on(tmp_path: Path) -> None:
+    from .test_table import start, table
+
+    class NoSPI:
+        def __init__(self) -> None:
+            raise FileNotFoundError(2, "No such file or directory", "/dev/spidev0.0")
+
+    with table(tmp_path, start(), dice="software", open_lights=NoSPI) as t:
+        t.buttons.wait(0.1)
+        assert "Seat lights: no such file or directory" in t.text()
+        t.play("ROLL")
+        assert t.state["seq"] == 1  # the roll was taken
+        t.station.controller.frame().save(tmp_path / "notice.png")
