@@ -39,7 +39,8 @@ from companion.drivers.virtual import VirtualButtons, VirtualI2CBus, virtual_smb
 from companion.engine import IllegalInput  # noqa: E402
 from companion.face.controller import GUARD  # noqa: E402
 from companion.face.dice import SoftwareDice  # noqa: E402
-from companion.launch import build_station, oled_opener  # noqa: E402
+from companion.startup.parts import oled_opener  # noqa: E402
+from companion.startup.station import build_station  # noqa: E402
 
 FULL_FRAME = 1024
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.drivers.virtual import VirtualButtons  # noqa: E402
 from companion.drivers.virtual_nfc import demo_uid  # noqa: E402
-from companion.launch import mock_station  # noqa: E402
+from companion.startup.mock import mock_station  # noqa: E402
 
 SETUP = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 3,
          "start": {"players": {"Ann": {"space": "go"}, "Bob": {"space": "go"}, "Cy": {"space": "go"}},

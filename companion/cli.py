@@ -79,8 +79,10 @@ def cmd_check_board(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
-    """The simulated table (companion/launch.py): keys as buttons, or a button script on simulated time."""
-    from companion import launch
+    """The simulated table (companion/startup/demo/): keys as buttons, or a button script on simulated time."""
+    from companion.config import demo_journal_path
+    from companion.startup.demo.headless import bundled_script, demo_headless
+    from companion.startup.demo.interactive import demo_interactive
 
     try:
         if args.setup and not args.input:
@@ -88,20 +90,20 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
             return 2
         if args.headless or not sys.stdin.isatty():
             setup: dict[str, Any] | None
-            setup, script = launch.bundled_script()
+            setup, script = bundled_script()
             if args.input:
                 setup = json.loads(Path(args.setup).read_text(encoding="utf-8")) if args.setup else None
                 script = Path(args.input).read_text(encoding="utf-8").splitlines()
             elif not args.json:
                 out.write("Not a terminal: playing the bundled button script (companion/examples/table-demo.buttons)\n")
             cues: list[dict[str, Any]] | None = [] if args.json else None
-            state = launch.demo_headless(script, setup=setup.get("setup", setup) if setup else None,
-                                         frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller",
-                                         cues=cues)
+            state = demo_headless(script, setup=setup.get("setup", setup) if setup else None,
+                                  frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller",
+                                  cues=cues)
         else:
-            journal = Path(args.journal) if args.journal else launch.demo_journal_path()
-            return launch.demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
-                                           sound=args.sound, screen=args.screen)
+            journal = Path(args.journal) if args.journal else demo_journal_path()
+            return demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
+                                    sound=args.sound, screen=args.screen)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return USAGE
@@ -116,17 +118,17 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
-    """The table on a Raspberry Pi (companion/launch.py)."""
+    """The table on a Raspberry Pi (companion/startup/pi.py)."""
     from gpiozero.exc import GPIOZeroError
 
-    from companion import launch
     from companion.config import load_config
+    from companion.startup.pi import run
 
     try:
         config = load_config(args.config)
         if args.pins:
             config = dataclasses.replace(config, pins=args.pins)
-        return launch.run(config, out, game=args.game)
+        return run(config, out, game=args.game)
     except (ImportError, GPIOZeroError) as error:  # no lgpio (not a Pi), no /dev/gpiochip, GPIO busy
         print(f"companion run: no Raspberry Pi pins here ({error}): on a PC try `companion demo`, or put "
               f"pin_factory = \"mock\" in a config file (--config FILE)", file=sys.stderr)

@@ -25,6 +25,7 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, fields, replace
 from datetime import time
@@ -144,3 +145,9 @@ def _check_sound(config: TableConfig, source: str) -> None:
         parse_quiet_hours(config.quiet_hours)
     except (ValueError, AttributeError, TypeError):
         raise ConfigError(f"{source}: quiet_hours must read like \"22:00-08:00\" (or \"\" for none)") from None
+
+
+def demo_journal_path() -> Path:
+    """Where ``companion demo`` keeps its games (and ``companion games`` looks without a config's journal)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "companion" / "demo.sqlite3"

@@ -30,8 +30,7 @@ def add_parser(sub: Any) -> None:
 
 def default_journal() -> Path:
     """The config's journal if it exists (the Pi), else the demo table's."""
-    from companion.config import load_config
-    from companion.launch import demo_journal_path
+    from companion.config import demo_journal_path, load_config
 
     configured = Path(load_config(None).journal)
     return configured if configured.exists() else demo_journal_path()

@@ -19,7 +19,7 @@ from companion.drivers.clock import SimClock
 from companion.drivers.display import Display, PagedSH1106, PagedSSD1306, page_bytes
 from companion.drivers.pins import load_pins
 from companion.drivers.virtual import VirtualI2CBus, virtual_smbus
-from companion.launch import oled_opener
+from companion.startup.parts import oled_opener
 
 from .panel import SH1106Ram, SSD1306Ram
 

@@ -29,7 +29,8 @@ from companion.face.controller import JoinInfo
 from companion.face.dice import SoftwareDice
 from companion.face.screens import Labels
 from companion.journal import Journal
-from companion.launch import Station, build_station, mock_station
+from companion.startup.mock import mock_station
+from companion.startup.station import Station, build_station
 
 from tests.drivers.panel import SSD1306Ram
 from tests.drivers.test_display import expected_pages

@@ -17,7 +17,7 @@ from companion.drivers.script import parse_script, run_script
 from companion.drivers.virtual import VirtualButtons, VirtualRoller
 from companion.drivers.virtual_nfc import VirtualCards, VirtualPN532, demo_uid
 from companion.face.taps import UNKNOWN
-from companion.launch import mock_station
+from companion.startup.mock import mock_station
 
 from .test_table import Rig as TableRig
 
@@ -209,7 +209,8 @@ def test_run_opens_the_readers_bus_through_smbus2_and_a_missing_bus_is_said(tmp_
 
     from companion.drivers.pins import load_pins
     from companion.drivers.virtual import virtual_smbus
-    from companion.launch import _start_reader, nfc_opener
+    from companion.startup.parts import nfc_opener
+    from companion.startup.station import _start_reader
 
     pins = load_pins()
     chip = VirtualPN532(SimClock())

@@ -19,8 +19,8 @@ from companion.drivers.virtual import VirtualButtons, VirtualRoller
 from companion.face import screens
 from companion.face.controller import qr_matrix
 from companion.face.draw import Painter
-from companion.launch import Station, build_station
 from companion.network import NetworkAdapter, WifiCredentials, qr_payload
+from companion.startup.station import Station, build_station
 
 from ..web.conftest import post
 from .fakes import FakeNetworkManager, install

@@ -28,8 +28,8 @@ from companion.face.draw import Painter
 from companion.face.screens import Labels
 from companion.face.terminal import BELOW, PLAIN, REVERSE, frame_text
 from companion.journal import Journal
-from companion.launch import KEY_HOLD, CardPrompt, HeldKeys, split_keys
 from companion.seats import PLAYER_COLOURS, led_rgb
+from companion.startup.demo.keys import KEY_HOLD, CardPrompt, HeldKeys, split_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,8 +18,8 @@ from luma.core.device import dummy
 from companion.drivers.clock import SimClock
 from companion.drivers.pins import load_pins
 from companion.journal import Journal, JournalError
-from companion.journal_trouble import ask_to_set_aside
-from companion.launch import mock_station
+from companion.startup.journal_trouble import ask_to_set_aside
+from companion.startup.mock import mock_station
 
 from .test_run import ROOT, config
 from tests.face.test_table import start, table

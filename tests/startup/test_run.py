@@ -90,7 +90,7 @@ def test_the_page_address_is_the_lan_address_not_the_host_names(monkeypatch) -> 
     which most phones cannot resolve."""
     import socket
 
-    from companion import launch
+    from companion.startup import phone_page as launch
 
     monkeypatch.setattr(socket, "gethostname", lambda: "companion")
     monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, 0, 0, "", ("127.0.1.1", 0))])

@@ -646,7 +646,7 @@ def test_the_host_registers_a_deeds_sticker_from_the_phone(phone: Any, tmp_path:
     becomes Baltic Avenue's, and the reader asks for the next deed."""
     from companion.drivers import clock as clocks
     from companion.drivers.virtual_nfc import demo_uid
-    from companion.launch import mock_station
+    from companion.startup.mock import mock_station
     from playwright.sync_api import expect
 
     setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 
 from companion.drivers.clock import SimClock
-from companion.launch import mock_station
+from companion.startup.mock import mock_station
 from companion.table import Table
 from companion.web import Access, create_app
 from companion.web.hosts import answers_to, known_names

@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 
 from companion.drivers.clock import SimClock
-from companion.launch import mock_station
+from companion.startup.mock import mock_station
 from companion.web import Access
 
 

@@ -10,7 +10,7 @@ from flask import Flask
 
 from companion.drivers.clock import SimClock
 from companion.drivers.virtual import VirtualButtons
-from companion.launch import mock_station
+from companion.startup.mock import mock_station
 from companion.table import Table
 from companion.web import Access
 

@@ -114,7 +114,7 @@ def test_a_button_press_on_the_demo_table_reaches_the_page(phone: OpenPhone, tmp
     """`companion demo`'s table: MockFactory pins, luma's dummy OLED, the page served by the station."""
     from companion.drivers import clock as clocks
     from companion.drivers.virtual import VirtualButtons
-    from companion.launch import mock_station
+    from companion.startup.mock import mock_station
 
     setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}
     with mock_station(journal_path=tmp_path / "demo.sqlite3", dice="software", clock=clocks.monotonic,

@@ -20,14 +20,13 @@ from pathlib import Path
 from threading import Event
 from typing import Any
 
+from companion.drivers import clock as clocks
+from companion.drivers.buttons import ButtonEvent, ButtonPanel
+from companion.drivers.display import Display
+from companion.drivers.pins import PinMap
+from companion.face import screens
+from companion.face.draw import Painter
 from companion.journal import JournalError
-
-from .drivers import clock as clocks
-from .face import screens
-from .drivers.buttons import ButtonEvent, ButtonPanel
-from .drivers.display import Display
-from .face.draw import Painter
-from .drivers.pins import PinMap
 
 log = logging.getLogger(__name__)
 

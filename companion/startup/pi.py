@@ -1,0 +1,101 @@
+"""``companion run``: the table on a Raspberry Pi (lgpio pins, the real OLED), until SIGTERM or the host shuts it
+down; a journal that cannot be opened is set aside from the OLED (:mod:`.journal_trouble`)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.config import TableConfig
+from companion.drivers import clock as clocks
+from companion.drivers.pins import load_pins
+from companion.network import NetworkAdapter
+from companion.timelimit import utc_now
+
+from .journal_trouble import JournalUnusable, ask_to_set_aside
+from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
+from .station import TICK, build_station
+
+log = logging.getLogger(__name__)
+
+
+def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
+    """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down.
+
+    ``game``: the stored game to go on with (else the game played last, finished or not)."""
+    pins = load_pins(config.pins)
+    factory = _pin_factory(config.pin_factory)
+    open_device = oled_opener(config.display, pins)
+    Path(config.journal).parent.mkdir(parents=True, exist_ok=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # before anything is said: systemd may stop us at once
+
+    def shutdown() -> None:
+        stop.set()
+        os.system("sudo -n /usr/bin/systemctl poweroff")  # allowed by firmware/install.sh's sudoers rule
+
+    while True:
+        try:
+            station = build_station(journal_path=config.journal, pins=pins, pin_factory=factory,
+                                    open_device=open_device, dice=config.dice, clock=clocks.monotonic,
+                                    sleep=clocks.sleep, setup=None,
+                                    new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
+                                    web=(config.web_host, config.web_port) if config.web_port else None,
+                                    phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
+                                    resume_game=game, open_lights=lights_opener(pins, factory),
+                                    open_nfc=nfc_opener(pins),
+                                    open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
+                                    open_mouth=mouth_opener(config.voice, config.voice_model),
+                                    network=_network(config), captive_port=config.captive_port)
+            break
+        except JournalUnusable as error:
+            # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
+            # the file aside and a new journal starts.
+            log.error("%s", error)
+            out.write(f"companion: {error}\ncompanion: the OLED asks whether to set the journal aside\n")
+            out.flush()
+            if not ask_to_set_aside(error, config.journal, pins=pins, pin_factory=factory, open_device=open_device,
+                                    clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now):
+                return 1
+            game = None
+    stored = station.table.game
+    out.write(f"companion: {'resumed' if station.resumed else 'started'} game {stored.id if stored else '-'} "
+              f"({config.source}, pins {pins.source})\n")
+    if station.web is not None:
+        out.write(f"companion: phone page on {station.controller.join_info().url}\n")
+    out.flush()
+    try:
+        while not stop.wait(TICK):
+            station.tick()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        station.close()
+    return 0
+
+
+def _network(config: TableConfig) -> NetworkAdapter:
+    """The network adapter ``network`` asks for (the host menu switches it); its name and password beside the
+    journal."""
+    return NetworkAdapter(config.network, credentials=Path(config.journal).with_suffix(".wifi.json"),
+                          country=config.wifi_country, channel=config.hotspot_channel)
+
+
+def _pin_factory(name: str) -> Any:
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)  # PWM too: the buzzer's tones
+    if name == "rpigpio":  # Raspberry Pi OS before Bookworm; not the Pi 5 (README: "Pin factories")
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+        return RPiGPIOFactory()
+    return None  # "auto": gpiozero's own choice (GPIOZERO_PIN_FACTORY)
