@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.cards import CardBook
 from companion.drivers.buttons import ButtonEvent
 from companion.drivers.clock import Clock, monotonic
 from companion.drivers.display import Display
@@ -47,17 +46,18 @@ from companion.network.wifi import WifiCredentials, qr_payload
 from companion.table import StaleInput, Table, Update
 
 from . import screens
+from .cards import CardBook
 from .choices import space_labels
+from .deeds_mode import DeedsMode
 from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .draw import Painter
-from .deeds_mode import DeedsMode
 from .game_mode import GameMode
 from .host_menu import HostMenu, PinLock
-from .setup_mode import SetUpMode
 from .modes import DiceEntryMode, ListMode, Mode, with_notice
 from .notices import Notices
-from .sounds import Hush
 from .screens import Labels, Screen
+from .setup_mode import SetUpMode
+from .sounds import Hush
 from .taps import CardTap, RegisterMode, default_tap, registrations, set_cards
 
 if TYPE_CHECKING:

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from companion.cards import CardBook
 from companion.engine import find_ruleset
 
 from . import screens
+from .cards import CardBook
 from .modes import Desk, Item, ListMode, Mode
 from .notices import Notices
 from .screens import Screen

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from companion.cards import Card, CardBook, CardRefused, card_label
 from companion.engine import State, find_ruleset
 
 from . import screens
+from .cards import Card, CardBook, CardRefused, card_label
 from .choices import DESTRUCTIVE, auction_choices, deed_choices, offer_answers, roll_extras, tried
 from .modes import Desk, Item, ListMode, Mode
 from .screens import Screen

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.cards import CardBook
+from companion.face.cards import CardBook
 from companion.drivers import clock as clocks
 from companion.drivers.lights import LightDriver, ShownLights
 from companion.drivers.pins import PinMap, load_pins

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion.cards import open_card_book
+from companion.face.cards import open_card_book
 from companion.config import PhoneDice
 from companion.drivers import clock as clocks
 from companion.drivers import nfc

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.cards import Card
+from companion.face.cards import Card
 from companion.drivers.clock import SimClock
 from companion.drivers.nfc import STOPPED
 from companion.drivers.script import parse_script, run_script

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion.engine import CompanionError, find_ruleset
-from companion.face.setup import ruleset_title
+
+from .setup import ruleset_title
 
 Kind = Literal["players", "deeds"]
 VERSION = 1

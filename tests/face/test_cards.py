@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.cards import Card, CardBook, CardRefused
+from companion.face.cards import Card, CardBook, CardRefused
 
 ANN, BOB = Card("classic", "players", "Ann"), Card("classic", "players", "Bob")
 BOARDWALK = Card("classic", "deeds", "boardwalk")
