@@ -20,6 +20,10 @@ offer are done on the buttons too (the deeds: :mod:`.choices`).
 Threads: button and roller callbacks, the tick and the table's listeners may all call in.
 Inputs are submitted under the controller's lock (controller → table, never the other way):
 the table's listener only queues the update, and the next :meth:`refresh` draws it.
+
+Over 500 lines: one class, the desk every mode acts through (:class:`.modes.Desk`, :class:`.host_menu.Host`,
+the set-up's starter), one lock around the buttons, the roller, the tick and the drawing; each mode, screen and
+source of dice is a module of its own (the join screens: :mod:`.join`).
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -39,10 +42,9 @@ from companion.drivers.clock import Clock, monotonic
 from companion.drivers.display import Display
 from companion.drivers.nfc import Tap
 from companion.drivers.roller import RollerResult
-from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset, ruleset_ids
+from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
-from companion.network.wifi import WifiCredentials, qr_payload
 from companion.table import StaleInput, Table, Update
 
 from . import screens
@@ -53,6 +55,7 @@ from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .draw import Painter
 from .game_mode import GameMode
 from .host_menu import HostMenu, PinLock
+from .join import JoinInfo, join_screen
 from .modes import DiceEntryMode, ListMode, Mode, with_notice
 from .notices import Notices
 from .screens import Labels, Screen
@@ -73,19 +76,6 @@ MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
 GUARD = 0.6
 #: Seconds between two looks at the free disk space (a journal write looks at once): the tick runs 100 times a second.
 DISK_EVERY = 2.0
-
-
-@dataclass(frozen=True)
-class JoinInfo:
-    """The phone page as the OLED shows it (from ``companion.web.Access``)."""
-
-    url: str | None = None  # the page's address
-    join_url: str | None = None  # what the QR code holds
-    code: str | None = None  # the join digits
-    pin: str | None = None  # the host PIN
-    #: Each player's own page: (name, their digits, what their QR code holds), in turn order.
-    players: tuple[tuple[str, str, str], ...] = ()
-    wifi: tuple[str, str] | None = None  # the table's own Wi-Fi while it is up: its name and password
 
 
 PIN_PAUSED = "PIN login paused: too many wrong PINs. Host menu: Allow PIN login"
@@ -580,18 +570,7 @@ class TableController:
             return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
         state = self.table.public()
         if self._mode == "join":
-            info = self.join_info()
-            wifi = 1 if info.wifi else 0  # the table's own Wi-Fi first: join it, then open the page
-            page = self.join_page % (len(info.players) + 1 + wifi) - wifi
-            if page < 0 and info.wifi:
-                ssid, password = info.wifi
-                return screens.wifi_join_screen(qr_matrix(qr_payload(WifiCredentials(ssid, password))), ssid,
-                                                password)
-            if page:
-                name, code, url = info.players[page - 1]
-                return screens.player_join_screen(qr_matrix(url), name, code, page, len(info.players))
-            return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None,
-                                       info.url, info.code, info.pin)
+            return join_screen(self.join_info(), self.join_page)
         if state is None:
             return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
         labels = self._labels(state)
@@ -648,11 +627,3 @@ class TableController:
     def close(self) -> None:
         self._unsubscribe()
         self.closed = True
-
-
-def qr_matrix(text: str) -> tuple[str, ...]:
-    """The modules of a QR code for ``text`` ('1' dark), smallest version, low error correction."""
-    import segno  # only when a join screen is shown
-
-    code = segno.make(text, error="l", micro=False, boost_error=False)
-    return tuple("".join("1" if cell else "0" for cell in row) for row in code.matrix)

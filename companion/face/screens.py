@@ -17,6 +17,9 @@ place), the story (what just happened, scrolling alone when long), the question 
 highlighted option, and the hint row (what the buttons do now); a notice replaces story rows
 instead of pushing the body down. Prompts come from ``state["prompt"]``: kinds and options are
 the engine's, so any ruleset is shown, with friendlier labels for the kinds every table meets.
+
+Over 500 lines: every layout of the OLED beside the text helpers they share (fitting, wrapping, windows), so the
+regions and the widths of a row are counted in one place.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ it, so nothing acknowledged can be lost. A refused input stays in the journal; r
 refuses it again (the engine is deterministic), so replay never trusts the ``outcome``
 column, which is there for people. Snapshots of the state are caches: a game is rebuilt
 from the latest valid snapshot made by this same engine code, or from its setup.
+
+Over 500 lines: the one class that writes the database (appending, snapshots, replay and recovery share its
+connection and its lock); the schema, the lines' encoding and the errors are modules of their own.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import PhoneDice
-from companion.face.controller import JoinInfo
 from companion.face.host_menu import PinLock
+from companion.face.join import JoinInfo
 from companion.network import NetworkAdapter
 from companion.table import Table
 

@@ -18,8 +18,8 @@ from PIL import Image, ImageChops
 from companion.engine import apply, find_ruleset, new_game, public_state
 from companion.face import screens
 from companion.face.choices import prompt_choices
-from companion.face.controller import qr_matrix
 from companion.face.draw import Painter, latin1
+from companion.face.join import qr_matrix
 from companion.face.screens import Choice, Labels
 
 REFERENCE = Path(__file__).parent / "reference"

@@ -25,8 +25,8 @@ from companion.drivers.pins import load_pins
 from companion.drivers.virtual import VirtualButtons, VirtualI2CBus, VirtualRoller
 from companion.engine import find_ruleset
 from companion.face import screens
-from companion.face.controller import JoinInfo
 from companion.face.dice import SoftwareDice
+from companion.face.join import JoinInfo
 from companion.face.screens import Labels
 from companion.journal import Journal
 from companion.startup.mock import mock_station

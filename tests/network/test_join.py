@@ -17,8 +17,8 @@ from companion.drivers.pins import load_pins
 from companion.drivers.script import parse_script, run_script
 from companion.drivers.virtual import VirtualButtons, VirtualRoller
 from companion.face import screens
-from companion.face.controller import qr_matrix
 from companion.face.draw import Painter
+from companion.face.join import qr_matrix
 from companion.network import NetworkAdapter, WifiCredentials, qr_payload
 from companion.startup.station import Station, build_station
 

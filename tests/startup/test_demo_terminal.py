@@ -23,8 +23,8 @@ from PIL import Image
 
 from companion.engine import new_game, public_state
 from companion.face import screens
-from companion.face.controller import qr_matrix
 from companion.face.draw import Painter
+from companion.face.join import qr_matrix
 from companion.face.screens import Labels
 from companion.face.terminal import BELOW, PLAIN, REVERSE, frame_text
 from companion.journal import Journal
