@@ -1,5 +1,5 @@
-"""The seat lights: plain LEDs on gpiozero's MockFactory through a real table and journal, and the strip's driver
-against a fake SPI bus (the bytes a WS2812 is sent)."""
+"""The seat lights: plain LEDs on gpiozero's MockFactory through a real table and journal (the strip's driver against
+a fake SPI bus: tests/drivers/test_lights.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.drivers.clock import SimClock
 from companion.drivers.faults import Kept
-from companion.drivers.lights import OFF, SeatLeds, StripLights, blocks
+from companion.drivers.lights import SeatLeds
 from companion.face.cues import CueFeed
 from companion.face.seat_lights import BLINK, CHASE_STEP, SeatLights
 from companion.journal import Journal
@@ -146,51 +146,6 @@ def test_a_failing_light_is_a_notice_and_the_game_goes_on(rig: Rig) -> None:
     rig.lights.driver.open_device = lambda: rig.leds
     rig.wait(2.0)  # past the back-off
     assert rig.notices[-1] == "Seat lights: working again" and rig.values() == (1, 0, 0, 0, 0, 0)
-
-
-# ====================================================================== the strip on a fake SPI bus
-class FakeSPI:
-    """A CircuitPython SPI bus as Blinka's busio.SPI answers: a lock, a configuration, and what was written."""
-
-    def __init__(self) -> None:
-        self.frequency = 6_400_000
-        self.written: list[bytes] = []
-        self.configured: dict[str, int] = {}
-
-    def try_lock(self) -> bool:
-        return True
-
-    def unlock(self) -> None:
-        pass
-
-    def configure(self, *, baudrate: int = 100000, polarity: int = 0, phase: int = 0, bits: int = 8) -> None:
-        self.configured = {"baudrate": baudrate, "polarity": polarity, "phase": phase}
-
-    def write(self, buf: bytes, *, start: int = 0, end: int | None = None) -> None:
-        self.written.append(bytes(buf[start:end]))
-
-
-def ws2812_bits(*grb: int) -> bytes:
-    """Each bit of the colour bytes as one SPI byte at 6.4 MHz: 1 is 0b11110000 (625 ns high), 0 is 0b11000000."""
-    return bytes(0b11110000 if byte >> (7 - i) & 1 else 0b11000000 for byte in grb for i in range(8))
-
-
-def test_the_strip_is_sent_each_seats_colour_in_grb_between_resets() -> None:
-    spi = FakeSPI()
-    strip = StripLights(spi, seat_order=[2, 1, 3], leds_per_seat=2, brightness=1.0)
-    spi.written.clear()
-    strip.show([(255, 0, 0), (0, 0, 0), (0, 16, 128)])  # seat 1 red, seat 2 off, seat 3 blue-green
-    reset = bytes(64)  # 80 µs low at 6.4 MHz
-    expected = ws2812_bits(0, 0, 0) * 2 + ws2812_bits(0, 255, 0) * 2 + ws2812_bits(16, 0, 128) * 2
-    assert spi.written == [reset + expected + reset]
-    assert spi.configured["baudrate"] == 6_400_000
-    strip.close()
-    assert spi.written[-1] == reset + ws2812_bits(0, 0, 0) * 6 + reset
-
-
-def test_the_demo_draws_the_seat_lights_as_coloured_blocks() -> None:
-    text = blocks([(255, 25, 25), OFF], ["Ann", "Bob"])
-    assert text == "\x1b[38;2;255;25;25m██\x1b[0m Ann   \x1b[2m░░\x1b[0m Bob"
 
 
 def test_on_the_table_a_strip_that_fails_is_a_notice_on_the_oled_and_the_game_goes_on(tmp_path: Path) -> None:
