@@ -66,14 +66,24 @@ def known_keys(given: Mapping[str, Any], allowed: Set[str], where: str) -> None:
         raise reject(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(allowed))})")
 
 
-#: Characters that reorder or hide text (bidi overrides and marks): a name holding one can pose as another.
-HIDDEN_MARKS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The categories of characters a name may not hold: controls (a terminal's escapes), format characters (bidi
+#: marks and overrides, zero-width spaces and joiners, the soft hyphen), lone surrogates (not Unicode text),
+#: private use and unassigned code points (drawn as anything or nothing), and line and paragraph separators;
+#: space separators too, but the plain space.
+UNSHOWN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+#: Characters Unicode calls default-ignorable (drawn as nothing) outside those categories: the Hangul fillers, the
+#: combining grapheme joiner, the Khmer inherent vowels, the Mongolian and other variation selectors; and the braille
+#: blank, drawn as a space.
+BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+                          + "".join(map(chr, range(0xFE00, 0xFE10))) + "".join(map(chr, range(0xE0100, 0xE01F0))))
 
 
 def printable_name(name: str) -> bool:
-    """A name screens and terminals show as it is: no control characters (a terminal's escapes), no lone
-    surrogates (not Unicode text), no marks that reorder the text."""
-    return not any(unicodedata.category(c) in ("Cc", "Cs") or c in HIDDEN_MARKS for c in name)
+    """A name screens and terminals show as it is, one look to one name: no character of
+    :data:`UNSHOWN_CATEGORIES` (the plain space aside) nor of :data:`BLANK_LETTERS`, so that "Ann" and "An\u200bn"
+    cannot both sit at the table. (Look-alike letters of other scripts, Cyrillic "А" for Latin "A", are letters:
+    the host sees both names at the table and renames one.)"""
+    return not any(c in BLANK_LETTERS or (c != " " and unicodedata.category(c) in UNSHOWN_CATEGORIES) for c in name)
 
 
 def money(amount: int) -> str:
