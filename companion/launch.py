@@ -31,6 +31,7 @@ from companion.config import PhoneDice, TableConfig, parse_quiet_hours
 from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
+from companion.kept import PRIVATE_UMASK
 from companion.seats import Seat
 from companion.network import NetworkAdapter
 from companion.table import Table, Update
@@ -345,6 +346,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down.
 
     ``game``: the stored game to go on with (else the game played last, finished or not)."""
+    os.umask(PRIVATE_UMASK)  # the journal, the kept access and Wi-Fi, the logs: the owner's alone (companion.kept)
     pins = load_pins(config.pins)
     factory = _pin_factory(config.pin_factory)
     open_device = oled_opener(config.display, pins)

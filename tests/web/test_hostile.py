@@ -387,3 +387,22 @@ def test_acting_for_another_player_or_on_a_stale_state_is_refused(table: Running
                              ({"input": {"answer": "yes"}, "seq": seq - 1}, 409)]:
             assert table.request("POST", "/api/input", body, source="127.0.0.10", headers=bob)[0] == status
         phone_is_answered(table)
+
+
+def test_files_planted_beside_the_journal_do_not_open_the_secrets(tmp_path: Path) -> None:
+    """A scratch file planted readable by all left the kept access (PIN, join code, cookie key) 0644, a link was
+    written through, and the journal was 0644 (the seed, the decks' order, face-down cards)."""
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("untouched")
+    elsewhere.chmod(0o644)
+    (tmp_path / "games.phones.json.new").symlink_to(elsewhere)
+    table = RunningTable(tmp_path)
+    try:
+        ann = table.signed_in("/api/join", {"code": table.join_code, "player": "Ann"}, source="127.0.0.11")
+        assert ann["Cookie"]
+        assert elsewhere.read_text() == "untouched"
+        written = [p for p in tmp_path.iterdir() if p.name.startswith("games.")]
+        assert {p.name for p in written} >= {"games.phones.json", "games.sqlite3", "games.sqlite3-wal"}
+        assert {p.name: p.stat().st_mode & 0o777 for p in written} == {p.name: 0o600 for p in written}
+    finally:
+        table.stop()
