@@ -81,6 +81,8 @@ class Access:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: Told after every change of who may see or do what (a seat taken or freed, host rights given or taken).
     _listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
+    #: Told the session ids replaced by fresh ones (:meth:`renew`): the live streams opened under them end.
+    _retired: list[Callable[[str], None]] = field(default_factory=list, repr=False)
 
     @classmethod
     def generate(cls, *, pin_digits: int = 6, code_digits: int = 6, table_code: str | None = None) -> Access:
@@ -125,7 +127,15 @@ class Access:
         """Call ``listener`` after every change of rights (the live streams send each phone its view again)."""
         self._listeners.append(listener)
 
-    def _changed(self) -> None:
+    def on_retire(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with each session id :meth:`renew` replaced (its live streams end; the phone's page
+        opens a new one under its fresh id)."""
+        self._retired.append(listener)
+
+    def _changed(self, retired: str | None = None) -> None:
+        if retired is not None:
+            for ending in self._retired:
+                ending(retired)
         for listener in self._listeners:
             listener()
 
@@ -173,6 +183,33 @@ class Access:
         if self.table_code is None:
             return True
         return isinstance(code, str) and hmac.compare_digest(code.encode(), self.table_code.encode())
+
+    def renew(self, old: str | None, new: str, *, seat: str | None = None, host: bool | None = None) -> None:
+        """Replace the phone's session id ``old`` by the fresh ``new`` (on joining, logging in or out and leaving,
+        so that an id planted in a phone before, or a cookie copied from it, is worth nothing after): what ``old``
+        held (a seat, host rights) moves to ``new``, in one step; then ``seat``: take that player's seat
+        (:class:`AccessDenied`, and nothing changed, if another phone holds it), ``host``: give or take host rights.
+        The live streams opened under ``old`` end (:meth:`on_retire`)."""
+        with self._lock:
+            holder = self._seats.get(seat) if seat is not None else None
+            if holder is not None and holder not in (old, new):
+                raise AccessDenied(f"{seat} has joined on another phone: ask the host to free the seat")
+            before = (dict(self._seats), set(self._hosts))
+            held = [name for name, sid in self._seats.items() if sid == old]
+            if seat is not None:
+                held = [seat]
+                for name in [name for name, sid in self._seats.items() if sid in (old, new)]:
+                    del self._seats[name]
+            for name in held:
+                self._seats[name] = new
+            was_host = old in self._hosts
+            self._hosts.discard(old or "")
+            if host or (host is None and was_host):
+                self._hosts.add(new)
+            if (self._seats, self._hosts) == before:
+                return  # nothing held, nothing given: no write to the SD card, no stream to wake
+            self._save()
+        self._changed(old)
 
     def grant_host(self, session_id: str) -> None:
         with self._lock:

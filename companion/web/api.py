@@ -22,8 +22,8 @@ from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
-from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, requires, seated_player,
-                    session_id)
+from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
+                    seated_player, session_id)
 from .server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -204,7 +204,8 @@ def get_stream() -> Any:
     kept = dict(session)  # the cookie's session; the generator runs outside the request
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
     client_gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
-    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None)
+    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None,
+                            session=session.get("sid"))
     if slot is None:
         raise TooMany("too many live views open from this address: close a tab and reload")
 
@@ -216,7 +217,7 @@ def get_stream() -> Any:
         seen, sent = last, ""
         version = ctx.feed.version
         yield "retry: 1000\n\n"
-        while not ctx.feed.closed:
+        while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
             game, state = ctx.table.game, ctx.table.state
             if state is not None and game is not None:
                 event_id = f"{game.id}:{state['seq']}"
@@ -266,7 +267,7 @@ def post_join() -> Any:
     state = running_state()
     if all(p["name"] != player for p in state["players"]):
         raise NotFound(f"there is no player called {player!r} in this game")
-    ctx.access.take_seat(player, session_id())
+    renewed_session(lambda old, new: ctx.access.renew(old, new, seat=player))
     session["looker"] = True
     return jsonify({"player": player, "csrf": generate_csrf()})
 
@@ -279,7 +280,9 @@ def post_leave() -> Any:
     sid = str(session.get("sid", ""))
     if context().access.seat_of(sid) is None:
         raise NotAllowed("not-joined", "this phone holds no seat")
-    context().access.leave(sid)
+    access = context().access
+    access.leave(sid)
+    renewed_session(access.renew)  # host rights, if any, go on under the fresh id
     return jsonify({"player": None})
 
 

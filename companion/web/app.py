@@ -95,6 +95,7 @@ def create_app(
     if cards is not None:
         context.cards = cards
     access.on_change(context.feed.poke)  # a change of rights reaches the open streams at once, not at the next input
+    access.on_retire(context.streams.end_session)  # a session id replaced: its streams end (the page opens anew)
     app.extensions["companion"] = context
 
     from .api import api

@@ -74,6 +74,17 @@ def session_id() -> str:
     return str(session["sid"])
 
 
+def renewed_session(renew: Callable[[str | None, str], None]) -> str:
+    """Give this phone a fresh session id (joining, logging in or out, leaving): ``renew(old, new)`` moves on the
+    table what the old id held (:meth:`Access.renew`); only once it has (it may refuse) does the cookie carry the
+    new id, so an id planted in the phone before, or a copy of its cookie, is worth nothing from now on."""
+    old, new = session.get("sid"), secrets.token_urlsafe(18)
+    renew(str(old) if old else None, new)
+    session["sid"] = new
+    session.permanent = True
+    return new
+
+
 def current_player() -> str | None:
     """The player this phone has joined as, if that player is in the current game."""
     ctx = context()

@@ -635,6 +635,18 @@ def test_a_players_phone_at_its_devices_limit_ends_its_own_anonymous_view() -> N
     assert mine is not None and views[0].ended.is_set() and not views[1].ended.is_set()  # type: ignore[union-attr]
 
 
+def test_one_sessions_newest_stream_replaces_its_oldest_from_any_address() -> None:
+    """One cookie (a joined guest's) opened 4 streams from each of 8 addresses and held all 32 slots."""
+    slots = StreamSlots(per_address=4, anonymous_per_address=2, per_session=3, total=32)
+    guest = [slots.take(f"10.0.2.{i // 4 + 1}", member=True, session="guest") for i in range(32)]
+    assert all(guest) and slots.held() == 3
+    assert [s.ended.is_set() for s in guest] == [True] * 29 + [False] * 3  # type: ignore[union-attr]
+    assert slots.take("10.0.3.1", member=True, session="ann") and slots.take("10.0.3.2", member=True, session="host")
+    assert slots.take("10.0.3.3")  # an anonymous phone too
+    slots.end_session("ann")  # Ann's session id replaced (she logged in): her streams end
+    assert slots.held() == 5
+
+
 def test_ipv6_devices_are_counted_by_their_64_and_ipv4_through_ipv6_as_itself() -> None:
     slots = StreamSlots(per_address=4, anonymous_per_address=2, total=32)
     assert slots.take("2001:db8:1:2::10") and slots.take("2001:db8:1:2:aaaa:bbbb:cccc:dddd")

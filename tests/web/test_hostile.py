@@ -406,3 +406,84 @@ def test_files_planted_beside_the_journal_do_not_open_the_secrets(tmp_path: Path
         assert {p.name: p.stat().st_mode & 0o777 for p in written} == {p.name: 0o600 for p in written}
     finally:
         table.stop()
+
+
+def test_a_session_id_planted_before_a_join_is_worth_nothing_after_it(tmp_path: Path) -> None:
+    """Session fixation: a cookie planted on Ann's phone before she joined acted as Ann after the join."""
+    table = RunningTable(tmp_path)
+    try:
+        # the attacker's own cookie (a session id, here Bob's seat's), planted on Ann's phone
+        planted = table.signed_in("/api/join", {"code": table.join_code, "player": "Bob"}, source="127.0.0.12")
+        status, answer, got = table.request("POST", "/api/join", {"code": table.join_code, "player": "Ann"},
+                                            headers=planted)
+        assert status == 200 and got.get("Set-Cookie", "").split(";")[0] not in ("", planted["Cookie"])
+        with attacked(table):
+            assert table.request("GET", "/api/session", source="127.0.0.12", headers=planted)[1]["player"] is None
+            roll = {"seq": table.state()["seq"]}
+            status, answer, _ = table.request("POST", "/api/roll", roll, source="127.0.0.12", headers=planted)
+            assert (status, answer["error"]) == (401, "not-joined")
+            phone_is_answered(table)
+    finally:
+        table.stop()
+
+
+def test_a_host_cookie_copied_before_logging_out_is_not_the_host_again(tmp_path: Path) -> None:
+    """A host cookie copied before "Leave host mode" was the host again once that phone logged in again."""
+    table = RunningTable(tmp_path)
+    try:
+        copied = table.signed_in("/api/host/login", {"pin": table.pin})
+        status, _, got = table.request("POST", "/api/host/logout", {}, headers=copied)
+        after = {"Cookie": got["Set-Cookie"].split(";")[0], "X-CSRFToken": copied["X-CSRFToken"]}
+        assert status == 200 and after["Cookie"] != copied["Cookie"]
+        status, _, got = table.request("POST", "/api/host/login", {"pin": table.pin}, headers=after)
+        again = got["Set-Cookie"].split(";")[0]
+        assert status == 200 and again not in (copied["Cookie"], after["Cookie"])
+        with attacked(table):
+            for old in (copied, after):
+                assert table.request("GET", "/api/session", source="127.0.0.13", headers=old)[1]["host"] is False
+                status, answer, _ = table.request("POST", "/api/host/undo", {"seq": 0}, source="127.0.0.13",
+                                                  headers=old)
+                assert (status, answer["error"]) == (401, "host-pin")
+            assert table.request("GET", "/api/session", headers={"Cookie": again})[1]["host"] is True
+            phone_is_answered(table)
+    finally:
+        table.stop()
+
+
+def test_one_guests_cookie_cannot_take_every_live_stream(tmp_path: Path) -> None:
+    """The same joined guest's cookie opened 4 streams from each of 8 addresses (32 accepted); then Ann, the host
+    and an anonymous phone got 429. Now one session's newest stream replaces its oldest."""
+    from .sse import EventStream
+
+    table = RunningTable(tmp_path)
+    streams: list[EventStream] = []
+    try:
+        guest = table.signed_in("/api/join", {"code": table.join_code, "player": "Bob"}, source="127.0.4.1")
+        ann = table.signed_in("/api/join", {"code": table.join_code, "player": "Ann"})
+        host = table.signed_in("/api/host/login", {"pin": table.pin}, source="127.0.0.14")
+        with attacked(table):
+            for n in range(32):
+                stream = EventStream(table.host, table.port, timeout=WITHIN, source=f"127.0.4.{n // 4 + 1}",
+                                     cookie=guest["Cookie"])
+                streams.append(stream)
+                assert stream.response.status == 200
+                stream.next_state(WITHIN)
+            for source, cookie in ((PHONE, ann["Cookie"]), ("127.0.0.14", host["Cookie"]), ("127.0.5.1", None)):
+                phone = EventStream(table.host, table.port, timeout=WITHIN, source=source, cookie=cookie)
+                streams.append(phone)
+                assert phone.response.status == 200 and phone.next_state(WITHIN)[1]["seq"] >= 0
+            phone_is_answered(table)
+            open_ = 0
+            for stream in streams[:32]:
+                stream.conn.sock.settimeout(2.0)  # an open stream sends a keep-alive every 15 s: none comes
+                try:
+                    stream.next_state(None)
+                except EOFError:
+                    continue  # replaced by the guest's newer stream: ended at once
+                except OSError:
+                    open_ += 1
+            assert open_ <= 3
+    finally:
+        for stream in streams:
+            stream.conn.close()
+        table.stop()
