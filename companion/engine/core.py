@@ -242,7 +242,7 @@ class Ruleset:
             state["seq"] += 1
             state["undo"] = None
             return state, d.events
-        return self._finish(d, line), d.events
+        return self._finish(d, line, state), d.events
 
     def public(self, state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:
         """The state as DESIGN.md shows it: without the seed, deck order, queue or undo data.
@@ -575,6 +575,9 @@ class Ruleset:
         if type(line["undo"]) is not int or line["undo"] != 1:  # JSON's 1, not true or 1.0
             raise reject("undo takes back one input: {\"undo\": 1}")
         history = state.get("undo")
+        if history and not history["inputs"] and history.get("cut"):
+            raise reject(f"nothing more to undo: only the last {UNDO_DEPTH} inputs since a roll or a card can be "
+                         "taken back")
         if not history or not history["inputs"]:
             raise reject("nothing to undo: the last input revealed chance (a roll or a card) or started the game")
         base, inputs = history["base"], history["inputs"]
@@ -582,7 +585,7 @@ class Ruleset:
         for earlier in inputs[:-1]:
             restored, _ = self.apply(restored, earlier)
         restored = dict(restored)
-        restored["undo"] = {"base": base, "inputs": inputs[:-1]}
+        restored["undo"] = {**history, "inputs": inputs[:-1]}
         restored["seq"] = state["seq"] + 1
         text = f"Undone: {self.describe(inputs[-1])}"
         put_back = self.undo_instructions(state, restored)
@@ -653,20 +656,35 @@ class Ruleset:
         words = card_id.replace("-", " ")
         return words[:1].upper() + words[1:]
 
-    def _finish(self, d: Draft, line: Mapping[str, Any] | None) -> State:
+    def _finish(self, d: Draft, line: Mapping[str, Any] | None, before: State | None = None) -> State:
+        """The finished state with its undo record: the state after the last input that revealed chance (``base``)
+        and the inputs since (``inputs``), at most :data:`UNDO_DEPTH` of them: at the next one the record starts
+        again from the state ``before`` it, so a run of n inputs without a roll costs O(n), not O(n²), in time, in
+        memory and in the journal's snapshots (a phone offering and withdrawing a trade for ever made 15,000)."""
         state = d.finish()
         if line is not None:
             state["seq"] += 1
         previous = state.get("undo")
         if d.barrier or previous is None:
-            # Assigned over, never popped and re-added: a dict with a deleted key copies slowly (no clone).
-            base = state.copy()
-            if previous is not None:
-                del base["undo"]
-            state["undo"] = {"base": base, "inputs": []}
+            state["undo"] = {"base": without_undo(state), "inputs": []}
+        elif len(previous["inputs"]) >= UNDO_DEPTH and before is not None:
+            state["undo"] = {"base": without_undo(before), "inputs": [dict(line or {})], "cut": True}
         else:
-            state["undo"] = {"base": previous["base"], "inputs": [*previous["inputs"], dict(line or {})]}
+            state["undo"] = {**previous, "inputs": [*previous["inputs"], dict(line or {})]}
         return state
+
+
+#: The inputs an undo can take back one after another (since the last roll or card): more than a table ever undoes,
+#: few enough that the record stays small (its inputs are copied at each input, and kept in every snapshot).
+UNDO_DEPTH = 200
+
+
+def without_undo(state: State) -> State:
+    """A shallow copy of ``state`` without its undo record (an undo record's base)."""
+    # Assigned over, never popped and re-added: a dict with a deleted key copies slowly (no clone).
+    base = state.copy()
+    base.pop("undo", None)
+    return base
 
 
 def pay_sentence(src: str, dst: str, amount: int, reason: str) -> str:

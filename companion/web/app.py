@@ -23,7 +23,7 @@ from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied, PinPaused
-from .addresses import device
+from .addresses import device, is_own
 from .compress import compress_when_asked
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
@@ -110,6 +110,11 @@ def create_app(
     app.register_blueprint(host)
     app.register_blueprint(cards_routes)
     for endpoint, view in list(app.view_functions.items()):
+        accepted = getattr(view, "rate_accepted", None)
+        if accepted is not None:  # inputs the table took: per phone, and per device but the Pi's own; the host never
+            for key, exempt in ((requesting_phone, is_host), (requesting_device, lambda: is_host() or own_device())):
+                view = limiter.limit(accepted, key_func=key, exempt_when=exempt,  # type: ignore[assignment]
+                                     deduct_when=lambda response: response.status_code == 200)(view)
         rate = getattr(view, "rate_limit", None)
         if rate is not None:
             keys: list[Any] = [requesting_device]
@@ -121,7 +126,7 @@ def create_app(
             for key in keys:
                 # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
                 view = limiter.limit(rate, key_func=key, **extra)(view)  # type: ignore[assignment]
-            app.view_functions[endpoint] = view
+        app.view_functions[endpoint] = view
     _register_errors(app)
     _register_headers(app)
     compress_when_asked(app)
@@ -131,6 +136,11 @@ def create_app(
 def requesting_device() -> str:
     """What the rate limits count a request under: its device (an IPv6 /64 is one device: :mod:`.addresses`)."""
     return "device:" + device(request.remote_addr)
+
+
+def own_device() -> bool:
+    """The request comes from the Pi itself (its loopback: a browser on the Pi, the tests), not the table's Wi-Fi."""
+    return is_own(request.remote_addr)
 
 
 def requesting_phone() -> str:

@@ -79,8 +79,9 @@ def status_of(sock: socket.socket) -> int | str:
 
 
 @contextmanager
-def attacked(table: RunningTable) -> Iterator[Attack]:
-    """Run the attacks the body starts; then the game is as it was and the peak memory grew by ``GROWTH`` at most."""
+def attacked(table: RunningTable, *, unchanged: bool = True) -> Iterator[Attack]:
+    """Run the attacks the body starts; then the game is as it was (``unchanged``: the attack is refused whole) and
+    the peak memory grew by ``GROWTH`` at most."""
     before = table.state()
     table.reset_peak()
     base = table.memory("VmRSS")
@@ -89,7 +90,8 @@ def attacked(table: RunningTable) -> Iterator[Attack]:
         yield attack
     finally:
         attack.end()
-    assert table.state() == before
+    if unchanged:
+        assert table.state() == before
     growth = table.memory("VmHWM") - base
     print(f"peak memory growth {growth / MIB:.1f} MiB, peak {table.memory('VmHWM') / MIB:.1f} MiB")
     assert growth <= GROWTH, f"the peak memory grew by {growth / MIB:.1f} MiB"
@@ -486,4 +488,50 @@ def test_one_guests_cookie_cannot_take_every_live_stream(tmp_path: Path) -> None
     finally:
         for stream in streams:
             stream.conn.close()
+        table.stop()
+
+
+def test_a_player_flooding_accepted_inputs_is_slowed_and_the_others_still_play(tmp_path: Path) -> None:
+    """Bob's phone offered a trade and withdrew it 15,730 times in 30 s, each input moving ``seq``: Ann's roll was
+    refused as stale 15 times before it landed, and the undo record (copied whole at every input) took 42 MiB."""
+    from companion.web.api import ACCEPTED_INPUTS
+
+    table = RunningTable(tmp_path)
+    try:
+        bob = table.signed_in("/api/join", {"code": table.join_code, "player": "Bob"}, source="127.0.0.15")
+        ann = table.signed_in("/api/join", {"code": table.join_code, "player": "Ann"})
+        offer = {"act": {"player": "Bob", "do": "trade", "with": "Ann", "give": {"cash": 1}, "get": {}}}
+        withdraw = {"act": {"player": "Bob", "do": "reject"}}
+        statuses: list[int] = []
+
+        def flood(attack: Attack) -> None:
+            seq, offered, deadline = table.state()["seq"], False, time.monotonic() + 12.0
+            while len(statuses) < 400 and time.monotonic() < deadline and not attack.stop.is_set():
+                line = withdraw if offered else offer
+                status, answer, _ = table.request("POST", "/api/input", {"input": line, "seq": seq},
+                                                  source="127.0.0.15", headers=bob)
+                statuses.append(status)
+                if status == 200:
+                    seq, offered = answer["state"]["seq"], not offered
+                elif status == 409:
+                    seq = table.state()["seq"]
+
+        with attacked(table, unchanged=False) as attack:
+            attack.run(flood)
+            deadline = time.monotonic() + WITHIN
+            while len(statuses) < 40 and time.monotonic() < deadline:  # the flood well under way
+                time.sleep(0.1)
+            rolls: list[int] = []
+            for _ in range(10):  # Ann rolls as a phone does: the state she sees, then her roll on it
+                seq = table.state()["seq"]
+                rolls.append(table.request("POST", "/api/roll", {"seq": seq}, headers=ann)[0])
+                if rolls[-1] == 200:
+                    break
+            assert rolls[-1] == 200, rolls
+            phone_is_answered(table)
+        accepted = statuses.count(200)
+        per_five, per_minute = (int(part.split()[0]) for part in ACCEPTED_INPUTS.split(";"))
+        assert 429 in statuses and accepted <= min(per_minute, per_five * (12 // 5 + 2)), (accepted, statuses[:40])
+        assert set(statuses) <= {200, 409, 429}, statuses
+    finally:
         table.stop()
