@@ -24,11 +24,12 @@ from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
-from .server import CLIENT_GONE
+from .server import CLIENT_GONE, PATIENCE
 
 api = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
 GONE_CHECK = 1.0  # seconds between a waiting stream's looks at whether its phone is still there
+STREAM_PATIENCE = 30.0  # seconds a stream's write may take no step forward (two keep-alives) before it ends
 
 
 def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
@@ -225,6 +226,7 @@ def get_stream() -> Any:
                             session=session.get("sid"))
     if slot is None:
         raise TooMany("too many live views open from this address: close a tab and reload")
+    request.environ.get(PATIENCE, lambda seconds: None)(STREAM_PATIENCE)  # not an ordinary answer's few seconds
 
     def gone() -> bool:
         """The phone has gone, or this anonymous view yielded its slot to a player's phone."""
