@@ -22,7 +22,7 @@ from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
-from .access import Access, AccessDenied, PinPaused
+from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
 from .compress import compress_when_asked
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
@@ -208,11 +208,11 @@ def read_unsized_body(limit: int) -> None:
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(BadRequest)
-    @app.errorhandler(PinPaused)
+    @app.errorhandler(PinWait)  # its message says the wait (Retry-After is the rate limiter's, of its minute)
     @app.errorhandler(NotFound)
     @app.errorhandler(Conflict)
     @app.errorhandler(TooMany)
-    def known(error: BadRequest | PinPaused | NotFound | Conflict | TooMany) -> Any:
+    def known(error: BadRequest | PinWait | NotFound | Conflict | TooMany) -> Any:
         return _json_error(error.status, error.code, str(error))
 
     @app.errorhandler(StaleInput)

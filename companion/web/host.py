@@ -30,7 +30,7 @@ host = Blueprint("host", __name__, url_prefix="/api/host")
 def post_login() -> Any:
     """Become the host with the PIN shown on the table's screen."""
     body = json_body()
-    if not context().access.try_pin(field(body, "pin", str).strip()):
+    if not context().access.try_pin(field(body, "pin", str).strip(), request.remote_addr):
         raise AccessDenied("wrong PIN")
     renewed_session(lambda old, new: context().access.renew(old, new, host=True))
     session["host"] = True
