@@ -32,6 +32,7 @@ from companion.engine import CompanionError, State, ruleset_ids
 from companion.journal import Journal, JournalError
 from companion.journal_trouble import JournalUnusable, ask_to_set_aside, hold_journal
 from companion.kept import PRIVATE_UMASK
+from companion.poweroff import power_off
 from companion.seats import Seat
 from companion.network import NetworkAdapter
 from companion.table import Table, Update
@@ -356,7 +357,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
 
     def shutdown() -> None:
         stop.set()
-        os.system("sudo -n /usr/bin/systemctl poweroff")  # allowed by firmware/install.sh's sudoers rule
+        power_off()  # logind, allowed by firmware/polkit-companion.rules
 
     while True:
         try:
