@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.boards import read_board_file
+from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
 from companion.engine.errors import BoardError
 
 
@@ -71,11 +71,12 @@ def key_line(text: str, place: str, index: int | None, key: str) -> int | None:
 def check_keys(ruleset: str, path: str | Path) -> None:
     """Refuse a board file with a key its ruleset's bundled board never uses (``BoardError``, one line)."""
     data, name = read_board_file(path)
-    own = tomllib.loads(Path(path).read_text(encoding="utf-8"))  # the file's own keys, before ``extends``
+    text = read_text(path, MAX_SETTINGS_BYTES, "a board file")
+    own = parse_toml(text, name)  # the file's own keys, before ``extends``
     known = vocabulary(read_board_file(ruleset)[0])
     for key_path, key, index in unknown_keys(own, known):
         place = key_path.split(".")[0].split("[")[0] if "." in key_path else ""
-        line = key_line(Path(path).read_text(encoding="utf-8"), place, index, key)
+        line = key_line(text, place, index, key)
         near = difflib.get_close_matches(key, sorted(known.get(place, known[""])), n=1)
         hint = f" (did you mean `{near[0]}`?)" if near else ""
         where = f"{name}, line {line}" if line else name

@@ -17,6 +17,7 @@ from companion.engine.core import Ruleset
 from companion.engine.rules import load_ruleset, ruleset_class
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
+from companion.localfiles import LocalFileRefused, read_game_file
 from companion.sim import command as simulate
 
 
@@ -29,7 +30,10 @@ def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None) -> 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = None
     try:
-        text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
+        text = read_game_file(args.file)
+    except LocalFileRefused as error:  # too large: the user's error, as a file that is not there
+        print(f"companion: {error}", file=sys.stderr)
+        return USAGE
     except OSError as error:  # a file that is not there: the user's error (2), not the game file's (1)
         print(f"companion: {args.file}: {error.strerror}", file=sys.stderr)
         return USAGE
@@ -44,6 +48,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     except GameFileError as error:
         print(f"companion: {args.file}: {error}", file=sys.stderr)
         return 1
+    except LocalFileRefused as error:  # the --board file
+        print(f"companion: {error}", file=sys.stderr)
+        return USAGE
     except (CompanionError, ValueError, KeyError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
@@ -132,6 +139,9 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     except (ImportError, GPIOZeroError) as error:  # no lgpio (not a Pi), no /dev/gpiochip, GPIO busy
         print(f"companion run: no Raspberry Pi pins here ({error}): on a PC try `companion demo`, or put "
               f"pin_factory = \"mock\" in a config file (--config FILE)", file=sys.stderr)
+        return USAGE
+    except LocalFileRefused as error:  # a config or pin map too large or nested too deeply
+        print(f"companion: {error}", file=sys.stderr)
         return USAGE
     except (CompanionError, OSError) as error:
         print(f"companion: {error}", file=sys.stderr)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from companion.engine import CompanionError
+from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 DISPLAYS = ("ssd1306", "sh1106", "none")
@@ -87,7 +88,7 @@ def load_config(path: str | Path | None = None) -> TableConfig:
 def read_toml(file: Path, error: type[CompanionError]) -> dict[str, Any]:
     """A settings file's TOML; ``error`` (naming the file) when it cannot be read or parsed."""
     try:
-        return tomllib.loads(file.read_text(encoding="utf-8"))
+        return parse_toml(read_text(file, MAX_SETTINGS_BYTES, "a settings file"), str(file))
     except OSError as problem:
         raise error(f"{file}: {problem.strerror}") from None
     except UnicodeDecodeError:

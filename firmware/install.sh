@@ -81,13 +81,9 @@ if [ -n "$COUNTRY" ] && command -v raspi-config >/dev/null; then
   raspi-config nonint do_wifi_country "$COUNTRY"  # the radio rules the hotspot obeys (and the Wi-Fi unblocked)
 fi
 
-echo "== the host menu may power the Pi off"
-# Written aside and checked first: a broken file in /etc/sudoers.d would break sudo for everyone.
-RULE=$(mktemp)
-echo "companion ALL=(root) NOPASSWD: /usr/bin/systemctl poweroff" > "$RULE"
-visudo -cf "$RULE" >/dev/null
-install -m 0440 "$RULE" /etc/sudoers.d/companion
-rm -f "$RULE"
+# The host menu powers the Pi off through logind, allowed by the polkit rule above (the unit's NoNewPrivileges=yes
+# rules sudo out): the sudoers rule of earlier installs goes.
+rm -f /etc/sudoers.d/companion
 
 echo "== service"
 install -m 0644 firmware/companion.service /etc/systemd/system/companion.service

@@ -76,3 +76,33 @@ def test_run_without_a_pi_says_what_to_do_instead(tmp_path: Path) -> None:
                       f'journal = "{tmp_path / "games.sqlite3"}"\n', encoding="utf-8")
     said = one_line_usage_error(companion("run", "--config", str(config), before="sys.modules['lgpio'] = None"))
     assert "no Raspberry Pi pins here" in said and "companion demo" in said and 'pin_factory = "mock"' in said
+
+
+def hostile_file(folder: Path, kind: str, suffix: str) -> Path:
+    """A file nested 100,000 deep (TOML: brackets, then dotted keys; tomllib recurses into each), or over its
+    bound (sparse: no disk is written)."""
+    path = folder / f"{kind}{suffix}"
+    if kind == "deep":
+        path.write_text("display = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    elif kind == "dotted":
+        path.write_text("a." * 5_000 + "b = 1\n", encoding="utf-8")
+    else:
+        from companion.localfiles import MAX_GAME_FILE_BYTES
+
+        with path.open("wb") as file:
+            file.truncate(MAX_GAME_FILE_BYTES + 1)
+    return path
+
+
+@pytest.mark.parametrize(("command", "kind"), [
+    *((command, kind) for command in ("check-board", "run") for kind in ("deep", "dotted", "large")),
+    ("replay", "large"), ("import", "large"),  # a game file's line nested too deeply: status 1, its number (test_cli)
+])
+def test_a_file_too_deep_or_too_large_is_one_line_and_status_2(tmp_path: Path, command: str, kind: str) -> None:
+    """A TOML nested 100,000 deep ended check-board and run --config in a RecursionError's traceback."""
+    toml, game = hostile_file(tmp_path, kind, ".toml"), hostile_file(tmp_path, kind, ".jsonl")
+    args = {"check-board": ("check-board", "classic", str(toml)), "run": ("run", "--config", str(toml)),
+            "replay": ("replay", str(game)),
+            "import": ("games", "--journal", str(tmp_path / "games.sqlite3"), "import", str(game))}[command]
+    said = one_line_usage_error(companion(*args, cwd=tmp_path))
+    assert ("nested too deeply" if kind != "large" else "too large") in said

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.errors import BoardError
+from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
 
 
 def read_board_file(ruleset_or_path: str | Path) -> tuple[dict[str, Any], str]:
@@ -25,7 +26,7 @@ def read_board_file(ruleset_or_path: str | Path) -> tuple[dict[str, Any], str]:
             raise BoardError(f"no bundled board for ruleset {ruleset_or_path!r}")
         text = resource.read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text, name)
     except tomllib.TOMLDecodeError as error:
         raise BoardError(f"{name}: {error}") from None
     base = data.get("game", {}).get("extends")
@@ -61,6 +62,6 @@ def extend(base: dict[str, Any], child: dict[str, Any], name: str) -> dict[str, 
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, MAX_SETTINGS_BYTES, "a board file")
     except OSError as error:
         raise BoardError(f"{path}: {error.strerror}") from None

@@ -69,14 +69,24 @@ def known_keys(given: Mapping[str, Any], allowed: Set[str], where: str) -> None:
         raise reject(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(allowed))})")
 
 
-#: Characters that reorder or hide text (bidi overrides and marks): a name holding one can pose as another.
-HIDDEN_MARKS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The categories of characters a name may not hold: controls (a terminal's escapes), format characters (bidi
+#: marks and overrides, zero-width spaces and joiners, the soft hyphen), lone surrogates (not Unicode text),
+#: private use and unassigned code points (drawn as anything or nothing), and line and paragraph separators;
+#: space separators too, but the plain space.
+UNSHOWN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+#: Characters Unicode calls default-ignorable (drawn as nothing) outside those categories: the Hangul fillers, the
+#: combining grapheme joiner, the Khmer inherent vowels, the Mongolian and other variation selectors; and the braille
+#: blank, drawn as a space.
+BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+                          + "".join(map(chr, range(0xFE00, 0xFE10))) + "".join(map(chr, range(0xE0100, 0xE01F0))))
 
 
 def printable_name(name: str) -> bool:
-    """A name screens and terminals show as it is: no control characters (a terminal's escapes), no lone
-    surrogates (not Unicode text), no marks that reorder the text."""
-    return not any(unicodedata.category(c) in ("Cc", "Cs") or c in HIDDEN_MARKS for c in name)
+    """A name screens and terminals show as it is, one look to one name: no character of
+    :data:`UNSHOWN_CATEGORIES` (the plain space aside) nor of :data:`BLANK_LETTERS`, so that "Ann" and "An\u200bn"
+    cannot both sit at the table. (Look-alike letters of other scripts, Cyrillic "А" for Latin "A", are letters:
+    the host sees both names at the table and renames one.)"""
+    return not any(c in BLANK_LETTERS or (c != " " and unicodedata.category(c) in UNSHOWN_CATEGORIES) for c in name)
 
 
 def money(amount: int) -> str:
@@ -235,7 +245,7 @@ class Ruleset:
             state["seq"] += 1
             state["undo"] = None
             return state, d.events
-        return self._finish(d, line), d.events
+        return self._finish(d, line, state), d.events
 
     def public(self, state: State, *, hide_secrets: bool = False, viewer: str | None = None) -> State:
         """The state as DESIGN.md shows it: without the seed, deck order, queue or undo data.
@@ -568,6 +578,9 @@ class Ruleset:
         if type(line["undo"]) is not int or line["undo"] != 1:  # JSON's 1, not true or 1.0
             raise reject("undo takes back one input: {\"undo\": 1}")
         history = state.get("undo")
+        if history and not history["inputs"] and history.get("cut"):
+            raise reject(f"nothing more to undo: only the last {UNDO_DEPTH} inputs since a roll or a card can be "
+                         "taken back")
         if not history or not history["inputs"]:
             raise reject("nothing to undo: the last input revealed chance (a roll or a card) or started the game")
         base, inputs = history["base"], history["inputs"]
@@ -575,7 +588,7 @@ class Ruleset:
         for earlier in inputs[:-1]:
             restored, _ = self.apply(restored, earlier)
         restored = dict(restored)
-        restored["undo"] = {"base": base, "inputs": inputs[:-1]}
+        restored["undo"] = {**history, "inputs": inputs[:-1]}
         restored["seq"] = state["seq"] + 1
         text = f"Undone: {self.describe(inputs[-1])}"
         put_back = self.undo_instructions(state, restored)
@@ -646,20 +659,35 @@ class Ruleset:
         words = card_id.replace("-", " ")
         return words[:1].upper() + words[1:]
 
-    def _finish(self, d: Draft, line: Mapping[str, Any] | None) -> State:
+    def _finish(self, d: Draft, line: Mapping[str, Any] | None, before: State | None = None) -> State:
+        """The finished state with its undo record: the state after the last input that revealed chance (``base``)
+        and the inputs since (``inputs``), at most :data:`UNDO_DEPTH` of them: at the next one the record starts
+        again from the state ``before`` it, so a run of n inputs without a roll costs O(n), not O(n²), in time, in
+        memory and in the journal's snapshots (a phone offering and withdrawing a trade for ever made 15,000)."""
         state = d.finish()
         if line is not None:
             state["seq"] += 1
         previous = state.get("undo")
         if d.barrier or previous is None:
-            # Assigned over, never popped and re-added: a dict with a deleted key copies slowly (no clone).
-            base = state.copy()
-            if previous is not None:
-                del base["undo"]
-            state["undo"] = {"base": base, "inputs": []}
+            state["undo"] = {"base": without_undo(state), "inputs": []}
+        elif len(previous["inputs"]) >= UNDO_DEPTH and before is not None:
+            state["undo"] = {"base": without_undo(before), "inputs": [dict(line or {})], "cut": True}
         else:
-            state["undo"] = {"base": previous["base"], "inputs": [*previous["inputs"], dict(line or {})]}
+            state["undo"] = {**previous, "inputs": [*previous["inputs"], dict(line or {})]}
         return state
+
+
+#: The inputs an undo can take back one after another (since the last roll or card): more than a table ever undoes,
+#: few enough that the record stays small (its inputs are copied at each input, and kept in every snapshot).
+UNDO_DEPTH = 200
+
+
+def without_undo(state: State) -> State:
+    """A shallow copy of ``state`` without its undo record (an undo record's base)."""
+    # Assigned over, never popped and re-added: a dict with a deleted key copies slowly (no clone).
+    base = state.copy()
+    base.pop("undo", None)
+    return base
 
 
 def pay_sentence(src: str, dst: str, amount: int, reason: str) -> str:

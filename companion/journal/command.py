@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.engine import CompanionError
+from companion.localfiles import LocalFileRefused, read_game_file
 
 from .store import Journal
 
@@ -48,6 +49,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             for problem in journal.problems:
                 print(f"companion: {path}: {problem}", file=sys.stderr)
             return ACTIONS[action](journal, args, out)
+    except LocalFileRefused as error:  # a game file too large to import: the user's error
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
     except (CompanionError, OSError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
@@ -85,8 +89,7 @@ def export_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def import_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    game = journal.import_game(text)
+    game = journal.import_game(read_game_file(args.file))
     out.write(f"imported as game {game.id} ({game.state['seq']} inputs)\n")
     return 0
 

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from companion.engine import Event, IllegalInput, State, apply
 from companion.gamefile import GameFileError, game_file_lines, parse_lines
+from companion.kept import private_file
 
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
@@ -309,7 +310,11 @@ class Journal:
     # ------------------------------------------------------------------ opening
     def _connect(self) -> sqlite3.Connection:
         try:
+            if str(self.path) != ":memory:":
+                private_file(self.path)  # the seed, the decks' order and face-down cards: the owner's alone
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except OSError as error:  # a folder that cannot be written, a full disk
+            raise JournalError(f"opening the journal failed ({self.path}: {error})") from error
         except sqlite3.Error as error:
             raise self._error(error, f"opening the journal {self.path}") from error
         try:

@@ -41,7 +41,7 @@ def hold_journal(path: str | os.PathLike[str]) -> Callable[[], None]:
     """Take the journal for this table (an advisory lock beside it, freed when the process ends, even killed);
     returns what frees it. :class:`JournalError` if another table holds it."""
     lock_path = f"{os.fspath(path)}.lock"
-    handle = open(lock_path, "a+b")  # noqa: SIM115 - kept open for as long as the table runs
+    handle = os.fdopen(os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "r+b")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -13,7 +13,9 @@ from typing import Any, TextIO
 from companion.config import TableConfig
 from companion.drivers import clock as clocks
 from companion.drivers.pins import load_pins
+from companion.kept import PRIVATE_UMASK
 from companion.network import NetworkAdapter
+from companion.poweroff import power_off
 from companion.timelimit import utc_now
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
@@ -27,6 +29,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down.
 
     ``game``: the stored game to go on with (else the game played last, finished or not)."""
+    os.umask(PRIVATE_UMASK)  # the journal, the kept access and Wi-Fi, the logs: the owner's alone (companion.kept)
     pins = load_pins(config.pins)
     factory = _pin_factory(config.pin_factory)
     open_device = oled_opener(config.display, pins)
@@ -36,7 +39,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
 
     def shutdown() -> None:
         stop.set()
-        os.system("sudo -n /usr/bin/systemctl poweroff")  # allowed by firmware/install.sh's sudoers rule
+        power_off()  # logind, allowed by firmware/polkit-companion.rules
 
     while True:
         try:

@@ -26,6 +26,8 @@ from urllib.parse import quote
 from companion.engine import CompanionError
 from companion.kept import keep_private
 
+from .pin_delays import TABLE, PinDelays
+
 
 class Permission(str, Enum):
     """The permissions routes declare (as OctoPrint's plugins do)."""
@@ -40,20 +42,24 @@ class AccessDenied(CompanionError, PermissionError):
     """The phone may not do that (the web answers 401 or 403 with the reason)."""
 
 
-class PinPaused(CompanionError, RuntimeError):
-    """PIN login is paused after too many wrong PINs from anywhere (the web answers 429 ``pin-paused``)."""
+class PinWait(CompanionError, RuntimeError):
+    """A PIN typed before the wait its wrong PINs made is over (:mod:`.pin_delays`): not looked at (the web answers
+    429 ``pin-wait``, the wait in its message)."""
 
     status = 429
-    code = "pin-paused"
+    code = "pin-wait"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = max(1, round(seconds))
+        super().__init__(f"too many wrong PINs: try again in {self.seconds} s")
 
 
 log = logging.getLogger(__name__)
 
 
-#: Wrong PINs in all, from any addresses, after which PIN login pauses until the host allows it again on the table
-#: (the OLED's host menu). With the per-address limit alone, 250 addresses of a /24 would find a 6-digit PIN with even
-#: odds in about 7 hours; 20 tries in all give one chance in 50,000.
-PIN_FAILURES = 20
+#: Wrong PINs in all, from any addresses, after which every try waits a while (:data:`.pin_delays.TABLE`) and the
+#: OLED says so until the host clears the waits from its host menu, or the right PIN comes.
+PIN_FAILURES = TABLE.free
 
 
 def _digits(count: int) -> str:
@@ -78,9 +84,13 @@ class Access:
     #: Wrong PINs since the last right one (or since the host allowed PIN login again); kept, so a restart clears
     #: nothing.
     pin_failures: int = field(default=0, repr=False)
+    #: The waits wrong PINs make, per device, network and table (:mod:`.pin_delays`).
+    pin_delays: PinDelays = field(default_factory=PinDelays, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: Told after every change of who may see or do what (a seat taken or freed, host rights given or taken).
     _listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
+    #: Told the session ids replaced by fresh ones (:meth:`renew`): the live streams opened under them end.
+    _retired: list[Callable[[str], None]] = field(default_factory=list, repr=False)
 
     @classmethod
     def generate(cls, *, pin_digits: int = 6, code_digits: int = 6, table_code: str | None = None) -> Access:
@@ -125,7 +135,15 @@ class Access:
         """Call ``listener`` after every change of rights (the live streams send each phone its view again)."""
         self._listeners.append(listener)
 
-    def _changed(self) -> None:
+    def on_retire(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with each session id :meth:`renew` replaced (its live streams end; the phone's page
+        opens a new one under its fresh id)."""
+        self._retired.append(listener)
+
+    def _changed(self, retired: str | None = None) -> None:
+        if retired is not None:
+            for ending in self._retired:
+                ending(retired)
         for listener in self._listeners:
             listener()
 
@@ -138,27 +156,31 @@ class Access:
 
     @property
     def pin_paused(self) -> bool:
-        """Whether PIN login is paused: ``PIN_FAILURES`` wrong PINs in all, until :meth:`allow_pin`."""
+        """Whether PIN login is slowed for the whole table: ``PIN_FAILURES`` wrong PINs in all since the right one,
+        until :meth:`allow_pin` (the OLED says so, and its host menu offers to clear the waits)."""
         return self.pin_failures >= PIN_FAILURES
 
-    def try_pin(self, pin: object) -> bool:
-        """Check a PIN typed on a phone, counting the wrong ones from every address; :class:`PinPaused` while PIN
-        login is paused (the right PIN too: the pause stops a search, whatever it has found)."""
+    def try_pin(self, pin: object, address: str | None = None) -> bool:
+        """Check a PIN typed on a phone at ``address``, counting the wrong ones per device, network and table;
+        :class:`PinWait` if a wait they made is not over (the right PIN too: a wait it passed would not slow a
+        search, whatever the search had found)."""
         with self._lock:
-            if self.pin_paused:
-                raise PinPaused(f"PIN login is paused after {PIN_FAILURES} wrong PINs: the host allows it again from "
-                                "the table's host menu (hold MENU)")
+            wait = self.pin_delays.wait(address, self.pin_failures)
+            if wait > 0:
+                raise PinWait(wait)
             right = self.check_pin(pin)
+            (self.pin_delays.right if right else self.pin_delays.wrong)(address)
             if not right or self.pin_failures:  # a wrong PIN is counted; the right one starts the count again
                 self.pin_failures = 0 if right else self.pin_failures + 1
                 self._save()
-            paused = self.pin_paused
-        if paused:
-            log.warning("PIN login paused after %d wrong PINs", PIN_FAILURES)
+            slowed = self.pin_failures == PIN_FAILURES
+        if slowed:
+            log.warning("%d wrong PINs: every PIN try waits from now on, longer after each wrong one", PIN_FAILURES)
         return right
 
     def allow_pin(self) -> None:
-        """The host allows PIN login again (the OLED's host menu): the count of wrong PINs starts again."""
+        """The host clears the waits of wrong PINs (the OLED's host menu): every count starts again."""
+        self.pin_delays.clear()
         with self._lock:
             if not self.pin_failures:
                 return
@@ -173,6 +195,33 @@ class Access:
         if self.table_code is None:
             return True
         return isinstance(code, str) and hmac.compare_digest(code.encode(), self.table_code.encode())
+
+    def renew(self, old: str | None, new: str, *, seat: str | None = None, host: bool | None = None) -> None:
+        """Replace the phone's session id ``old`` by the fresh ``new`` (on joining, logging in or out and leaving,
+        so that an id planted in a phone before, or a cookie copied from it, is worth nothing after): what ``old``
+        held (a seat, host rights) moves to ``new``, in one step; then ``seat``: take that player's seat
+        (:class:`AccessDenied`, and nothing changed, if another phone holds it), ``host``: give or take host rights.
+        The live streams opened under ``old`` end (:meth:`on_retire`)."""
+        with self._lock:
+            holder = self._seats.get(seat) if seat is not None else None
+            if holder is not None and holder not in (old, new):
+                raise AccessDenied(f"{seat} has joined on another phone: ask the host to free the seat")
+            before = (dict(self._seats), set(self._hosts))
+            held = [name for name, sid in self._seats.items() if sid == old]
+            if seat is not None:
+                held = [seat]
+                for name in [name for name, sid in self._seats.items() if sid in (old, new)]:
+                    del self._seats[name]
+            for name in held:
+                self._seats[name] = new
+            was_host = old in self._hosts
+            self._hosts.discard(old or "")
+            if host or (host is None and was_host):
+                self._hosts.add(new)
+            if (self._seats, self._hosts) == before:
+                return  # nothing held, nothing given: no write to the SD card, no stream to wake
+            self._save()
+        self._changed(old)
 
     def grant_host(self, session_id: str) -> None:
         with self._lock:

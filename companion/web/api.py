@@ -22,13 +22,14 @@ from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
-from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, requires, seated_player,
-                    session_id)
-from .server import CLIENT_GONE
+from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
+                    seated_player, session_id)
+from .server import CLIENT_GONE, PATIENCE
 
 api = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
 GONE_CHECK = 1.0  # seconds between a waiting stream's looks at whether its phone is still there
+STREAM_PATIENCE = 30.0  # seconds a stream's write may take no step forward (two keep-alives) before it ends
 
 
 def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
@@ -41,6 +42,23 @@ def limit(rate: str, *, refusals_only: bool = False) -> Callable[[F], F]:
     def mark(view: F) -> F:
         view.rate_limit = rate  # type: ignore[attr-defined]
         view.rate_refusals_only = refusals_only  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+#: Accepted inputs from one phone (its session, and its device): a player taps one a second at most (the page holds
+#: its money controls 700 ms after each reply), while one phone offering and withdrawing a trade made 15,730 in 30 s,
+#: each moving ``seq`` under the other phones' feet (their inputs refused as stale).
+ACCEPTED_INPUTS = "8 per 5 seconds;60 per minute"
+
+
+def accepted_limit(rate: str) -> Callable[[F], F]:
+    """Declare a limit on the inputs of a route the table took (answered 200), per phone and per device; the host
+    is never limited, and the table's own buttons do not come through the page."""
+
+    def mark(view: F) -> F:
+        view.rate_accepted = rate  # type: ignore[attr-defined]
         return view
 
     return mark
@@ -204,9 +222,11 @@ def get_stream() -> Any:
     kept = dict(session)  # the cookie's session; the generator runs outside the request
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
     client_gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
-    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None)
+    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None,
+                            session=session.get("sid"))
     if slot is None:
         raise TooMany("too many live views open from this address: close a tab and reload")
+    request.environ.get(PATIENCE, lambda seconds: None)(STREAM_PATIENCE)  # not an ordinary answer's few seconds
 
     def gone() -> bool:
         """The phone has gone, or this anonymous view yielded its slot to a player's phone."""
@@ -216,7 +236,7 @@ def get_stream() -> Any:
         seen, sent = last, ""
         version = ctx.feed.version
         yield "retry: 1000\n\n"
-        while not ctx.feed.closed:
+        while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
             game, state = ctx.table.game, ctx.table.state
             if state is not None and game is not None:
                 event_id = f"{game.id}:{state['seq']}"
@@ -266,7 +286,7 @@ def post_join() -> Any:
     state = running_state()
     if all(p["name"] != player for p in state["players"]):
         raise NotFound(f"there is no player called {player!r} in this game")
-    ctx.access.take_seat(player, session_id())
+    renewed_session(lambda old, new: ctx.access.renew(old, new, seat=player))
     session["looker"] = True
     return jsonify({"player": player, "csrf": generate_csrf()})
 
@@ -279,7 +299,9 @@ def post_leave() -> Any:
     sid = str(session.get("sid", ""))
     if context().access.seat_of(sid) is None:
         raise NotAllowed("not-joined", "this phone holds no seat")
-    context().access.leave(sid)
+    access = context().access
+    access.leave(sid)
+    renewed_session(access.renew)  # host rights, if any, go on under the fresh id
     return jsonify({"player": None})
 
 
@@ -299,6 +321,7 @@ def post_look() -> Any:
 # ---------------------------------------------------------------------- acting
 @api.post("/input")
 @limit("30 per minute", refusals_only=True)
+@accepted_limit(ACCEPTED_INPUTS)
 @requires(Permission.PLAY)
 def post_input() -> Any:
     """One input line (DESIGN.md) made on the state ``seq``: ``{"input": {...}, "seq": 41}``."""
@@ -312,6 +335,7 @@ def post_input() -> Any:
 
 
 @api.post("/roll")
+@accepted_limit(ACCEPTED_INPUTS)
 @requires(Permission.PLAY)
 def post_roll() -> Any:
     """The Pi rolls the dice for this phone's roll (only with ``phone_dice = software``)."""

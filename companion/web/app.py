@@ -22,8 +22,8 @@ from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
 
-from .access import Access, AccessDenied, PinPaused
-from .addresses import device
+from .access import Access, AccessDenied, PinWait
+from .addresses import device, is_own
 from .compress import compress_when_asked
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
@@ -95,6 +95,7 @@ def create_app(
     if cards is not None:
         context.cards = cards
     access.on_change(context.feed.poke)  # a change of rights reaches the open streams at once, not at the next input
+    access.on_retire(context.streams.end_session)  # a session id replaced: its streams end (the page opens anew)
     app.extensions["companion"] = context
 
     from .api import api
@@ -109,6 +110,11 @@ def create_app(
     app.register_blueprint(host)
     app.register_blueprint(cards_routes)
     for endpoint, view in list(app.view_functions.items()):
+        accepted = getattr(view, "rate_accepted", None)
+        if accepted is not None:  # inputs the table took: per phone, and per device but the Pi's own; the host never
+            for key, exempt in ((requesting_phone, is_host), (requesting_device, lambda: is_host() or own_device())):
+                view = limiter.limit(accepted, key_func=key, exempt_when=exempt,  # type: ignore[assignment]
+                                     deduct_when=lambda response: response.status_code == 200)(view)
         rate = getattr(view, "rate_limit", None)
         if rate is not None:
             keys: list[Any] = [requesting_device]
@@ -120,7 +126,7 @@ def create_app(
             for key in keys:
                 # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
                 view = limiter.limit(rate, key_func=key, **extra)(view)  # type: ignore[assignment]
-            app.view_functions[endpoint] = view
+        app.view_functions[endpoint] = view
     _register_errors(app)
     _register_headers(app)
     compress_when_asked(app)
@@ -130,6 +136,11 @@ def create_app(
 def requesting_device() -> str:
     """What the rate limits count a request under: its device (an IPv6 /64 is one device: :mod:`.addresses`)."""
     return "device:" + device(request.remote_addr)
+
+
+def own_device() -> bool:
+    """The request comes from the Pi itself (its loopback: a browser on the Pi, the tests), not the table's Wi-Fi."""
+    return is_own(request.remote_addr)
 
 
 def requesting_phone() -> str:
@@ -197,11 +208,11 @@ def read_unsized_body(limit: int) -> None:
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(BadRequest)
-    @app.errorhandler(PinPaused)
+    @app.errorhandler(PinWait)  # its message says the wait (Retry-After is the rate limiter's, of its minute)
     @app.errorhandler(NotFound)
     @app.errorhandler(Conflict)
     @app.errorhandler(TooMany)
-    def known(error: BadRequest | PinPaused | NotFound | Conflict | TooMany) -> Any:
+    def known(error: BadRequest | PinWait | NotFound | Conflict | TooMany) -> Any:
         return _json_error(error.status, error.code, str(error))
 
     @app.errorhandler(StaleInput)

@@ -100,10 +100,12 @@ def net_worth(state: dict[str, Any]) -> dict[str, int]:
 
 @dataclass(eq=False)
 class Slot:
-    """One live stream's hold on a server thread; ``ended`` is set when it must yield to a player's phone."""
+    """One live stream's hold on a server thread; ``ended`` is set when it must yield (to a player's phone, to its
+    own phone's newer stream, or because its session id was replaced)."""
 
     device: str
     member: bool  # a joined player's phone, or the host's
+    session: str | None = None  # the phone's session id (None: a phone that never had one)
     ended: threading.Event = field(default_factory=threading.Event)
 
 
@@ -112,38 +114,58 @@ class StreamSlots:
 
     All of them hold ``total`` at most (the server's 48 threads leave 16 for requests), one device ``per_address``
     (a phone reconnecting holds two for a moment; a few tabs), of which ``anonymous_per_address`` for anonymous
-    viewers. A joined player's phone (or the host's) always gets one: when every slot is held, the oldest anonymous
-    viewer's stream (of the device holding the most) yields its slot and ends; its page tries again later. So a
-    device on the network holding streams open can neither starve every phone's requests nor keep a player off
-    the live updates. The Pi itself (:func:`.addresses.is_own`) has no per-device limit.
+    viewers, and one session (a phone's cookie, from whatever addresses) ``per_session``: its newest stream
+    replaces its oldest, so a cookie copied to many devices holds no more than the phone it came from. A joined
+    player's phone (or the host's) always gets one: when every slot is held, the oldest anonymous viewer's stream
+    (of the device holding the most) yields its slot and ends; its page tries again later. So a device on the
+    network holding streams open can neither starve every phone's requests nor keep a player off the live updates.
+    The Pi itself (:func:`.addresses.is_own`) has no per-device limit.
     """
 
-    def __init__(self, *, per_address: int = 4, anonymous_per_address: int = 2, total: int = 32) -> None:
+    def __init__(self, *, per_address: int = 4, anonymous_per_address: int = 2, per_session: int = 3,
+                 total: int = 32) -> None:
         self.per_address, self.anonymous_per_address, self.total = per_address, anonymous_per_address, total
+        self.per_session = per_session
         self._held: list[Slot] = []
         self._lock = threading.Lock()
 
-    def take(self, address: str | None, *, member: bool = False) -> Slot | None:
-        """A slot for a stream from ``address`` (``member``: a joined player's phone or the host's), or None."""
+    def take(self, address: str | None, *, member: bool = False, session: str | None = None) -> Slot | None:
+        """A slot for a stream from ``address`` (``member``: a joined player's phone or the host's; ``session``:
+        the phone's session id), or None."""
         key = device(address)
         with self._lock:
-            mine = [s for s in self._held if s.device == key]
+            yielding: list[Slot] = []
+            if session is not None:
+                own = [s for s in self._held if s.session == session]
+                if len(own) >= self.per_session:
+                    yielding.append(own[0])  # this phone's newest stream replaces its oldest
+            held = [s for s in self._held if s not in yielding]
+            mine = [s for s in held if s.device == key]
             if not is_own(address):
                 anonymous = [s for s in mine if not s.member]
-                if len(mine) >= self.per_address and not (member and anonymous):
-                    return None
-                if not member and len(anonymous) >= self.anonymous_per_address:
-                    return None
                 if len(mine) >= self.per_address:
-                    self._end(anonymous[0])  # this device's own anonymous view yields to its player's
-            if len(self._held) >= self.total:
-                victim = self._yielding() if member else None
+                    if not (member and anonymous):
+                        return None
+                    yielding.append(anonymous[0])  # this device's own anonymous view yields to its player's
+                elif not member and len(anonymous) >= self.anonymous_per_address:
+                    return None
+            remaining = [s for s in held if s not in yielding]
+            if len(remaining) >= self.total:
+                victim = self._yielding(remaining) if member else None
                 if victim is None:
                     return None
-                self._end(victim)
-            slot = Slot(key, member)
+                yielding.append(victim)
+            for slot in yielding:
+                self._end(slot)
+            slot = Slot(key, member, session)
             self._held.append(slot)
             return slot
+
+    def end_session(self, session: str) -> None:
+        """End the streams of ``session``: its id was replaced by a fresh one (joining, logging in or out)."""
+        with self._lock:
+            for slot in [s for s in self._held if s.session == session]:
+                self._end(slot)
 
     def give_back(self, slot: Slot) -> None:
         with self._lock:
@@ -154,9 +176,10 @@ class StreamSlots:
         with self._lock:
             return len(self._held)
 
-    def _yielding(self) -> Slot | None:
+    @staticmethod
+    def _yielding(held: list[Slot]) -> Slot | None:
         """The anonymous stream to end for a player's: the oldest of the device holding the most."""
-        anonymous = [s for s in self._held if not s.member]
+        anonymous = [s for s in held if not s.member]
         if not anonymous:
             return None
         counts = Counter(s.device for s in anonymous)

@@ -13,6 +13,7 @@ from flask import request, session
 from werkzeug.exceptions import UnsupportedMediaType
 
 from companion.engine import State
+from companion.localfiles import nesting
 
 from .access import Access, AccessDenied, Permission
 from .app import context
@@ -74,6 +75,17 @@ def session_id() -> str:
     return str(session["sid"])
 
 
+def renewed_session(renew: Callable[[str | None, str], None]) -> str:
+    """Give this phone a fresh session id (joining, logging in or out, leaving): ``renew(old, new)`` moves on the
+    table what the old id held (:meth:`Access.renew`); only once it has (it may refuse) does the cookie carry the
+    new id, so an id planted in the phone before, or a copy of its cookie, is worth nothing from now on."""
+    old, new = session.get("sid"), secrets.token_urlsafe(18)
+    renew(str(old) if old else None, new)
+    session["sid"] = new
+    session.permanent = True
+    return new
+
+
 def current_player() -> str | None:
     """The player this phone has joined as, if that player is in the current game."""
     ctx = context()
@@ -109,25 +121,13 @@ def json_body() -> dict[str, Any]:
         raise BadRequest(f"the body is not valid JSON ({error})") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
-    if nesting(body) > MAX_NESTING:
+    if nesting(body, MAX_NESTING) > MAX_NESTING:
         raise BadRequest(f"the body is nested too deeply (more than {MAX_NESTING} levels)")
     return body
 
 
 #: Deeper than any request of the API (an input line nests four levels): more is an attack, not a game.
 MAX_NESTING = 32
-
-
-def nesting(value: Any) -> int:
-    """How deeply lists and objects nest in ``value`` (found without recursion)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            if depth <= MAX_NESTING:  # no need to walk further down than the limit
-                stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
 
 
 def field(body: dict[str, Any], name: str, kind: type | tuple[type, ...], *, required: bool = True) -> Any:

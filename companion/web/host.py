@@ -18,7 +18,7 @@ from .access import AccessDenied, Permission
 from .api import limit, running_state
 from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
-from .guard import field, json_body, requires, session_id
+from .guard import field, json_body, renewed_session, requires
 from .renaming import rename_in_game_file
 
 host = Blueprint("host", __name__, url_prefix="/api/host")
@@ -30,9 +30,9 @@ host = Blueprint("host", __name__, url_prefix="/api/host")
 def post_login() -> Any:
     """Become the host with the PIN shown on the table's screen."""
     body = json_body()
-    if not context().access.try_pin(field(body, "pin", str).strip()):
+    if not context().access.try_pin(field(body, "pin", str).strip(), request.remote_addr):
         raise AccessDenied("wrong PIN")
-    context().access.grant_host(session_id())
+    renewed_session(lambda old, new: context().access.renew(old, new, host=True))
     session["host"] = True
     session["looker"] = True
     return jsonify({"host": True, "csrf": generate_csrf()})
@@ -42,8 +42,7 @@ def post_login() -> Any:
 @limit("10 per minute")
 @requires(Permission.OPEN)
 def post_logout() -> Any:
-    if "sid" in session:
-        context().access.revoke_host(session["sid"])
+    renewed_session(lambda old, new: context().access.renew(old, new, host=False))
     session.pop("host", None)
     return jsonify({"host": False})
 

@@ -26,6 +26,7 @@ from flask import Flask
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .addresses import device, is_own
+from .doorway import Doorway
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ HEAD_SECONDS = 5.0  # a request's line and headers, from their first byte (a pho
 BODY_SECONDS = 5.0  # a request's body, from the end of its head (256 KB at most: a second on a poor Wi-Fi)
 READS_PER_ADDRESS = 8  # heads and bodies being read at once from one device (a browser opens at most 6 connections)
 MAX_HEAD_BYTES = 16 * 1024  # cheroot's max_request_header_size: the request line and headers
+KEEP_ALIVE = 256  # connections kept open idle between requests (cheroot's keep_alive_conn_limit; its default is 10)
 MAX_BODY_BYTES = 256 * 1024  # cheroot's max_request_body_size: the largest body of any route (an imported game)
 CHUNK_LINE_BYTES = 64  # a chunk's size line, extensions and CRLF included (``2000\r\n`` is 6)
 DRAIN_BYTES = 16 * 1024  # a body the app left unread is read and dropped up to this, to keep the connection; more
@@ -209,7 +211,38 @@ class _Request(server.HTTPRequest):
 
 
 class _Connection(server.HTTPConnection):
+    """cheroot's connection, telling the :class:`~.doorway.Doorway` when its thread is done with it and when it
+    closes."""
+
     RequestHandlerClass = _Request
+
+    def communicate(self) -> bool:
+        try:
+            return bool(super().communicate())
+        finally:
+            doorway(self.server).done(self)
+
+    def close(self) -> None:
+        doorway(self.server).closed(self)
+        super().close()
+
+
+class _Server(wsgi.Server):
+    """cheroot's WSGI server with the :class:`~.doorway.Doorway` as its connection manager."""
+
+    threads_per_device = 8
+    _connections: Any  # cheroot's own (its type stubs leave it out)
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._connections.close()  # cheroot's own manager, holding nothing yet but the listening socket's key
+        self._connections = Doorway(self, threads_per_device=self.threads_per_device)
+
+
+def doorway(served: Any) -> Doorway:
+    """The connection manager of a running :class:`_Server` (set by its ``prepare``)."""
+    manager: Doorway = served._connections
+    return manager
 
 
 #: The environ key of a callable telling whether the client has closed the connection (see :class:`Gateway`).
@@ -217,6 +250,9 @@ CLIENT_GONE = "companion.client_gone"
 #: The environ key of a callable the app calls with its route's bound on the body: the server then refuses a chunk
 #: that would go past it as soon as its size line is read (:class:`ChunkedBody`).
 BODY_LIMIT = "companion.body_limit"
+#: The environ key of a callable setting how long a write may take no step forward before the connection ends
+#: (an ordinary answer: :data:`.doorway.NO_PROGRESS_SECONDS`; a live stream sets its own).
+PATIENCE = "companion.patience"
 
 
 def no_bound(limit: int) -> None:
@@ -231,6 +267,7 @@ class Gateway(wsgi.Gateway_10):
     def get_environ(self) -> dict[str, Any]:  # type: ignore[override]  # cheroot's stub types the base's as None
         environ: dict[str, Any] = super().get_environ()
         environ[CLIENT_GONE] = partial(peer_closed, self.req.conn.socket)
+        environ[PATIENCE] = self.req.conn.socket.settimeout
         body = self.req.rfile
         environ[BODY_LIMIT] = body.bound if isinstance(body, KnownBody | ChunkedBody) else no_bound
         return environ
@@ -266,8 +303,12 @@ class WebServer:
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8080, *, threads: int = THREADS) -> None:
         self.app = app
-        self._server = wsgi.Server((listen_host(host), port), app, numthreads=threads, max=threads,
-                                   server_name="companion", request_queue_size=32, shutdown_timeout=2)
+        self._server = _Server((listen_host(host), port), app, numthreads=threads, max=threads,
+                               server_name="companion", request_queue_size=32, shutdown_timeout=2)
+        self._server.threads_per_device = threads_per_device(threads)
+        # cheroot closes every connection after its answer once 10 wait idle in its selector (any 10 devices' idle
+        # sockets took keep-alive from every phone); the Doorway bounds the open connections itself.
+        self._server.keep_alive_conn_limit = KEEP_ALIVE
         self._server.max_request_header_size = MAX_HEAD_BYTES
         self._server.max_request_body_size = MAX_BODY_BYTES  # a longer Content-Length: 413 with the head
         self._server.ConnectionClass = _Connection
@@ -289,6 +330,10 @@ class WebServer:
     def url(self) -> str:
         host = self.host if self.host not in ALL_ADDRESSES else "127.0.0.1"
         return f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
+
+    def held(self) -> dict[str, int]:
+        """The connections open, arriving, waiting their device's turn and served by a thread (``Doorway.held``)."""
+        return doorway(self._server).held()
 
     def start(self) -> WebServer:
         """Bind and serve in a daemon thread; returns self."""
@@ -329,6 +374,12 @@ class WebServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def threads_per_device(threads: int) -> int:
+    """How many of a pool's threads one device may hold at once: 8 of the page's 48 (a browser's 6 connections and
+    its live streams), 1 of the captive portal's 4."""
+    return max(1, min(READS_PER_ADDRESS, threads // 4))
 
 
 def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8080, *, threads: int = THREADS) -> WebServer:

@@ -339,22 +339,25 @@ def test_a_file_that_is_not_a_database_is_refused(path: Path) -> None:
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
-def test_a_game_exported_with_any_character_in_a_name_imports_and_replays(journal: Journal, tmp_path: Path,
-                                                                         separator: str) -> None:
-    """JSON Lines ends lines at "\\n" only: a name holding a character that str.splitlines would cut at still
-    round-trips through export, import, `companion replay` and the file on disk (with CRLF line ends too)."""
+def test_a_game_file_with_a_line_separator_in_a_name_is_read_line_by_line(
+        journal: Journal, tmp_path: Path, separator: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON Lines ends lines at "\\n" only: a name holding a character that str.splitlines would cut at stays in its
+    line (with CRLF line ends too), and is refused for what it is (names hold no line or paragraph separator since
+    issue 39: tests/test_player_names.py), not as a line cut in two."""
     from companion.cli import main
 
-    game = journal.new_game({"ruleset": "classic", "players": [f"A{separator}n", "Bob"], "seed": 1})
-    game.submit({"roll": [1, 2]})
-    text = game.export()
-    copy = journal.import_game(text)
-    assert copy.state["players"][0]["name"] == f"A{separator}n" and copy.state["seq"] == 1
-    assert replay(game_file_lines(text)).state["seq"] == 1
+    with pytest.raises(IllegalInput, match="cannot be a player's name"):
+        journal.new_game({"ruleset": "classic", "players": [f"A{separator}n", "Bob"], "seed": 1})
+    text = json.dumps({"setup": {"ruleset": "classic", "players": [f"A{separator}n", "Bob"], "seed": 1}},
+                      ensure_ascii=False) + '\n{"roll": [1, 2]}\n'
+    assert [json.loads(line)["setup"]["players"][0] for line in game_file_lines(text)[:1]] == [f"A{separator}n"]
+    with pytest.raises(GameFileError, match="cannot be a player's name"):
+        journal.import_game(text)
     path = tmp_path / "game.jsonl"
     path.write_bytes(("\ufeff" + text.replace("\n", "\r\n")).encode())
-    assert main(["replay", str(path), "--json"], out := io.StringIO()) == 0
-    assert json.loads(out.getvalue())["players"][0]["name"] == f"A{separator}n"
+    assert main(["replay", str(path), "--json"], io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert "line 1" in err and "cannot be a player's name" in err
 
 
 class FailingPragma:

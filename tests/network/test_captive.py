@@ -121,3 +121,25 @@ def test_the_dnsmasq_drop_in_names_the_address_the_hotspot_is_given() -> None:
     printed = subprocess.run([sys.executable, "-m", "companion.network.dnsmasq"], capture_output=True, text=True,
                              check=True, cwd=ROOT).stdout
     assert printed == drop_in()  # what firmware/install.sh writes
+
+
+def test_idle_and_half_sent_requests_from_one_device_do_not_stall_the_portal(running: tuple[int, int, Path]) -> None:
+    """4 idle connections from one device held the portal's 4 threads (a per-device cap of 8): another phone's
+    connectivity check waited. (Here rather than in tests/web/test_hostile.py: the portal needs the hotspot's fakes.)"""
+    _, captive, _ = running
+    held = []
+    try:
+        for n in range(12):  # idle, and a head sent a line short of its end
+            sock = socket.create_connection(("127.0.0.1", captive), timeout=10, source_address=("127.0.0.2", 0))
+            if n % 2:
+                sock.sendall(b"GET /generate_204 HTTP/1.1\r\nHost: connectivitycheck.gstatic.com\r\n")
+            held.append(sock)
+        time.sleep(1)
+        for _ in range(5):  # within a phone's patience each (a connection's time-out of 3 s: nothing timed)
+            connection = http.client.HTTPConnection("127.0.0.1", captive, timeout=3, source_address=("127.0.0.3", 0))
+            connection.request("GET", "/generate_204", headers={"Host": "connectivitycheck.gstatic.com"})
+            assert connection.getresponse().status == 302
+            connection.close()
+    finally:
+        for sock in held:
+            sock.close()

@@ -635,6 +635,18 @@ def test_a_players_phone_at_its_devices_limit_ends_its_own_anonymous_view() -> N
     assert mine is not None and views[0].ended.is_set() and not views[1].ended.is_set()  # type: ignore[union-attr]
 
 
+def test_one_sessions_newest_stream_replaces_its_oldest_from_any_address() -> None:
+    """One cookie (a joined guest's) opened 4 streams from each of 8 addresses and held all 32 slots."""
+    slots = StreamSlots(per_address=4, anonymous_per_address=2, per_session=3, total=32)
+    guest = [slots.take(f"10.0.2.{i // 4 + 1}", member=True, session="guest") for i in range(32)]
+    assert all(guest) and slots.held() == 3
+    assert [s.ended.is_set() for s in guest] == [True] * 29 + [False] * 3  # type: ignore[union-attr]
+    assert slots.take("10.0.3.1", member=True, session="ann") and slots.take("10.0.3.2", member=True, session="host")
+    assert slots.take("10.0.3.3")  # an anonymous phone too
+    slots.end_session("ann")  # Ann's session id replaced (she logged in): her streams end
+    assert slots.held() == 5
+
+
 def test_ipv6_devices_are_counted_by_their_64_and_ipv4_through_ipv6_as_itself() -> None:
     slots = StreamSlots(per_address=4, anonymous_per_address=2, total=32)
     assert slots.take("2001:db8:1:2::10") and slots.take("2001:db8:1:2:aaaa:bbbb:cccc:dddd")
@@ -688,28 +700,77 @@ def test_refused_inputs_are_limited_per_phone_whatever_its_address(client: Flask
     refused(answer, 429, "too-many")
 
 
-def test_pin_login_pauses_after_wrong_pins_from_every_address_until_the_host_allows_it(table: Table,
-                                                                                      tmp_path: Any) -> None:
-    """10 addresses got 50 tries a minute: with 250, a 6-digit PIN fell with even odds in about 7 hours."""
+class Clock:
+    """A clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_pins_make_growing_waits_per_device_network_and_table() -> None:
+    from companion.web.pin_delays import DEVICE, NETWORK, TABLE, PinDelays
+
+    assert [DEVICE.wait(n) for n in range(8)] == [0, 0, 0, 1, 2, 4, 8, 16]  # 3 typos free, then doubling
+    assert DEVICE.wait(100) == DEVICE.cap and NETWORK.wait(10) == 1 and TABLE.wait(19) == 0 and TABLE.wait(25) == 32
+    clock = Clock()
+    delays = PinDelays(clock=clock)
+    for _ in range(4):
+        delays.wrong("10.0.0.5")
+    assert delays.wait("10.0.0.5", 4) == 2  # its device: 4 wrong
+    assert delays.wait("10.0.0.6", 4) == 0  # another device of the network: 4 of its 10 free
+    assert delays.wait("2001:db8::1", 4) == 0 and delays.wait("127.0.0.1", 4) == 0
+    clock.now += 2
+    assert delays.wait("10.0.0.5", 4) == 0
+    for n in range(6):
+        delays.wrong(f"10.0.0.{10 + n}")
+    assert delays.wait("10.0.0.99", 10) == 1 and delays.wait("10.0.0.5", 10) == 1  # the /24: 10 wrong
+    assert delays.wait("10.0.1.1", 10) == 0
+    delays.right("10.0.0.99")  # the host, on the same Wi-Fi
+    assert delays.wait("10.0.0.99", 0) == 0 and delays.wait("10.0.0.5", 0) == 0
+    delays.clear()
+    assert delays.wait("10.0.0.5", 0) == 0
+
+
+def test_wrong_pins_from_everywhere_slow_pin_login_and_never_pause_it(table: Table, tmp_path: Any) -> None:
+    """20 wrong PINs from anywhere paused PIN login for everyone, the right PIN too, until the host allowed it again
+    on the OLED: a switch any guest could throw. Now they make every try wait, a little longer after each."""
     from companion.web.access import PIN_FAILURES
 
     kept = tmp_path / "games.phones.json"
     access = Access.kept(kept)
+    clock = Clock()
+    access.pin_delays.clock = clock
     app = create_app(table, access=access)
+    host = as_host_with(app, access.host_pin, "10.9.0.1")  # logged in before: never asked again
     wrong = "000000" if access.host_pin != "000000" else "111111"
-    for n in range(PIN_FAILURES):
+    for n in range(PIN_FAILURES):  # each from its own network: no device's nor network's count is past its free ones
         phone = app.test_client()
-        address = {"environ_base": {"REMOTE_ADDR": f"10.0.{n}.1"}}
-        answer = phone.post("/api/host/login", json={"pin": wrong}, headers={"X-CSRFToken": csrf(phone)}, **address)
+        answer = phone.post("/api/host/login", json={"pin": wrong}, headers={"X-CSRFToken": csrf(phone)},
+                            environ_base={"REMOTE_ADDR": f"10.0.{n}.1"})
         refused(answer, 403, "forbidden")
+    assert Access.kept(kept).pin_paused  # the OLED says so, even after a restart
     phone = app.test_client()
     answer = phone.post("/api/host/login", json={"pin": access.host_pin}, headers={"X-CSRFToken": csrf(phone)},
                         environ_base={"REMOTE_ADDR": "10.1.0.1"})
-    refused(answer, 429, "pin-paused")  # the right PIN too: the pause stops a search, whatever it found
-    assert Access.kept(kept).pin_paused  # a restart clears nothing
-    access.allow_pin()  # the host menu's "Allow PIN login"
-    assert post(phone, "/api/host/login", {"pin": access.host_pin}).status_code == 200
-    assert not Access.kept(kept).pin_paused
+    refused(answer, 429, "pin-wait")  # the right PIN too: a wait it passed would not slow a search
+    assert answer.get_json()["message"] == "too many wrong PINs: try again in 1 s"
+    assert host.get("/api/host/games", environ_base={"REMOTE_ADDR": "10.9.0.1"}).status_code == 200
+    clock.now += 1
+    answer = phone.post("/api/host/login", json={"pin": access.host_pin}, headers={"X-CSRFToken": csrf(phone)},
+                        environ_base={"REMOTE_ADDR": "10.1.0.1"})
+    assert answer.status_code == 200  # a second later: slowed, never paused
+    assert not Access.kept(kept).pin_paused  # the right PIN starts the count again
+
+
+def as_host_with(app: Flask, pin: str, address: str) -> FlaskClient:
+    client = app.test_client()
+    answer = client.post("/api/host/login", json={"pin": pin}, headers={"X-CSRFToken": csrf(client)},
+                         environ_base={"REMOTE_ADDR": address})
+    assert answer.status_code == 200
+    return client
 
 
 def test_a_request_naming_no_host_is_refused(app: Flask) -> None:

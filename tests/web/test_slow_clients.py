@@ -59,3 +59,52 @@ def test_slow_headers_do_not_take_the_page_from_the_phones(server: WebServer, so
         stop.set()
         for sock in socks:
             sock.close()
+
+
+@pytest.mark.parametrize(("data", "whole"), [
+    (b"GET /api/state HTTP/1.1\r\nHost: pi\r\n\r\n", True),
+    (b"GET /api/state HTTP/1.1\r\nHost: pi\r\n", False),  # the head's end still to come
+    (b"", False),
+    (b"POST /api/input HTTP/1.1\r\nHost: pi\r\nContent-Length: 10\r\n\r\n{\"seq\": 1}", True),
+    (b"POST /api/input HTTP/1.1\r\nHost: pi\r\nContent-Length: 11\r\n\r\n{\"seq\": 1}", False),
+    (b"POST /api/host/import HTTP/1.1\r\nHost: pi\r\ncontent-length: 200000\r\n\r\n{", True),  # read by a thread
+    (b"POST /api/join HTTP/1.1\r\nHost: pi\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n", False),
+    (b"POST /api/join HTTP/1.1\r\nHost: pi\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", True),
+    (b"POST /api/join HTTP/1.1\r\nHost: pi\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", True),
+    (b"GET / HTTP/1.1\r\n" + b"X-Long: " + b"a" * 20_000, True),  # over the head's bound: cheroot refuses it
+])
+def test_a_thread_is_given_once_the_request_has_arrived(data: bytes, whole: bool) -> None:
+    from companion.web.doorway import arrived
+
+    assert arrived(data) is whole
+
+
+def test_one_device_holds_a_few_threads_and_none_before_its_requests_arrive(server: WebServer) -> None:
+    """20 connections from one device: 10 idle, 10 pipelining requests for the page's script and reading nothing.
+    The device holds at most its share of threads; the idle ones none."""
+    requests = b"GET /static/app.js HTTP/1.1\r\nHost: pi\r\nAccept-Encoding: identity\r\n\r\n" * 30
+    socks = []
+    try:
+        for n in range(20):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            sock.bind(("127.0.0.2", 0))
+            sock.connect((server.host, server.port))
+            if n % 2:
+                sock.sendall(requests)
+            socks.append(sock)
+        time.sleep(1)
+        held = server.held()
+        assert held["working"] <= 8 and held["open"] == 20, held
+        assert held["waiting"] >= 2, held  # the reading-nothing ones beyond the device's share wait their turn
+        phone = http.client.HTTPConnection(server.host, server.port, timeout=3)  # a phone's patience
+        phone.request("GET", "/api/state")
+        assert phone.getresponse().status == 200
+        phone.close()
+        deadline = time.monotonic() + 30  # bounded: the deadline of a write that moves no byte is 4 s
+        while server.held()["open"] > 18 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert server.held()["open"] <= 18  # the stalled writes were ended, their threads freed
+    finally:
+        for sock in socks:
+            sock.close()

@@ -155,14 +155,26 @@ def stream_of_a_host(server: WebServer, table: Table) -> tuple[Phone, EventStrea
     return bob, stream
 
 
+def ended(stream: EventStream) -> bool:
+    """Whether the stream ends without another state (keep-alives aside)."""
+    try:
+        stream.next_state(within=5)
+    except EOFError:
+        return True
+    return False
+
+
 def test_leaving_host_mode_hides_the_others_cards_on_the_open_stream(server: WebServer, table: Table) -> None:
     """The stream decided what its phone may see when it opened: after "Leave host mode" it still sent every
-    player's face-down travel cards."""
+    player's face-down travel cards. Now logging out gives the phone a fresh session id: the stream opened under
+    the old one ends at once, sending nothing more, and the page's new stream shows only Bob's own card."""
     bob, stream = stream_of_a_host(server, table)
     bob.post("/api/host/logout", {})
     table.submit({"roll": [1, 2]}, source="buttons")
-    assert travel_cards(stream) == ["travel-hidden", "travel-back-1"]
-    stream.close()
+    assert ended(stream)
+    again = bob.stream()
+    assert travel_cards(again) == ["travel-hidden", "travel-back-1"]
+    again.close()
 
 
 def stream_of_a_lost_phone(server: WebServer, table: Table) -> EventStream:
@@ -199,8 +211,10 @@ def test_freeing_a_seat_alone_reaches_the_lost_phones_open_stream(server: WebSer
 
 def test_leaving_host_mode_alone_reaches_the_open_stream_and_nothing_is_sent_twice(
         server: WebServer, table: Table) -> None:
-    bob, stream = stream_of_a_host(server, table)
+    bob, old = stream_of_a_host(server, table)
     bob.post("/api/host/logout", {})
+    assert ended(old)  # opened under the session id logging out replaced
+    stream = bob.stream()
     assert travel_cards(stream, within=5) == ["travel-hidden", "travel-back-1"]  # the same state, as it may see it now
     Phone(server).post("/api/join", {"code": CODE, "player": "Ann"})  # another phone's seat: Bob's view is the same
     stream.comments = 0
