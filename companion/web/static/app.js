@@ -1,166 +1,20 @@
-// The phone page: draws the state of DESIGN.md, follows the live stream, and sends inputs.
-// Plain JavaScript, no framework, no external file: the table has no internet.
-"use strict";
+// The phone page: draws the state of DESIGN.md, follows the live stream, and sends inputs. This is its entry module
+// (page.html loads it). Plain JavaScript modules served as they are, no framework, no build step, no external file:
+// the table has no internet.
 
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-// The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
-const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
+import { $, el, svg } from "./dom.js";
+import { actor, app, cardName, deedsOf, groupName, kindName, money, player, playerColour, playing, signed, sortedDeeds,
+  spaceName } from "./state.js";
+import { act, api, deedAct, drawWith, input, loadSession, made, notice, send } from "./talk.js";
+import { renderGameOver, renderMoneyStory } from "./money.js";
+import { bridgeEnds, playerNames, readOptions, readStart, showOptions, showProgress } from "./setup.js";
+
 // Answers that take a player out of the game (or to magie-1904's poorhouse): their words, and a confirmation.
 const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
   "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay",
   "loan", "move-bridge"]);
-const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "on") for (const [ev, fn] of Object.entries(value)) node.addEventListener(ev, fn);
-    else if (key === "text") node.textContent = value;
-    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  return node;
-}
-const money = (n) => "$" + n;
-// What an act does to one's cash, signed as on a bank statement: "+$50", "−$110" (a true minus sign).
-const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n));
-// After an act, the controls that move money stay inert until the reply is drawn and this long after it, so
-// that the second tap of a double tap lands on nothing (never on the opposite act drawn where the first one was).
-const CALM_MS = 700;
-const MOVING = /^\/api\/(input|roll|host\/(undo|remove-player))$/;
-const CALM_SCOPES = ["deed-card", "act-prompt", "mine-panel", "trade-offer", "bid-form", "host-actions", "host-players", "toast"];
-const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
-const playerColour = (name) => {
-  const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;
-  return COLOURS[(i < 0 ? 0 : i) % COLOURS.length];
-};
-
-// The control a request was sent from (the button tapped, or the form): its refusal is said beside it.
-document.addEventListener("click", (event) => { app.origin = event.target.closest && event.target.closest("button"); }, true);
-document.addEventListener("submit", (event) => { app.origin = event.target; }, true);
-
-function sayBeside(origin, text) {
-  for (const old of document.querySelectorAll(".error[data-error]")) old.remove();  // until the next action
-  if (!text) return;
-  const anchor = origin && origin.isConnected && (origin.closest("form, .mine-row, .offer, .actions, .row") || origin.parentElement);
-  if (!anchor) return notice(text);
-  anchor.append(el("p", { class: "error", role: "alert", "data-error": "" }, text));
-}
-
-function calm(on) {
-  calm.busy = Math.max(0, (calm.busy || 0) + (on ? 1 : -1));  // requests still on their way
-  clearTimeout(calm.timer);
-  const set = (inert) => CALM_SCOPES.forEach((id) => $(id) && $(id).toggleAttribute("inert", inert));
-  if (calm.busy) return set(true);
-  calm.timer = setTimeout(() => set(false), CALM_MS);
-}
-
-function notice(text, ok = false) {
-  const box = $("notice");
-  box.textContent = text;
-  box.className = ok ? "notice ok" : "notice";
-  box.hidden = !text;
-  if (text) clearTimeout(notice.timer), (notice.timer = setTimeout(() => (box.hidden = true), 6000));
-}
-
-// ------------------------------------------------------------------ talking to the Pi
-async function api(path, body) {
-  const options = { credentials: "same-origin", headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    options.method = "POST";
-    options.headers["Content-Type"] = "application/json";
-    options.headers["X-CSRFToken"] = app.session ? app.session.csrf : "";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  const data = response.headers.get("Content-Type")?.includes("json") ? await response.json() : await response.text();
-  if (!response.ok) {
-    const error = new Error(data && data.message ? data.message : response.statusText);
-    error.status = response.status;
-    error.code = data && data.error;
-    throw error;
-  }
-  return data;
-}
-
-async function send(path, body, okText, done) {
-  const origin = app.origin;
-  app.origin = null;
-  sayBeside(null, "");
-  const before = app.state;
-  const moving = MOVING.test(path);  // an input: money may move
-  if (moving) calm(true);
-  try {
-    const result = await api(path, body);
-    // An input's reply is a state of the game it was made on; a bare state (new game, resume, import, rename)
-    // is of a game whose id the stream or the session tells next.
-    if (result && result.state && result.state.seq !== undefined) render(result.state, body && body.game);
-    else if (result && result.seq !== undefined && result.players) render(result, null);
-    if (okText) notice(okText, true);
-    if (done && result && result.state) confirmation(done(before, result.state), before);
-    return result;
-  } catch (error) {
-    sayBeside(origin, error.message);
-    if (error.status === 409 || error.code === "csrf") await refresh();
-    if (error.status === 401) await loadSession();
-    return null;
-  } finally {
-    if (moving) calm(false);
-  }
-}
-
-// "Mortgaged Oriental Avenue: +$50" at the foot of the screen (not under the finger), with Undo for the host
-// (the engine's undo is the host's: a player's way back is the opposite act, which costs the interest).
-function confirmation(text, before) {
-  if (!text) return;
-  const box = $("toast");
-  const undo = app.session && app.session.host && before
-    ? el("button", { type: "button", class: "secondary", on: { click: () => { box.hidden = true; send("/api/host/undo", made({})); } } }, "Undo")
-    : null;
-  box.replaceChildren(el("span", {}, text), undo || "");
-  box.hidden = false;
-  clearTimeout(confirmation.timer);
-  confirmation.timer = setTimeout(() => (box.hidden = true), 8000);
-}
-
-// What a deed's act did, in words and money, from the states before and after it.
-const DONE = { mortgage: "Mortgaged", unmortgage: "Lifted the mortgage on", improve: "Improved", sign: "Put a sign on" };
-function doneText(verb, id, before, after) {
-  const me = actor(), old = before.players.find((p) => p.name === me), now = after.players.find((p) => p.name === me);
-  const rec = (after.spaces || {})[id] || {}, was = (before.spaces || {})[id] || {};
-  const what = verb === "build" ? `Built ${rec.hotel ? "a hotel" : "a house"} on` : verb === "sell" ? `Sold ${was.hotel ? "the hotel" : "a house"} on`
-    : DONE[verb] || verb;
-  const change = old && now && "cash" in now ? now.cash - old.cash : 0;
-  return `${what} ${spaceName(id)}` + (change ? `: ${signed(change)}` : "");
-}
-
-// The host acts for the player picked in "Act for" (their own seat first, if they joined too); a phone for its seat.
-const actor = () => (!app.session ? null : app.session.host ? app.actAs || app.session.player : app.session.player) || null;
-// Every change names the game and the state it was made on: a new game's first state has seq 0 too.
-const made = (body) => ({ ...body, seq: app.state.seq, ...(app.game != null ? { game: app.game } : {}) });
-const input = (line) => send("/api/input", made({ input: line }));
-const act = (verb, extra = {}) => input({ act: { player: actor(), do: verb, ...extra } });
-// A deed's act, confirmed in words and money once the engine took it.
-const deedAct = (verb, id) => send("/api/input", made({ input: { act: { player: actor(), do: verb, space: id } } }), null,
-  (before, after) => doneText(verb, id, before, after));
-
-async function loadSession() {
-  app.session = await api("/api/session");
-  $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
-    : app.session.player || "";
-  $("leave-button").hidden = !app.session.player;
-  $("leave-button").textContent = app.session.player ? `Leave ${app.session.player}'s seat` : "Leave seat";
-  $("code-panel").hidden = !app.session.table_code;
-  return app.session;
-}
 
 async function refresh() {
   await loadSession();
@@ -373,11 +227,6 @@ function rollControls(box, prompt) {
   }
 }
 
-const player = (name) => app.state.players.find((p) => p.name === name);
-// A card as people name it ("Get out of jail free"), from the board data; the id where none is known.
-const cardName = (id) => (app.board && app.board.cards && app.board.cards[id]) || id;
-const deedsOf = (state, name) => Object.entries(state.spaces || {}).filter(([, rec]) => rec.owner === name).map(([id]) => id);
-
 function sparkline(name) {
   const points = app.history.map((p) => p.cash[name]).filter((v) => v !== undefined);
   const box = svg("svg", { class: "spark", viewBox: "0 0 100 30", preserveAspectRatio: "none", role: "img",
@@ -401,8 +250,6 @@ function deedChip(id, rec) {
 }
 
 // ------------------------------------------------------------------ a space's card (the title deed as printed)
-const groupName = (group) => (group ? group.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()) : "");
-
 function openDeed(id) {
   const dialog = $("deed-card");
   dialog.dataset.space = id;
@@ -459,18 +306,6 @@ const verbLabel = (verb, id) => {
   const button = $("mine").querySelector(`[data-deed="${CSS.escape(id)}"] [data-verb="${CSS.escape(verb)}"]`);
   return (button && button.dataset.label) || VERB_LABELS[verb] || verb;
 };
-const kindName = (kind) => kind.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
-
-const sortedDeeds = (state, name) => deedsOf(state, name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
-
-// Groups in board order (where each group's first space is), the spaces of a group in board order.
-function groupOrder(id) {
-  const space = app.board && app.board.byId[id];
-  if (!space) return id;
-  const first = space.group && app.board.groups[space.group] ? app.board.byId[app.board.groups[space.group].spaces[0]] : space;
-  const at = (s) => String(app.board.spaces.indexOf(s)).padStart(3, "0");
-  return `${at(first)}:${at(space)}`;
-}
 
 function renderPlayers(state) {
   const list = $("players");
@@ -636,10 +471,6 @@ function renderAuction(state) {
 }
 
 const bidLabel = () => { $("bid-button").textContent = "Bid " + money(Number($("bid-amount").value) || 0); };
-
-function playing(name) {  // a seated player still in the game: one out of it is offered no acts
-  return !!name && !!player(name) && !player(name).bankrupt;
-}
 
 function renderTrade(state) {
   const me = actor();
@@ -1095,5 +926,11 @@ async function start() {
   if (app.session.host) await hostSetup();
   if (!app.session.table_code) follow();
 }
+
+
+drawWith(render, refresh);
+// The page's state and its stream, for the browser's console (and the tests that drop the stream): a module's
+// names are its own, so these two are handed to the window on purpose.
+Object.assign(globalThis, { app, follow });
 
 start();
