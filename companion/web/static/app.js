@@ -2,12 +2,15 @@
 // (page.html loads it). Plain JavaScript modules served as they are, no framework, no build step, no external file:
 // the table has no internet.
 
-import { $, el, svg } from "./dom.js";
-import { actor, app, cardName, deedsOf, groupName, kindName, money, player, playerColour, playing, signed, sortedDeeds,
-  spaceName } from "./state.js";
+import { $, el } from "./dom.js";
+import { actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
 import { act, api, deedAct, drawWith, input, loadSession, made, notice, send } from "./talk.js";
 import { renderGameOver, renderMoneyStory } from "./money.js";
 import { bridgeEnds, playerNames, readOptions, readStart, showOptions, showProgress } from "./setup.js";
+import { drawBoard, highlightChoices, renderTokens } from "./board.js";
+import { deedChip, drawDeed } from "./deedcard.js";
+import { renderBank, renderPlayers } from "./players.js";
+import { renderStory } from "./story.js";
 
 // Answers that take a player out of the game (or to magie-1904's poorhouse): their words, and a confirmation.
 const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
@@ -225,230 +228,6 @@ function rollControls(box, prompt) {
   } else {
     box.append(el("p", { class: "where" }, "Roll on the table (the roller or the ROLL button)."));
   }
-}
-
-function sparkline(name) {
-  const points = app.history.map((p) => p.cash[name]).filter((v) => v !== undefined);
-  const box = svg("svg", { class: "spark", viewBox: "0 0 100 30", preserveAspectRatio: "none", role: "img",
-    "aria-label": `${name}'s cash over the game` });
-  if (points.length < 2) return box;
-  const hi = Math.max(...points, 1), lo = Math.min(...points, 0);
-  const xy = points.map((v, i) => `${(i / (points.length - 1)) * 100},${28 - ((v - lo) / (hi - lo || 1)) * 26}`);
-  box.append(svg("polyline", { points: xy.join(" "), fill: "none", stroke: playerColour(name), "stroke-width": 1.5,
-    "vector-effect": "non-scaling-stroke" }));
-  return box;
-}
-
-function deedChip(id, rec) {
-  const space = app.board && app.board.byId[id];
-  const chip = el("button", { type: "button", class: "deed" + (rec.mortgaged ? " mortgaged" : ""), "aria-haspopup": "dialog",
-    on: { click: () => openDeed(id) } },
-    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses} house${rec.houses > 1 ? "s" : ""}` : "") + (rec.mortgaged ? " (mortgaged)" : "")
-      + (rec.improvement ? " · improved" : "") + (rec.sign ? " · no trespassing" : ""));
-  if (space && space.colour) chip.style.setProperty("--gc", space.colour);
-  return chip;
-}
-
-// ------------------------------------------------------------------ a space's card (the title deed as printed)
-function openDeed(id) {
-  const dialog = $("deed-card");
-  dialog.dataset.space = id;
-  drawDeed();
-  if (!dialog.open) dialog.showModal();
-}
-
-function drawDeed() {
-  const dialog = $("deed-card"), id = dialog.dataset.space;
-  const space = app.board && app.board.byId[id];
-  if (!space || !app.state) return;
-  const printed = (app.board.deeds || {})[id] || { lines: [], notes: [] };
-  const rec = (app.state.spaces || {})[id];
-  const band = el("div", { class: "band" }, el("h2", { id: "deed-title" }, space.name),
-    space.group ? el("p", { class: "group" }, groupName(space.group) + " group") : null);
-  if (space.colour) band.style.setProperty("--gc", space.colour);
-  const rows = printed.lines.map(([label, value]) => el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, value)));
-  const status = [];
-  if (rec) {
-    status.push(rec.owner ? `Owner: ${rec.owner}` : "Owner: nobody yet (the bank's)");
-    if (rec.hotel) status.push("A hotel");
-    else if (rec.houses) status.push(`${rec.houses} house${rec.houses > 1 ? "s" : ""}`);
-    if (rec.mortgaged) status.push("Mortgaged");
-    if (rec.improvement) status.push("Improved");
-    if (rec.sign) status.push("No trespassing");
-  }
-  const here = app.state.players.filter((p) => p.space === id && !p.bankrupt).map((p) => p.name);
-  if (here.length) status.push("Here: " + here.join(", "));
-  const acts = el("div", { class: "actions" });
-  const judged = app.acts && app.acts.player === actor() ? app.acts : null;
-  if (judged && rec && rec.owner === actor()) {
-    judged.acts.forEach((a, i) => {
-      if (a.space !== id) return;
-      const label = verbLabel(a.do, id);
-      acts.append(el("button", { type: "button", class: "secondary", "data-verb": a.do, on: { click: () => deedAct(a.do, id) } },
-        label + (judged.cash[i] ? " " + signed(judged.cash[i]) : "")));
-    });
-    for (const { act: a, why } of judged.refused.filter((r) => r.act.space === id)) {
-      acts.append(el("p", { class: "why", "data-why": a.do }, `${verbLabel(a.do, id)}: ${why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why}`));
-    }
-  }
-  dialog.replaceChildren(band,
-    rows.length ? el("table", { class: "printed" }, el("tbody", {}, ...rows)) : el("p", { class: "where" }, kindName(space.kind)),
-    ...printed.notes.map((n) => el("p", { class: "note" }, n)),
-    status.length ? el("p", { class: "status" }, status.join(" · ")) : null,
-    acts,
-    el("form", { method: "dialog" }, el("button", { class: "secondary", autofocus: true }, "Close")));
-}
-
-const VERB_LABELS = { build: "Build", sell: "Sell a building", mortgage: "Mortgage", unmortgage: "Lift mortgage",
-  improve: "Improve", sign: "Put sign here" };
-// A deed's act as its row's button says it ("Build hotel", "Sell house"), else in general words.
-const verbLabel = (verb, id) => {
-  const button = $("mine").querySelector(`[data-deed="${CSS.escape(id)}"] [data-verb="${CSS.escape(verb)}"]`);
-  return (button && button.dataset.label) || VERB_LABELS[verb] || verb;
-};
-
-function renderPlayers(state) {
-  const list = $("players");
-  list.replaceChildren();
-  for (const p of state.players) {
-    const card = el("article", { class: "player" + (state.turn.player === p.name ? " turn-now" : "") + (p.bankrupt ? " out" : ""),
-      "data-player": p.name });
-    card.style.setProperty("--pc", playerColour(p.name));
-    card.append(el("h3", {}, el("span", {}, p.name), "cash" in p ? el("span", { class: "cash", "data-cash": p.name }, money(p.cash)) : null));
-    if ("cash" in p) card.append(sparkline(p.name));
-    const status = p.bankrupt ? "out of the game" : p.in_jail ? "in jail" : "";
-    card.append(el("p", { class: "where" }, `on ${spaceName(p.space)}${status ? " · " + status : ""}${p.laps ? ` · lap ${p.laps}` : ""}`));
-    // Travel cards are dealt face down (RULES §2): other phones see how many, not which.
-    const hidden = p.name === actor() ? [] : (p.cards || []).filter((c) => c.startsWith("travel-"));
-    const shown = (p.cards || []).filter((c) => !hidden.includes(c));
-    if (hidden.length) shown.push(`${hidden.length} travel card${hidden.length > 1 ? "s" : ""}`);
-    if (shown.length) card.append(el("p", { class: "cards" }, "cards: " + shown.map(cardName).join(", ")));
-    const groups = new Map();  // each colour group's deeds together, under the group's name
-    for (const id of sortedDeeds(state, p.name)) {
-      const group = (app.board && app.board.byId[id] || {}).group || "";
-      groups.set(group, [...(groups.get(group) || []), id]);
-    }
-    for (const [group, ids] of groups) {
-      card.append(el("div", { class: "deeds" }, group ? el("span", { class: "gname" }, groupName(group)) : null,
-        ...ids.map((id) => deedChip(id, state.spaces[id]))));
-    }
-    list.append(card);
-  }
-}
-
-function renderBank(state) {
-  const list = $("bank");
-  list.replaceChildren();
-  for (const [pool, amount] of Object.entries(state.pools || {})) list.append(el("dt", {}, pool.replace(/-/g, " ")), el("dd", {}, money(amount)));
-  for (const [what, count] of Object.entries(state.bank || {})) list.append(el("dt", {}, "bank " + what), el("dd", {}, String(count)));
-  if (state.dice) list.append(el("dt", {}, "last roll"), el("dd", {}, state.dice.join(" + ")));
-  for (const loan of state.loans || []) {  // magie-1904: who owes whom counts at the end
-    list.append(el("dt", {}, `loan ${loan.id}`), el("dd", {}, `${loan.borrower} owes ${loan.lender === "bank" ? "the bank" : loan.lender} `
-      + `${money(loan.amount)} (${money(loan.interest)} each wages) on ${loan.spaces.map(spaceName).join(", ")}`
-      + (loan.terms ? `; terms: ${loan.terms}` : "")));
-  }
-  $("bank-panel").hidden = !list.children.length;  // nothing to list (chambers before its first roll): no empty panel
-}
-
-function renderStory(state) {
-  $("story").replaceChildren(...[...state.log].reverse().map((line) => el("li", {}, line)));
-}
-
-// ------------------------------------------------------------------ the board
-function drawBoard() {
-  const board = app.board;
-  const root = svg("svg", { viewBox: `0 0 ${board.width} ${board.height}`, role: "img", "aria-label": `${board.name}: the board` });
-  for (const [a, b] of board.links) {
-    const p = board.byId[a], q = board.byId[b];
-    root.append(svg("line", { class: "link", x1: p.x + 0.5, y1: p.y + 0.5, x2: q.x + 0.5, y2: q.y + 0.5 }));
-  }
-  for (const space of board.spaces) {
-    const g = svg("g", { "data-space": space.id });
-    const rect = svg("rect", { class: "cell", x: space.x + 0.03, y: space.y + 0.03, width: 0.94, height: 0.94, rx: 0.06 });
-    g.append(rect);
-    if (space.colour) g.append(svg("rect", { x: space.x + 0.03, y: space.y + 0.03, width: 0.94, height: 0.2, fill: space.colour }));
-    const words = space.name.split(/\s+/).slice(0, 3);
-    words.forEach((word, i) => {
-      const text = svg("text", { x: space.x + 0.5, y: space.y + 0.4 + i * 0.19, "text-anchor": "middle" });
-      text.textContent = word.length > 8 ? word.slice(0, 7) + "…" : word;
-      g.append(text);
-    });
-    const title = svg("title");
-    title.textContent = space.name;
-    g.append(title);
-    // A tap picks a destination the prompt offers; any other tap opens the space's card.
-    g.setAttribute("role", "button");
-    g.setAttribute("tabindex", "0");
-    g.setAttribute("aria-label", space.name);
-    g.addEventListener("click", () => (app.choices && app.choices.has(space.id) ? pickSpace(space.id) : openDeed(space.id)));
-    g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); g.dispatchEvent(new Event("click")); } });
-    root.append(g);
-  }
-  root.append(svg("g", { id: "marks" }));
-  root.append(svg("g", { id: "tokens" }));
-  const zoom = el("button", { type: "button", class: "secondary zoom", "aria-pressed": "false", on: { click: () => {
-    const big = $("board").classList.toggle("big");
-    zoom.setAttribute("aria-pressed", String(big));
-    zoom.textContent = big ? "Fit the board" : "Larger board";
-  } } }, "Larger board");
-  $("board").classList.remove("big");
-  $("board").replaceChildren(el("div", { class: "board-scroll" }, root), zoom);
-}
-
-function renderTokens(state) {
-  if (!app.board) return;
-  const marks = $("marks"), tokens = $("tokens");
-  marks.replaceChildren();
-  tokens.replaceChildren();
-  for (const [id, rec] of Object.entries(state.spaces || {})) {
-    const space = app.board.byId[id];
-    if (!space) continue;
-    const cell = document.querySelector(`[data-space="${id}"] .cell`);
-    if (cell) cell.classList.toggle("mortgaged", !!rec.mortgaged);
-    // Ownership: a bar along the foot of the space in the owner's colour (a token is a lettered disc).
-    if (rec.owner) marks.append(svg("rect", { class: "owned", x: space.x + 0.03, y: space.y + 0.87, width: 0.94, height: 0.1, fill: playerColour(rec.owner) }));
-    const count = rec.hotel ? 1 : rec.houses || 0;
-    for (let i = 0; i < count; i++) {
-      marks.append(svg("rect", { x: space.x + 0.08 + i * 0.17, y: space.y + 0.06, width: rec.hotel ? 0.3 : 0.13, height: 0.13,
-        fill: rec.hotel ? "#e03131" : "#2f9e44", stroke: "#000", "stroke-width": 0.02 }));
-    }
-  }
-  const here = {};
-  state.players.filter((p) => !p.bankrupt).forEach((p) => {
-    const space = app.board.byId[p.space];
-    if (!space) return;
-    const k = (here[p.space] = (here[p.space] || 0) + 1) - 1;
-    const cx = space.x + 0.2 + (k % 3) * 0.3, cy = space.y + 0.66 - Math.floor(k / 3) * 0.3;
-    const token = svg("g", { class: "token", "data-token": p.name });
-    token.append(svg("circle", { cx, cy, r: 0.15, fill: playerColour(p.name) }));
-    const initial = svg("text", { x: cx, y: cy + 0.065, "text-anchor": "middle", class: "initial" });
-    initial.textContent = p.name.slice(0, 1).toUpperCase();
-    const title = svg("title");
-    title.textContent = p.name;
-    token.append(initial, title);
-    tokens.append(token);
-  });
-}
-
-function highlightChoices(options) {
-  if (!app.board) return;
-  app.choices = new Set(options.filter((o) => app.board.byId[o]));
-  document.querySelectorAll("#board [data-space]").forEach((g) => {
-    g.querySelector(".cell").classList.toggle("pick", app.choices.has(g.dataset.space));
-  });
-}
-
-function pickSpace(id) {
-  // A tap on the map picks, it does not answer: the cells are small on a phone and a mis-tap would move the token
-  // (and pay a fare). The choice is confirmed with the prompt's own button.
-  if (!app.choices || !app.choices.has(id)) return;
-  const list = $("answer-list");
-  const button = list ? $("answer-choose") : document.querySelector(`#act-prompt [data-answer="${CSS.escape(id)}"]`);
-  if (list) {
-    list.value = id;
-    button.textContent = `Choose ${spaceName(id)}`;
-  }
-  if (button) { button.focus(); button.scrollIntoView({ block: "nearest" }); }
 }
 
 // ------------------------------------------------------------------ acting
@@ -927,8 +706,8 @@ async function start() {
   if (!app.session.table_code) follow();
 }
 
-
 drawWith(render, refresh);
+
 // The page's state and its stream, for the browser's console (and the tests that drop the stream): a module's
 // names are its own, so these two are handed to the window on purpose.
 Object.assign(globalThis, { app, follow });
