@@ -8,12 +8,15 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+import companion.web
 from companion.engine import public_state
 from companion.journal import Journal
 from companion.table import Table
@@ -22,6 +25,9 @@ from companion.web.access import Permission
 from companion.web.feed import StreamSlots
 
 from .conftest import CODE, PIN, as_host, csrf, join, post, send
+
+# The page's script: the entry module page.html loads (app.js) and every module it imports, each a file of its own.
+SCRIPTS = tuple(f"/static/{path.name}" for path in sorted((Path(companion.web.__file__).parent / "static").glob("*.js")))
 
 
 def state_of(client: FlaskClient) -> dict[str, Any]:
@@ -464,7 +470,7 @@ def test_no_secrets_in_logs(app: Flask, access: Access, caplog: pytest.LogCaptur
 
 
 def test_pages_send_no_external_reference(client: FlaskClient) -> None:
-    for path in ("/", "/join", "/host", "/static/app.js", "/static/app.css"):
+    for path in ("/", "/join", "/host", *SCRIPTS, "/static/app.css"):
         text = client.get(path).get_data(as_text=True)
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in text and "//cdn" not in text
@@ -472,7 +478,27 @@ def test_pages_send_no_external_reference(client: FlaskClient) -> None:
     assert "default-src 'self'" in headers["Content-Security-Policy"]
 
 
-FIRST_LOAD = ("/", "/static/app.js", "/static/app.css", "/api/board", "/api/state", "/api/history", "/api/session")
+FIRST_LOAD = ("/", *SCRIPTS, "/static/app.css", "/api/board", "/api/state", "/api/history", "/api/session")
+
+
+def test_the_page_loads_its_script_as_modules_each_served_as_javascript(client: FlaskClient) -> None:
+    """page.html loads app.js as a module; each module it imports, and theirs, is served as JavaScript (a module
+    served as anything else is refused by the browser), and every script in static/ is one of them. The page asks
+    for all of them at once (modulepreload), not each only once the module importing it has come."""
+    page = client.get("/").get_data(as_text=True)
+    assert '<script type="module" src="/static/app.js"></script>' in page
+    found, asked = set(), ["app.js"]
+    while asked:
+        name = asked.pop()
+        if name in found:
+            continue
+        found.add(name)
+        response = client.get("/static/" + name)
+        assert response.status_code == 200 and response.mimetype in ("text/javascript", "application/javascript"), name
+        asked += re.findall(r'^import \{[^}]*\} from "\./([\w-]+\.js)";$', response.get_data(as_text=True), re.M)
+    assert {f"/static/{name}" for name in found} == set(SCRIPTS)
+    assert set(re.findall(r'<link rel="modulepreload" href="/static/([\w-]+\.js)">', page)) == found - {"app.js"}
+    assert len(found) > 10  # the page in modules, not one file
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "chambers"])

@@ -1,7 +1,9 @@
 // The money story (each player's payments in and out, newest first) and the game-over summary with its chart of
-// everyone's worth over the game, drawn here as SVG (no chart library). Loaded before app.js, whose helpers
-// ($, el, svg, api, money, signed, spaceName, playerColour) it uses when called.
-"use strict";
+// everyone's worth over the game, drawn here as SVG (no chart library).
+
+import { $, el, svg } from "./dom.js";
+import { app, money, playerColour, signed, spaceName } from "./state.js";
+import { api } from "./talk.js";
 
 async function loadMoney() {
   try {
@@ -12,7 +14,7 @@ async function loadMoney() {
 }
 
 // The story of one player's money: what came in and went out, with the other party, newest first.
-async function renderMoneyStory(state) {
+export async function renderMoneyStory(state) {
   const panel = $("money-panel");
   const names = state.players.filter((p) => "cash" in p).map((p) => p.name);
   panel.hidden = !names.length;
@@ -38,7 +40,7 @@ async function renderMoneyStory(state) {
 
 // Game over: the winner, each player's final worth, rent paid and received, the most landed spaces, and one line
 // per player of their worth over the game (cash where the ruleset counts nothing else).
-async function renderGameOver(state) {
+export async function renderGameOver(state) {
   const panel = $("over-panel");
   panel.hidden = !state.winner;
   if (!state.winner) return;

@@ -1,7 +1,10 @@
 // The host's set-up forms: a new game's options, each a labelled field built from the board file's option table
 // (/api/host/rulesets' fields: type, range, choices, default, one line), and a game in progress entered per player
-// and per deed. Loaded before app.js, whose helpers ($, el, api) it uses when called.
-"use strict";
+// and per deed.
+
+import { $, el } from "./dom.js";
+import { groupName } from "./state.js";
+import { api } from "./talk.js";
 
 const setup = { board: null, ruleset: null };
 const words = (name) => name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
@@ -13,7 +16,7 @@ function spaceSelect(board, keep, attrs, none) {
 }
 
 // addon's bridge: a space of the outer board and one of the inner board, each with its visible label.
-function bridgeEnds(board, prefix, none) {
+export function bridgeEnds(board, prefix, none) {
   const outerTrack = board.spaces[0].track;
   const end = (which) => {
     const id = `${prefix}-${which}`;
@@ -54,7 +57,7 @@ function optionField(field, board) {
 }
 
 // The options as the setup's `options`: only those changed from their defaults.
-function readOptions(ruleset) {
+export function readOptions(ruleset) {
   const options = {};
   for (const field of ruleset.fields) {
     const box = document.querySelector(`#new-options [data-option="${CSS.escape(field.name)}"]`);
@@ -72,7 +75,7 @@ function readOptions(ruleset) {
   return options;
 }
 
-async function showOptions(ruleset) {
+export async function showOptions(ruleset) {
   setup.ruleset = ruleset;
   setup.board = await api("/api/board?ruleset=" + encodeURIComponent(ruleset.id));
   $("new-ruleset-name").textContent = `${ruleset.name} · ${ruleset.players[0]} to ${ruleset.players[1]} players`;
@@ -82,10 +85,10 @@ async function showOptions(ruleset) {
 }
 
 // ------------------------------------------------------------------ a game in progress
-const playerNames = () => $("new-players").value.split(",").map((s) => s.trim()).filter(Boolean);
+export const playerNames = () => $("new-players").value.split(",").map((s) => s.trim()).filter(Boolean);
 const BUILDINGS = [["", "no buildings"], ["1", "1 house"], ["2", "2 houses"], ["3", "3 houses"], ["4", "4 houses"], ["hotel", "a hotel"]];
 
-function showProgress() {
+export function showProgress() {
   const box = $("new-start");
   if (!setup.board || !$("new-progress").open) return box.replaceChildren();
   const board = setup.board, names = playerNames(), kept = readStart(true);
@@ -135,7 +138,7 @@ function colouredLegend(text, colour) {
 }
 
 // The setup's `start`: each player's cash and space, each owned deed's owner, buildings and mortgage.
-function readStart(partial = false) {
+export function readStart(partial = false) {
   const start = { players: {}, spaces: {} };
   for (const fieldset of document.querySelectorAll("#new-start [data-player]")) {
     const player = { cash: Number(fieldset.querySelector("[data-cash]").value), space: fieldset.querySelector("[data-space-of]").value };

@@ -1,0 +1,75 @@
+// A deed as a chip (in a player's list) and as its card (the title deed as printed, with who owns it, what stands
+// on it, who is there, and the acts its owner may take on it now).
+
+import { $, el } from "./dom.js";
+import { actor, app, groupName, kindName, signed, spaceName } from "./state.js";
+import { deedAct } from "./talk.js";
+
+export function deedChip(id, rec) {
+  const space = app.board && app.board.byId[id];
+  const chip = el("button", { type: "button", class: "deed" + (rec.mortgaged ? " mortgaged" : ""), "aria-haspopup": "dialog",
+    on: { click: () => openDeed(id) } },
+    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses} house${rec.houses > 1 ? "s" : ""}` : "") + (rec.mortgaged ? " (mortgaged)" : "")
+      + (rec.improvement ? " · improved" : "") + (rec.sign ? " · no trespassing" : ""));
+  if (space && space.colour) chip.style.setProperty("--gc", space.colour);
+  return chip;
+}
+
+// A space's card: the title deed as printed, opened from a chip or by a tap on the board.
+
+export function openDeed(id) {
+  const dialog = $("deed-card");
+  dialog.dataset.space = id;
+  drawDeed();
+  if (!dialog.open) dialog.showModal();
+}
+
+export function drawDeed() {
+  const dialog = $("deed-card"), id = dialog.dataset.space;
+  const space = app.board && app.board.byId[id];
+  if (!space || !app.state) return;
+  const printed = (app.board.deeds || {})[id] || { lines: [], notes: [] };
+  const rec = (app.state.spaces || {})[id];
+  const band = el("div", { class: "band" }, el("h2", { id: "deed-title" }, space.name),
+    space.group ? el("p", { class: "group" }, groupName(space.group) + " group") : null);
+  if (space.colour) band.style.setProperty("--gc", space.colour);
+  const rows = printed.lines.map(([label, value]) => el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, value)));
+  const status = [];
+  if (rec) {
+    status.push(rec.owner ? `Owner: ${rec.owner}` : "Owner: nobody yet (the bank's)");
+    if (rec.hotel) status.push("A hotel");
+    else if (rec.houses) status.push(`${rec.houses} house${rec.houses > 1 ? "s" : ""}`);
+    if (rec.mortgaged) status.push("Mortgaged");
+    if (rec.improvement) status.push("Improved");
+    if (rec.sign) status.push("No trespassing");
+  }
+  const here = app.state.players.filter((p) => p.space === id && !p.bankrupt).map((p) => p.name);
+  if (here.length) status.push("Here: " + here.join(", "));
+  const acts = el("div", { class: "actions" });
+  const judged = app.acts && app.acts.player === actor() ? app.acts : null;
+  if (judged && rec && rec.owner === actor()) {
+    judged.acts.forEach((a, i) => {
+      if (a.space !== id) return;
+      const label = verbLabel(a.do, id);
+      acts.append(el("button", { type: "button", class: "secondary", "data-verb": a.do, on: { click: () => deedAct(a.do, id) } },
+        label + (judged.cash[i] ? " " + signed(judged.cash[i]) : "")));
+    });
+    for (const { act: a, why } of judged.refused.filter((r) => r.act.space === id)) {
+      acts.append(el("p", { class: "why", "data-why": a.do }, `${verbLabel(a.do, id)}: ${why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why}`));
+    }
+  }
+  dialog.replaceChildren(band,
+    rows.length ? el("table", { class: "printed" }, el("tbody", {}, ...rows)) : el("p", { class: "where" }, kindName(space.kind)),
+    ...printed.notes.map((n) => el("p", { class: "note" }, n)),
+    status.length ? el("p", { class: "status" }, status.join(" · ")) : null,
+    acts,
+    el("form", { method: "dialog" }, el("button", { class: "secondary", autofocus: true }, "Close")));
+}
+
+const VERB_LABELS = { build: "Build", sell: "Sell a building", mortgage: "Mortgage", unmortgage: "Lift mortgage",
+  improve: "Improve", sign: "Put sign here" };
+// A deed's act as its row's button says it ("Build hotel", "Sell house"), else in general words.
+const verbLabel = (verb, id) => {
+  const button = $("mine").querySelector(`[data-deed="${CSS.escape(id)}"] [data-verb="${CSS.escape(verb)}"]`);
+  return (button && button.dataset.label) || VERB_LABELS[verb] || verb;
+};

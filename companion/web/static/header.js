@@ -1,0 +1,44 @@
+// This phone's own: the header (its player's cash, and what the table waits for from them, with that panel held
+// under it) and the join panel.
+
+import { $, el } from "./dom.js";
+import { app, money, player } from "./state.js";
+
+// Me first: once joined, the header holds this player's cash in the largest type, whose turn it is and what the
+// table waits for from them; their prompt's panel stays under it while they scroll (if it is not too tall).
+export function renderMe(state) {
+  const me = app.session && app.session.player, p = me && player(me);
+  $("me-cash").hidden = $("me-now").hidden = !p;
+  document.body.toggleAttribute("data-me", !!p);
+  if (!p) return;
+  $("me-cash").textContent = "cash" in p ? money(p.cash) : "";
+  const prompt = state.prompt;
+  const waiting = prompt && (prompt.player === me || (prompt.waiting || []).includes(me));
+  const offer = state.trade && state.trade.with === me;
+  $("me-now").textContent = state.winner ? `Game over: ${state.winner} wins` : p.bankrupt ? "Out of the game"
+    : waiting ? `Your move: ${prompt.text}` : offer ? `${state.trade.from} offers you a trade`
+      : `Turn ${state.turn.number}: ${state.turn.player}${state.turn.player === me ? " (you)" : ""}`;
+  $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";
+  $("me-now").classList.toggle("waiting", !!(waiting || offer));
+  // The panel with the buttons the table waits for (the prompt's, the bid's, the offer's) stays under the header.
+  const wanted = state.winner ? null : waiting ? (prompt.kind === "auction" ? "auction-panel" : "turn-panel") : offer ? "trade-panel" : null;
+  let stuck = 0;
+  for (const id of ["turn-panel", "auction-panel", "trade-panel"]) {
+    const panel = $(id), here = id === wanted && !panel.hidden;
+    panel.classList.toggle("mine", here);
+    panel.classList.toggle("stuck", here && panel.offsetHeight < innerHeight * 0.35);
+    if (panel.classList.contains("stuck")) stuck = panel.offsetHeight;
+  }
+  // What is scrolled into view (a focused field, a deed) stops below the header and the panel held under it.
+  document.documentElement.style.setProperty("--stuck", stuck + "px");
+}
+
+export function renderJoin(state) {
+  const wanted = document.body.dataset.view === "join" || (!app.session.player && !app.session.host && document.body.dataset.view !== "host");
+  $("join-panel").hidden = !wanted || !!app.session.player;
+  const select = $("join-player");
+  const names = state.players.filter((p) => !p.bankrupt).map((p) => p.name);
+  if ([...select.options].map((o) => o.value).join() !== names.join()) {
+    select.replaceChildren(...names.map((n) => el("option", { value: n }, n + (app.session.seats.includes(n) ? " (joined)" : ""))));
+  }
+}

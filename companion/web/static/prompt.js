@@ -1,0 +1,96 @@
+// The prompt's panel: whose turn it is, what the table asks, and the answers this phone may give (a destination
+// from a list or the map, the dice, the jail's fine and cards).
+
+import { $, el } from "./dom.js";
+import { actor, app, cardName, player, signed, spaceName } from "./state.js";
+import { act, input, made, send } from "./talk.js";
+import { highlightChoices } from "./board.js";
+
+// Answers that take a player out of the game (or to magie-1904's poorhouse): their words, and a confirmation.
+const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go to the poorhouse" };
+
+export function renderTurn(state) {
+  $("turn").textContent = state.winner ? "Game over" : `Turn ${state.turn.number}: ${state.turn.player}`;
+  const prompt = state.prompt;
+  $("prompt").textContent = state.winner ? `${state.winner} wins!` : prompt ? prompt.text : "";
+  const box = $("act-prompt");
+  const me = actor();
+  const mine = Boolean(prompt && me) && (prompt.player === me || (prompt.player === null && app.session.host));
+  // Rebuilt only when what it offers changes: another player's act must not reset dice or a list half chosen.
+  const jailCards = prompt && prompt.purpose === "jail" && prompt.player === me ? player(me).cards : null;
+  const key = JSON.stringify([prompt, me, state.winner, app.session.host, app.session.phone_dice, jailCards, Boolean(app.board)]);
+  if (box.dataset.key === key) {
+    highlightChoices(mine ? prompt.options || [] : []);
+    return;
+  }
+  box.dataset.key = key;
+  box.replaceChildren();
+  if (!prompt || !me || state.winner) return;
+  const label = (option) => priced(prompt, option) || LEAVING[option] || (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
+  if (mine && prompt.kind === "airplane" && prompt.options.includes(prompt.space)) {  // staying put is one tap
+    box.append(el("button", { type: "button", "data-answer": prompt.space, on: { click: () => input({ answer: prompt.space }) } },
+      `Stay on ${label(prompt.space)}`));
+  }
+  if (mine && prompt.options && prompt.options.length > 8) {  // a destination: a list, or a tap on the map
+    const select = el("select", { id: "answer-list", "aria-label": "choose" }, ...prompt.options.map((o) => el("option", { value: o }, label(o))));
+    select.addEventListener("change", () => { $("answer-choose").textContent = "Choose"; });
+    box.append(select, el("button", { type: "button", id: "answer-choose", on: { click: () => input({ answer: select.value }) } }, "Choose"));
+    if (prompt.options.some((o) => app.board && app.board.byId[o])) box.append(el("p", { class: "where" }, "or tap a green space on the board, then Choose"));
+  } else if (mine && prompt.options && prompt.options.length) {
+    for (const option of prompt.options) {
+      const leaving = option in LEAVING;  // taking oneself out of the game: asked twice, as on the table's buttons
+      box.append(el("button", { type: "button", class: leaving ? "danger" : "", "data-answer": option, on: {
+        click: () => (!leaving || confirm(`${prompt.player}: ${LEAVING[option].toLowerCase()}?`)) && input({ answer: option }) } },
+      label(option)));
+    }
+  }
+  if (prompt.kind === "roll" && mine) rollControls(box, prompt);
+  if (!mine && prompt.player && prompt.kind !== "auction") box.append(el("p", { class: "where" }, `${prompt.player} decides.`));
+  if (prompt.kind === "roll" && prompt.purpose === "jail" && prompt.player === me) {
+    const fine = state.options && state.options.jail_fine;
+    box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("pay-fine") } },
+      "Pay the fine" + (fine ? " " + signed(-fine) : "")));
+    for (const card of player(me).cards.filter((c) => c.includes("jail"))) {
+      box.append(el("button", { type: "button", class: "secondary", on: { click: () => act("use-card", { card }) } }, "Use " + cardName(card)));
+    }
+  }
+  highlightChoices(mine ? prompt.options || [] : []);
+}
+
+// A prompt's answer that costs money says how much: "Buy Baltic Avenue −$60"; declining it "No, auction it".
+function priced(prompt, option) {
+  if (prompt.kind === "buy" && prompt.price !== undefined) {
+    if (option === "yes") return `Buy ${prompt.space ? spaceName(prompt.space) + " " : ""}${signed(-prompt.price)}`;
+    if (option === "no") return "Don't buy";
+  }
+  return null;
+}
+
+function rollControls(box, prompt) {
+  const dice = prompt.dice || 2;
+  if (app.session.phone_dice === "software") {
+    box.append(el("button", { type: "button", id: "roll-button", on: { click: () => send("/api/roll", made({})) } }, "Roll"));
+  } else if (app.session.phone_dice === "manual" || app.session.host) {
+    const selects = [];
+    for (let i = 0; i < dice; i++) {
+      const select = el("select", { "aria-label": `die ${i + 1}` });
+      for (let face = 1; face <= 6; face++) select.append(el("option", { value: face }, String(face)));
+      selects.push(select);
+      box.append(select);
+    }
+    let cube = null;
+    if (prompt.with_cube) {  // magie-1924: the throw after doubles adds the chance cube (5 to 30)
+      cube = el("select", { "aria-label": "chance cube" });
+      for (let face = 5; face <= 30; face += 5) cube.append(el("option", { value: face }, String(face)));
+      box.append(cube);
+    }
+    const line = () => {
+      const roll = { roll: selects.map((s) => Number(s.value)) };
+      if (cube) roll.cube = Number(cube.value);
+      return roll;
+    };
+    box.append(el("button", { type: "button", on: { click: () => input(line()) } }, "Enter dice"));
+  } else {
+    box.append(el("p", { class: "where" }, "Roll on the table (the roller or the ROLL button)."));
+  }
+}

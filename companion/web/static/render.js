@@ -1,0 +1,36 @@
+// Drawing a state: every panel, each on its own (their views are the modules imported here).
+
+import { $ } from "./dom.js";
+import { app } from "./state.js";
+import { renderHost } from "./host.js";
+import { renderTurn } from "./prompt.js";
+import { renderGameOver, renderMoneyStory } from "./money.js";
+import { renderBank, renderPlayers } from "./players.js";
+import { renderStory } from "./story.js";
+import { renderTokens } from "./board.js";
+import { renderAuction } from "./auction.js";
+import { renderTrade } from "./trade.js";
+import { renderMine } from "./deeds.js";
+import { renderJoin, renderMe } from "./header.js";
+import { drawDeed } from "./deedcard.js";
+
+// `game` is the id of the state's game (null: not known yet). Only an older state of the game shown is dropped (an
+// input's reply arriving after the stream's next state): another game always replaces it, even one of the same
+// ruleset and players, whose first state has seq 0 too.
+export function render(state, game) {
+  if (app.state && game != null && game === app.game && state.seq < app.state.seq) return;
+  app.state = state;
+  app.game = game;
+  document.body.dataset.seq = state.seq;
+  // Each panel on its own: one that fails must not leave the join, host or prompt panels undrawn (the error is
+  // still thrown, after the others, so that it is seen).
+  const failures = [];
+  // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
+  // renderMe last: it holds under the header the panel the table waits on, once that panel is drawn.
+  for (const panel of [renderHost, renderTurn, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens,
+    renderAuction, renderTrade, renderMine, renderJoin, renderMe]) {
+    try { panel(state); } catch (error) { failures.push(error); }
+  }
+  if ($("deed-card").open) drawDeed();
+  if (failures.length) setTimeout(() => { throw failures[0]; });
+}

@@ -1,0 +1,41 @@
+// What the page knows (the state of DESIGN.md, the board, this phone's session, the cash history: `app`) and what
+// it reads from that: names of spaces, cards and colour groups, the players' colours, sums of money, whose deeds,
+// and whom this phone acts for.
+
+// The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
+const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
+export const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
+
+export const money = (n) => "$" + n;
+// What an act does to one's cash, signed as on a bank statement: "+$50", "−$110" (a true minus sign).
+export const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n));
+export const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
+export const playerColour = (name) => {
+  const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;
+  return COLOURS[(i < 0 ? 0 : i) % COLOURS.length];
+};
+
+// The host acts for the player picked in "Act for" (their own seat first, if they joined too); a phone for its seat.
+export const actor = () => (!app.session ? null : app.session.host ? app.actAs || app.session.player : app.session.player) || null;
+
+export const player = (name) => app.state.players.find((p) => p.name === name);
+// A card as people name it ("Get out of jail free"), from the board data; the id where none is known.
+export const cardName = (id) => (app.board && app.board.cards && app.board.cards[id]) || id;
+export const deedsOf = (state, name) => Object.entries(state.spaces || {}).filter(([, rec]) => rec.owner === name).map(([id]) => id);
+export const groupName = (group) => (group ? group.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()) : "");
+
+export const kindName = (kind) => kind.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+export const sortedDeeds = (state, name) => deedsOf(state, name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
+
+// Groups in board order (where each group's first space is), the spaces of a group in board order.
+function groupOrder(id) {
+  const space = app.board && app.board.byId[id];
+  if (!space) return id;
+  const first = space.group && app.board.groups[space.group] ? app.board.byId[app.board.groups[space.group].spaces[0]] : space;
+  const at = (s) => String(app.board.spaces.indexOf(s)).padStart(3, "0");
+  return `${at(first)}:${at(space)}`;
+}
+
+export function playing(name) {  // a seated player still in the game: one out of it is offered no acts
+  return !!name && !!player(name) && !player(name).bankrupt;
+}

@@ -1,0 +1,82 @@
+// Following the game: the state, the history and the session fetched afresh, the board of the state's ruleset, and
+// the live stream of states (opened again after the Pi refused it, or when a sleeping phone wakes).
+
+import { $ } from "./dom.js";
+import { app } from "./state.js";
+import { api, loadSession } from "./talk.js";
+import { render } from "./render.js";
+import { drawBoard } from "./board.js";
+
+export async function refresh() {
+  await loadSession();
+  try {
+    const state = await api("/api/state");
+    if (!app.board || app.ruleset !== state.ruleset) await loadBoard(state.ruleset);
+    const history = await api("/api/history");
+    app.history = history.points;
+    render(state, app.session.game_id);
+  } catch (error) {
+    $("prompt").textContent = error.message;
+  }
+}
+
+async function loadBoard(ruleset) {
+  const board = await api("/api/board?ruleset=" + encodeURIComponent(ruleset));
+  board.byId = Object.fromEntries(board.spaces.map((s) => [s.id, s]));
+  app.board = board;
+  app.ruleset = ruleset;
+  drawBoard();
+}
+
+export function follow() {
+  clearTimeout(follow.again);
+  if (app.stream) app.stream.close();
+  const stream = new EventSource("/api/stream");
+  app.stream = stream;
+  stream.addEventListener("open", () => {
+    follow.pause = 0;
+    $("live").textContent = "live";
+    $("live").className = "live on";
+  });
+  stream.addEventListener("error", () => {
+    $("live").textContent = "reconnecting…";
+    $("live").className = "live";
+    if (stream.readyState === EventSource.CLOSED && app.stream === stream) followAgain();
+  });
+  stream.addEventListener("state", async (event) => {
+    const state = JSON.parse(event.data);
+    const game = Number(event.lastEventId.split(":")[0]);  // the event id is GAME:SEQ
+    const newTurn = app.state && app.state.turn.number !== state.turn.number;
+    if (!app.board || app.ruleset !== state.ruleset || (app.board.dynamic_links && newTurn)) await loadBoard(state.ruleset);
+    if (app.state && game === app.game && state.seq >= app.state.seq) {
+      const cash = Object.fromEntries(state.players.filter((p) => "cash" in p).map((p) => [p.name, p.cash]));
+      if (!app.history.length || app.history[app.history.length - 1].seq !== state.seq) app.history.push({ seq: state.seq, cash });
+    } else if (app.state) {
+      app.history = (await api("/api/history")).points;
+    }
+    render(state, game);
+  });
+}
+
+// The browser reconnects a dropped stream by itself, but gives up on one the Pi refused (429: too many open from
+// this address, or every slot held): open it again after a pause that doubles up to 30 s, and fetch the state,
+// the history and this phone's rights afresh, since inputs were missed meanwhile.
+function followAgain() {
+  follow.pause = Math.min(2 * (follow.pause || 500), 30000);
+  follow.again = setTimeout(async () => {
+    try { await refresh(); } catch { /* the Pi is unreachable: the stream's own error tries again */ }
+    follow();
+  }, follow.pause);
+}
+
+// A phone that sleeps loses its stream without a word: iOS suspends the page, and the connection it finds on waking
+// may look open yet be gone (Wi-Fi went to sleep too), so no error comes. When the page is shown again (the screen
+// back on, the tab brought forward, or the page restored from the back-forward cache), fetch what was missed and
+// open the stream anew.
+async function wake() {
+  if (document.visibilityState !== "visible" || !app.stream) return;  // hidden, or not following yet (table code)
+  try { await refresh(); } catch { /* the Pi is unreachable: the new stream's error tries again */ }
+  follow();
+}
+document.addEventListener("visibilitychange", wake);
+addEventListener("pageshow", (event) => { if (event.persisted) wake(); });

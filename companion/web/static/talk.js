@@ -1,0 +1,134 @@
+// Talking to the Pi: its API, the inputs sent (each naming the game and the state it was made on), what a refusal
+// or an act's effect says on the page, and this phone's session.
+
+import { $, el } from "./dom.js";
+import { actor, app, signed, spaceName } from "./state.js";
+
+// Drawing a reply needs every view, and every view acts through this module: the entry module (app.js) hands the
+// page's render and refresh (render.js, stream.js) here once, so that no module imports one that imports it.
+const page = { render: () => {}, refresh: async () => {} };
+export function drawWith(render, refresh) { Object.assign(page, { render, refresh }); }
+const render = (state, game) => page.render(state, game);
+export const refresh = () => page.refresh();
+
+// After an act, the controls that move money stay inert until the reply is drawn and this long after it, so
+// that the second tap of a double tap lands on nothing (never on the opposite act drawn where the first one was).
+const CALM_MS = 700;
+const MOVING = /^\/api\/(input|roll|host\/(undo|remove-player))$/;
+const CALM_SCOPES = ["deed-card", "act-prompt", "mine-panel", "trade-offer", "bid-form", "host-actions", "host-players", "toast"];
+
+// The control a request was sent from (the button tapped, or the form): its refusal is said beside it.
+document.addEventListener("click", (event) => { app.origin = event.target.closest && event.target.closest("button"); }, true);
+document.addEventListener("submit", (event) => { app.origin = event.target; }, true);
+
+function sayBeside(origin, text) {
+  for (const old of document.querySelectorAll(".error[data-error]")) old.remove();  // until the next action
+  if (!text) return;
+  const anchor = origin && origin.isConnected && (origin.closest("form, .mine-row, .offer, .actions, .row") || origin.parentElement);
+  if (!anchor) return notice(text);
+  anchor.append(el("p", { class: "error", role: "alert", "data-error": "" }, text));
+}
+
+function calm(on) {
+  calm.busy = Math.max(0, (calm.busy || 0) + (on ? 1 : -1));  // requests still on their way
+  clearTimeout(calm.timer);
+  const set = (inert) => CALM_SCOPES.forEach((id) => $(id) && $(id).toggleAttribute("inert", inert));
+  if (calm.busy) return set(true);
+  calm.timer = setTimeout(() => set(false), CALM_MS);
+}
+
+export function notice(text, ok = false) {
+  const box = $("notice");
+  box.textContent = text;
+  box.className = ok ? "notice ok" : "notice";
+  box.hidden = !text;
+  if (text) clearTimeout(notice.timer), (notice.timer = setTimeout(() => (box.hidden = true), 6000));
+}
+
+// ------------------------------------------------------------------ talking to the Pi
+export async function api(path, body) {
+  const options = { credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.method = "POST";
+    options.headers["Content-Type"] = "application/json";
+    options.headers["X-CSRFToken"] = app.session ? app.session.csrf : "";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = response.headers.get("Content-Type")?.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = new Error(data && data.message ? data.message : response.statusText);
+    error.status = response.status;
+    error.code = data && data.error;
+    throw error;
+  }
+  return data;
+}
+
+export async function send(path, body, okText, done) {
+  const origin = app.origin;
+  app.origin = null;
+  sayBeside(null, "");
+  const before = app.state;
+  const moving = MOVING.test(path);  // an input: money may move
+  if (moving) calm(true);
+  try {
+    const result = await api(path, body);
+    // An input's reply is a state of the game it was made on; a bare state (new game, resume, import, rename)
+    // is of a game whose id the stream or the session tells next.
+    if (result && result.state && result.state.seq !== undefined) render(result.state, body && body.game);
+    else if (result && result.seq !== undefined && result.players) render(result, null);
+    if (okText) notice(okText, true);
+    if (done && result && result.state) confirmation(done(before, result.state), before);
+    return result;
+  } catch (error) {
+    sayBeside(origin, error.message);
+    if (error.status === 409 || error.code === "csrf") await refresh();
+    if (error.status === 401) await loadSession();
+    return null;
+  } finally {
+    if (moving) calm(false);
+  }
+}
+
+// "Mortgaged Oriental Avenue: +$50" at the foot of the screen (not under the finger), with Undo for the host
+// (the engine's undo is the host's: a player's way back is the opposite act, which costs the interest).
+function confirmation(text, before) {
+  if (!text) return;
+  const box = $("toast");
+  const undo = app.session && app.session.host && before
+    ? el("button", { type: "button", class: "secondary", on: { click: () => { box.hidden = true; send("/api/host/undo", made({})); } } }, "Undo")
+    : null;
+  box.replaceChildren(el("span", {}, text), undo || "");
+  box.hidden = false;
+  clearTimeout(confirmation.timer);
+  confirmation.timer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+// What a deed's act did, in words and money, from the states before and after it.
+const DONE = { mortgage: "Mortgaged", unmortgage: "Lifted the mortgage on", improve: "Improved", sign: "Put a sign on" };
+function doneText(verb, id, before, after) {
+  const me = actor(), old = before.players.find((p) => p.name === me), now = after.players.find((p) => p.name === me);
+  const rec = (after.spaces || {})[id] || {}, was = (before.spaces || {})[id] || {};
+  const what = verb === "build" ? `Built ${rec.hotel ? "a hotel" : "a house"} on` : verb === "sell" ? `Sold ${was.hotel ? "the hotel" : "a house"} on`
+    : DONE[verb] || verb;
+  const change = old && now && "cash" in now ? now.cash - old.cash : 0;
+  return `${what} ${spaceName(id)}` + (change ? `: ${signed(change)}` : "");
+}
+// Every change names the game and the state it was made on: a new game's first state has seq 0 too.
+export const made = (body) => ({ ...body, seq: app.state.seq, ...(app.game != null ? { game: app.game } : {}) });
+export const input = (line) => send("/api/input", made({ input: line }));
+export const act = (verb, extra = {}) => input({ act: { player: actor(), do: verb, ...extra } });
+// A deed's act, confirmed in words and money once the engine took it.
+export const deedAct = (verb, id) => send("/api/input", made({ input: { act: { player: actor(), do: verb, space: id } } }), null,
+  (before, after) => doneText(verb, id, before, after));
+
+export async function loadSession() {
+  app.session = await api("/api/session");
+  $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
+    : app.session.player || "";
+  $("leave-button").hidden = !app.session.player;
+  $("leave-button").textContent = app.session.player ? `Leave ${app.session.player}'s seat` : "Leave seat";
+  $("code-panel").hidden = !app.session.table_code;
+  return app.session;
+}

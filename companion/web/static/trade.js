@@ -1,0 +1,63 @@
+// The trade's panel: the offer on the table (accept, reject, withdraw) and the form proposing one.
+
+import { $, el } from "./dom.js";
+import { actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
+import { act } from "./talk.js";
+
+export function renderTrade(state) {
+  const me = actor();
+  const showPanel = playing(me) && !state.winner && state.players.length > 1 && "cash" in state.players[0];
+  $("trade-panel").hidden = !showPanel && !state.trade;
+  const offer = $("trade-offer");
+  offer.replaceChildren();
+  if (state.trade) {
+    const t = state.trade;
+    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards.map(cardName)].filter(Boolean).join(", ") || "nothing";
+    const text = t.loan  // magie-1904: a loan between players is offered and answered like a trade
+      ? `${t.from} offers ${t.with} a loan of ${money(t.loan.amount)} at ${money(t.loan.interest)} each wages, on ${t.loan.spaces.map(spaceName).join(", ")}`
+        + (t.loan.terms ? ` (terms: ${t.loan.terms})` : "")
+      : `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`;
+    const box = el("div", { class: "offer" }, el("p", {}, text));
+    const buttons = el("div", { class: "actions" });
+    if (me === t.with) {
+      buttons.append(el("button", { type: "button", on: { click: () => act("accept") } }, "Accept"),
+        el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, "Reject"));
+    } else if (me === t.from) {
+      buttons.append(el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, "Withdraw"));
+    }
+    box.append(buttons);
+    offer.append(box);
+  }
+  $("trade-new").hidden = !showPanel || !!state.trade;
+  if (!showPanel) return;
+  const others = state.players.filter((p) => p.name !== me && !p.bankrupt).map((p) => p.name);
+  const select = $("trade-with");
+  const chosen = others.includes(select.value) ? select.value : others[0];
+  if ([...select.options].map((o) => o.value).join() !== others.join()) {
+    select.replaceChildren(...others.map((n) => el("option", { value: n }, n)));
+  }
+  select.value = chosen || "";
+  fillTradeItems("give-items", me);
+  fillTradeItems("get-items", select.value);
+}
+
+export function fillTradeItems(boxId, owner) {
+  const box = $(boxId);
+  const p = owner && player(owner);
+  const keep = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
+  box.replaceChildren();
+  if (!p) return;
+  const cards = (p.cards || []).filter((card) => !card.endsWith("-hidden"));  // another's face-down cards: not askable
+  for (const id of deedsOf(app.state, owner).filter((id) => !cards.includes(id))) {  // magie-1924: the card is the deed
+    box.append(el("label", {}, el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id)));
+  }
+  for (const card of cards) {
+    box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), cardName(card)));
+  }
+}
+
+export function bundleFrom(boxId, cashId) {
+  const picked = [...$(boxId).querySelectorAll("input:checked")].map((i) => i.value);
+  return { cash: Number($(cashId).value) || 0, spaces: picked.filter((v) => v.startsWith("space:")).map((v) => v.slice(6)),
+    cards: picked.filter((v) => v.startsWith("card:")).map((v) => v.slice(5)) };
+}
