@@ -29,6 +29,15 @@ houses = 32
 hotels = 12
 end_after_bankruptcies = 0
 end_at_minutes = 0
+free_parking = "nothing"
+free_parking_seed = 500
+go_landing_bonus = false
+auctions = true
+rent_in_jail = true
+even_build = true
+buy_after_first_lap = false
+deal_deeds = 0
+houses_before_hotel = 4
 
 [[spaces]]
 id = "go"

@@ -24,12 +24,15 @@ from .draft import Draft, Event, State, Task
 from .errors import IllegalInput
 from .rng import shuffled
 
-RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "public-treasury", "railroad", "board", ""})
+RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
 PRIVATE_KEYS = frozenset({"seed", "decks", "queue", "undo", "bank_balance"})
 MAX_AMOUNT = 10_000_000
-ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool",
+ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool", "free-parking": "Free Parking",
                                   "public-treasury": "the public treasury", "railroad": "the railroad",
                                   "board": "the board"})
+#: Pools a player takes from (the lander takes the Free Parking pool), which a payment's sentence says so of:
+#: "Ann takes $350 from Free Parking", not "Free Parking pays Ann $350".
+TAKEN_FROM = frozenset({"free-parking"})
 #: Public methods whose names look like handlers (``host_verbs``, ``roll_extras``) but are not.
 NOT_HANDLERS = frozenset({"host_verbs", "roll_extras"})
 ANSWER_KEYS, ACT_KEYS, UNDO_KEYS = frozenset({"answer"}), frozenset({"act"}), frozenset({"undo"})
@@ -168,7 +171,7 @@ class Ruleset:
             "seq": 0,
             "players": [self.new_player(n, options) for n in names],
             "spaces": {s.id: self.new_space(s.id) for s in self.board.ownable()},
-            "pools": {p: 0 for p in self.pool_names},
+            "pools": {p: 0 for p in self.pools(options)},
             "bank": self.new_bank(options),
             "turn": {"player": names[0], "number": 1},
             "prompt": None,
@@ -252,6 +255,10 @@ class Ruleset:
         return public
 
     # ================================================================== hooks for rulesets
+    def pools(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The finite money pools of a game with these options (the ruleset's own; options may add one)."""
+        return self.pool_names
+
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"name": name, "cash": 0, "space": self.board.spaces[0].id, "in_jail": False,
                 "bankrupt": False, "cards": [], "laps": 0}
@@ -661,6 +668,9 @@ class Ruleset:
 
 def pay_sentence(src: str, dst: str, amount: int, reason: str) -> str:
     """A payment in words: "Ann pays the bank $200 income tax" (accounts named as :meth:`Ruleset.account_name`)."""
+    if src in TAKEN_FROM:
+        text = f"{dst} takes ${amount} from {ACCOUNT_NAMES[src]}"
+        return f"{text} {reason}".strip() if reason else text
     payer = ACCOUNT_NAMES.get(src, src)
     text = f"{payer[0].upper()}{payer[1:]} pays {ACCOUNT_NAMES.get(dst, dst)} ${amount}"
     return f"{text} {reason}".strip() if reason else text
