@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
-from .errors import IllegalInput
+from .errors import BoardError, IllegalInput
 from .rng import shuffled
 
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
@@ -96,6 +96,15 @@ class Throw:
     key: str = "roll"  # where its value goes in the input: appended to "roll", or its own key ("cube")
 
 
+@dataclass(frozen=True)
+class Preset:
+    """Options a host's set-up offers as one choice (a board file's ``[presets.ID]``): "Official short game"."""
+
+    id: str
+    text: str  # the choice's one line
+    options: Mapping[str, Any]  # the options it sets
+
+
 class Ruleset:
     """Base of every ruleset. Subclasses declare kinds, decks, effects and handlers."""
 
@@ -135,6 +144,7 @@ class Ruleset:
                 if attr.startswith(prefix) and attr not in NOT_HANDLERS:
                     table[attr[len(prefix):].replace("_", "-")] = getattr(self, attr)
         self._roll_keys = frozenset({"roll", *self.roll_extras()})
+        self.presets = self._presets()
 
     # ================================================================== public API
     def verbs(self) -> list[str]:
@@ -544,6 +554,21 @@ class Ruleset:
                     raise reject(f"option {name} must be {limits}, not {value}")
             options[name] = self.check_option(name, value)
         return options
+
+    def _presets(self) -> tuple[Preset, ...]:
+        """The board file's ``[presets]``, each a set of options the engine accepts (else a ``BoardError``)."""
+        found = []
+        for preset_id, given in (self.board.data.get("presets") or {}).items():
+            where = f"{self.board.source}: presets.{preset_id}"
+            if not isinstance(given, Mapping) or not isinstance(given.get("text"), str) \
+                    or not isinstance(given.get("options"), Mapping) or set(given) != {"text", "options"}:
+                raise BoardError(f"{where}: expected text = \"...\" and options = {{ NAME = VALUE, ... }}")
+            try:
+                self._options(given["options"])
+            except IllegalInput as error:
+                raise BoardError(f"{where}: {error}") from None
+            found.append(Preset(preset_id, given["text"], MappingProxyType(dict(given["options"]))))
+        return tuple(found)
 
     def check_option(self, name: str, value: Any) -> Any:
         """Ruleset-specific checks of an option's value."""
