@@ -14,14 +14,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from companion.engine import CompanionError, find_ruleset, new_game, ruleset_ids
 
-from .compare import Comparison, play_pair
+from .compare import Comparison, Comparisons, play_arms
 from .game import DEFAULT_TURN_CAP, GameRecord, GameSpec, play_game
 from .plot import comparison_svg, heat_map_svg
 from .summary import Summary, summarise
@@ -136,11 +136,21 @@ def simulate(spec: GameSpec, games: int, workers: int = 1, progress: TextIO | No
 def compare(spec_a: GameSpec, spec_b: GameSpec, changes: Mapping[str, Any], pairs: int, workers: int = 1,
             progress: TextIO | None = None) -> Comparison:
     """Play ``pairs`` games under A and again under B (the same seeds and dice), and compare them pair by pair."""
+    return compare_many(spec_a, [(spec_b, changes)], pairs, workers, progress)[0]
+
+
+def compare_many(spec_a: GameSpec, arms: Sequence[tuple[GameSpec, Mapping[str, Any]]], pairs: int, workers: int = 1,
+                 progress: TextIO | None = None) -> list[Comparison]:
+    """Play ``pairs`` games under A and under each B of ``arms`` (a spec and the options it changes): A's games once,
+    each on the same seeds and dice; a comparison of A with each B."""
     workers = max(1, min(workers, pairs))
-    bar = Progress(progress, 2 * pairs, f"{spec_a.ruleset} ×{spec_a.players} A/B")
-    results, seconds = run_indexed(partial(play_pair, spec_a, spec_b), pairs, workers,
-                                   (lambda done: bar.update(2 * done)) if progress is not None else None)
-    return Comparison(spec_a, spec_b, changes, results, seconds, workers)
+    each = 1 + len(arms)
+    bar = Progress(progress, each * pairs, f"{spec_a.ruleset} ×{spec_a.players} A/B")
+    specs = [spec_a, *(spec for spec, _ in arms)]
+    results, seconds = run_indexed(partial(play_arms, specs), pairs, workers,
+                                   (lambda done: bar.update(each * done)) if progress is not None else None)
+    return [Comparison(spec_a, spec, changes, [(games[0], games[k]) for games in results], seconds, workers)
+            for k, (spec, changes) in enumerate(arms, start=1)]
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -170,9 +180,10 @@ def add_parser(sub: Any) -> None:
                    help="worker processes (default: the cores this process may use, here %(default)s)")
     p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP,
                    help=f"cut a game after this many turns; cut games are reported (default {DEFAULT_TURN_CAP})")
-    p.add_argument("--compare", nargs="+", type=parse_option, metavar="NAME=VALUE",
+    p.add_argument("--compare", nargs="+", type=parse_option, action="append", metavar="NAME=VALUE",
                    help="play every game twice, as A (the board's options, or --baseline) and as B (A with these), "
-                        "on the same dice, and report each figure's difference B - A with its 95%% confidence interval")
+                        "on the same dice, and report each figure's difference B - A with its 95%% confidence "
+                        "interval; given again, one more B against the same A (a table, a row per B)")
     p.add_argument("--baseline", nargs="+", type=parse_option, default=[], metavar="NAME=VALUE",
                    help="with --compare: options of A other than the board's (B has them too)")
     p.add_argument("--pace", type=float, metavar="SECONDS",
@@ -241,20 +252,24 @@ def run_one(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
 
 
 def run_compare(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
-    """``--compare``: ``--games`` pairs of games under A and B, compared; their charts; what the charts show."""
-    changes = dict(args.compare)
+    """``--compare``: ``--games`` pairs of games under A and B (or each B), compared; the charts of one comparison;
+    what the charts show."""
     options_a = {**dict(args.option), **dict(args.baseline)}
     pace = DEFAULT_PACE if args.pace is None else args.pace
     spec_a = GameSpec(args.ruleset, args.players, args.seed, options_a, args.turn_cap, pace)
-    spec_b = GameSpec(args.ruleset, args.players, args.seed, {**options_a, **changes}, args.turn_cap, pace)
+    arms = [(GameSpec(args.ruleset, args.players, args.seed, {**options_a, **dict(given)}, args.turn_cap, pace),
+             dict(given)) for given in args.compare]
     if args.games < 2:
         raise ValueError("--compare needs at least 2 pairs of games (--games) for an interval")
     if pace <= 0:
         raise ValueError("--pace is the seconds a player-turn takes: more than 0")
-    _check(spec_a, args)
-    _check(spec_b, args)
-    result = compare(spec_a, spec_b, changes, args.games, args.workers, None if args.quiet else sys.stderr)
-    return result, lambda: comparison_svg(result.results()), "game lengths and cash in play drawn in"
+    if args.plot and len(arms) > 1:
+        raise ValueError("--plot draws one comparison: give --compare once")
+    for spec in (spec_a, *(spec for spec, _ in arms)):
+        _check(spec, args)
+    results = compare_many(spec_a, arms, args.games, args.workers, None if args.quiet else sys.stderr)
+    report: Report = results[0] if len(results) == 1 else Comparisons(results)
+    return report, lambda: comparison_svg(results[0].results()), "game lengths and cash in play drawn in"
 
 
 def _check(spec: GameSpec, args: argparse.Namespace) -> None:

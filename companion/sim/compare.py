@@ -34,9 +34,9 @@ ENDINGS = {"bankruptcy": "one player left (bankruptcies)", "bankruptcy limit": "
 CURVE_SHARE = 0.1
 
 
-def play_pair(spec_a: GameSpec, spec_b: GameSpec, index: int) -> tuple[GameRecord, GameRecord]:
-    """Game ``index`` under A and under B (the same seed: the same shuffles and dice)."""
-    return play_game(spec_a, index), play_game(spec_b, index)
+def play_arms(specs: Sequence[GameSpec], index: int) -> tuple[GameRecord, ...]:
+    """Game ``index`` under A and under each B (the same seed: the same shuffles and dice)."""
+    return tuple(play_game(spec, index) for spec in specs)
 
 
 def paired(a: Sequence[float], b: Sequence[float], *, relative: bool = True) -> dict[str, Any]:
@@ -157,7 +157,8 @@ class Comparison:
             "length_minutes": paired(*self.per_game(lambda r: r.turns * pace / 60)),
         }
         for ending in ENDINGS:
-            found[f"ends_{ending.replace(' ', '_')}"] = paired(*self.per_game(partial(ended_by, ending)), relative=False)
+            key = f"ends_{ending.replace(' ', '_')}"
+            found[key] = paired(*self.per_game(partial(ended_by, ending)), relative=False)
         found["first_player_wins"] = paired(*self.per_game(lambda r: float(r.winner_seat == 0)), relative=False)
         found["cash_in_play"] = paired(*self.per_game(cash_in_play))
         found["rent_paid"] = paired(*self.per_game(lambda r: r.tally.rent))
@@ -192,7 +193,8 @@ class Comparison:
         length, minutes = f["length_turns"], f["length_minutes"]
         out = [f"{label}{against}: {relative_words(length, 'games last', 'longer', 'shorter', 'as long')}: "
                f"{minutes['a']:.0f} → {minutes['b']:.0f} minutes at {self.spec_a.pace:g} s a player-turn"]
-        out.append(f"Cash the players hold: {relative_words(f['cash_in_play'], 'on average', 'more', 'less', 'as much')} "
+        held = relative_words(f["cash_in_play"], "on average", "more", "less", "as much")
+        out.append(f"Cash the players hold: {held} "
                    f"(${f['cash_in_play']['a']:.0f} → ${f['cash_in_play']['b']:.0f}, mean over each game)")
         out.append(f"Rent paid: {relative_words(f['rent_paid'], '', 'more', 'less', 'as much')} per game "
                    f"(${f['rent_paid']['a']:.0f} → ${f['rent_paid']['b']:.0f})")
@@ -216,7 +218,8 @@ class Comparison:
         return {
             "ruleset": self.spec_a.ruleset, "players": self.spec_a.players, "pairs": len(self.pairs),
             "seed": self.spec_a.seed, "turn_cap": self.spec_a.turn_cap, "pace_seconds": self.spec_a.pace,
-            "a": {"options": dict(self.spec_a.options), "described": describe(self.spec_a.ruleset, self.spec_a.options)},
+            "a": {"options": dict(self.spec_a.options),
+                  "described": describe(self.spec_a.ruleset, self.spec_a.options)},
             "b": {"options": dict(self.spec_b.options), "changes": dict(self.changes),
                   "described": describe(self.spec_b.ruleset, self.changes)},
             "figures": figures, "sentences": self.sentences(figures),
@@ -241,8 +244,9 @@ class Comparison:
                f"  A  {res['a']['described']}" + (f" {res['a']['options']}" if res["a"]["options"] else ""),
                f"  B  {res['b']['described']} {res['b']['changes']}",
                "  Each pair: the same game (seed, shuffles, dice) under A and B; B − A is paired, with its 95% CI.",
-               f"  speed {tim['games_per_second']} games/s ({tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, "
-               f"{tim['seconds']} s); engine {tim['engine']}; bots {tim['bots']}",
+               f"  speed {tim['games_per_second']} games/s ({tim['workers']} "
+               f"worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s); engine {tim['engine']}; "
+               f"bots {tim['bots']}",
                "",
                f"  {'figure (per game)':<36}{'A':>10}{'B':>10}   {'B − A (95% CI)':<34}relative (95% CI)"]
         for key, fig in figures.items():
@@ -287,7 +291,8 @@ def table_row(name: str, fig: Mapping[str, Any], *, percent: bool) -> str:
     if "relative" in fig:
         lo, hi = fig["relative_ci95"]
         rel = f"{100 * fig['relative']:+.1f}% ({100 * lo:+.1f} to {100 * hi:+.1f}%)"
-    return f"{name:<36}{number(fig['a'], percent):>10}{number(fig['b'], percent):>10}   {diff + ' ' + interval:<34}{rel}"
+    a, b = number(fig["a"], percent), number(fig["b"], percent)
+    return f"{name:<36}{a:>10}{b:>10}   {diff + ' ' + interval:<34}{rel}"
 
 
 def relative_words(fig: Mapping[str, Any], lead: str, more: str, less: str, same: str) -> str:
@@ -297,8 +302,8 @@ def relative_words(fig: Mapping[str, Any], lead: str, more: str, less: str, same
         return f"{lead}{same} (A is 0: no relative change)"
     rel, (lo, hi) = fig["relative"], fig["relative_ci95"]
     if lo <= 0 <= hi:
-        return f"no clear difference: {lead}{abs(100 * rel):.0f}% {more if rel >= 0 else less} " \
-               f"(95% CI {100 * lo:+.0f}% to {100 * hi:+.0f}%)"
+        change = f"{abs(100 * rel):.0f}% {more if rel >= 0 else less}" if round(abs(100 * rel)) else same
+        return f"no clear difference: {lead}{change} (95% CI {100 * lo:+.0f}% to {100 * hi:+.0f}%)"
     if rel > 0:
         return f"{lead}{100 * rel:.0f}% {more} (95% CI {100 * lo:.0f}–{100 * hi:.0f}%)"
     return f"{lead}{-100 * rel:.0f}% {less} (95% CI {-100 * hi:.0f}–{-100 * lo:.0f}%)"
@@ -308,3 +313,44 @@ def points_words(fig: Mapping[str, Any]) -> str:
     lo, hi = fig["ci95"]
     verdict = "no clear difference" if lo <= 0 <= hi else "a clear difference"
     return f"{verdict}: {100 * fig['difference']:+.1f} points, 95% CI {100 * lo:+.1f} to {100 * hi:+.1f}"
+
+
+@dataclass
+class Comparisons:
+    """Several B's against one A (``--compare`` given more than once): A's games played once, each B's on the same
+    seeds; one table, a row per B, and each B's sentences."""
+
+    comparisons: Sequence[Comparison]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"comparisons": [c.results() for c in self.comparisons], "timing": self.comparisons[0].timing()}
+
+    def as_text(self) -> str:
+        first = self.comparisons[0]
+        spec = first.spec_a
+        out = [f"{spec.ruleset}: {len(first.pairs)} games of {spec.players} bots under A and under each B, seed "
+               f"{spec.seed} (the same seeds and dice); B − A paired, relative to A, with its 95% CI",
+               f"A: {describe(spec.ruleset, spec.options)}; minutes at {spec.pace:g} s a player-turn", "",
+               "| B | game length | minutes | cash in play | rent paid | first player wins | pool payouts a game |",
+               "|---|---|---|---|---|---|---|"]
+        for c in self.comparisons:
+            f = c.figures()
+            pools = ", ".join(f"{find_ruleset(spec.ruleset).pool_name(k.removeprefix('payouts_'))} "
+                              f"{f[k]['a']:.2f} → {f[k]['b']:.2f}" for k in f if k.startswith("payouts_"))
+            minutes = f["length_minutes"]
+            first_wins = f["first_player_wins"]
+            out.append(f"| {describe(spec.ruleset, c.changes)} | {relative_cell(f['length_turns'])} | "
+                       f"{minutes['a']:.0f} → {minutes['b']:.0f} | {relative_cell(f['cash_in_play'])} | "
+                       f"{relative_cell(f['rent_paid'])} | {100 * first_wins['a']:.1f}% → {100 * first_wins['b']:.1f}% "
+                       f"| {pools or '—'} |")
+        for c in self.comparisons:
+            out += ["", *(f"• {s}" for s in c.sentences())]
+        return "\n".join(out)
+
+
+def relative_cell(fig: Mapping[str, Any]) -> str:
+    """A relative difference and its 95% CI, short: "+12% (8 to 16)"; "n/a" when A is 0."""
+    if "relative" not in fig:
+        return "n/a"
+    lo, hi = fig["relative_ci95"]
+    return f"{100 * fig['relative']:+.0f}% ({100 * lo:+.0f} to {100 * hi:+.0f})"

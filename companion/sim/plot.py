@@ -156,7 +156,8 @@ def chart(title: str, x_label: str, y_label: str, top: float, x_max: float, y_ma
     out = [f'<text x="{left}" y="{top - 10}" font-size="13" font-weight="bold">{escape(title)}</text>',
            f'<line x1="{left}" y1="{bottom}" x2="{left + width}" y2="{bottom}" stroke="#333"/>',
            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>',
-           f'<text x="{left + width / 2}" y="{bottom + 32}" font-size="11" text-anchor="middle">{escape(x_label)}</text>',
+           f'<text x="{left + width / 2}" y="{bottom + 32}" font-size="11" text-anchor="middle">'
+           f'{escape(x_label)}</text>',
            f'<text x="{left - 46}" y="{top + height / 2}" font-size="11" text-anchor="middle" '
            f'transform="rotate(-90 {left - 46} {top + height / 2})">{escape(y_label)}</text>']
     for axis, limit in (("x", x_max), ("y", y_max)):

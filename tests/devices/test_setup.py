@@ -33,7 +33,8 @@ def test_every_value_the_buttons_reach_starts_a_game(ruleset: str) -> None:
             if setting.sets is None:
                 assert state["options"][setting.name] == setting.value
             else:  # a preset: its options when on, the board's when off
-                given = setting.sets if setting.value else {k: find_ruleset(ruleset).board.options[k] for k in setting.sets}
+                board = find_ruleset(ruleset).board
+                given = setting.sets if setting.value else {k: board.options[k] for k in setting.sets}
                 assert {k: state["options"][k] for k in setting.sets} == dict(given)
 
 
