@@ -3,6 +3,8 @@
     .venv/bin/python bench/run.py            # about 40 s
     .venv/bin/python bench/run.py --quick    # a few seconds, rougher figures
 
+* a ``companion simulate --compare`` run (classic, Free Parking with fees and a seed against the book), one core:
+  seconds per pair of games, and what the default number of pairs costs on one core;
 * bot play per ruleset, 4 bots, one core (the simulator's bots: the same inputs as a table, through
   ``companion.engine.apply``): player-turns, landings and complete games per second, on the build this
   process runs (the engine and the bots, each compiled or pure: the rows say which) and, when anything is
@@ -43,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from companion.engine import BUILD, apply, find_ruleset, ruleset_ids  # noqa: E402
 from companion.sim import BUILD as BOTS_BUILD  # noqa: E402
 from companion.sim import GameSpec, play_game  # noqa: E402
+from companion.sim.command import DEFAULT_PACE, DEFAULT_PAIRS, compare  # noqa: E402
 
 PLAYERS = 4
 LONG_GAMES = 20
@@ -172,6 +175,21 @@ def engine_alone_row(games: int, rounds: int) -> Row:
     return Row(f"classic, the engine alone (bots' inputs replayed), {engine} engine",
                f"{best:,.0f} turns/s ({best * inputs / turns:,.0f} inputs/s): the bots' play stays under this",
                f"≥ {target:,} turns/s", judge(best, target, True))
+
+
+def compare_row(pairs: int) -> Row:
+    """The cost of ``companion simulate --compare free_parking=fees-and-seed`` on one core: its pairs (two games each,
+    every figure tallied, then the paired figures and their intervals worked out), and the default run's."""
+    changes = {"free_parking": "fees-and-seed"}
+    spec_a = GameSpec("classic", PLAYERS, seed=8, pace=DEFAULT_PACE)
+    spec_b = GameSpec("classic", PLAYERS, seed=8, options=changes, pace=DEFAULT_PACE)
+    started = time.perf_counter()
+    result = compare(spec_a, spec_b, changes, pairs, workers=1)
+    result.results()  # the figures, intervals, sentences and curves too
+    per_pair = (time.perf_counter() - started) / pairs
+    return Row(f"classic --compare free_parking=fees-and-seed, {PLAYERS} bots, {play_build()}",
+               f"{per_pair * 1000:,.0f} ms a pair ({pairs} pairs): the default {DEFAULT_PAIRS} pairs take "
+               f"~{per_pair * DEFAULT_PAIRS:,.0f} s on one core")
 
 
 def pure_engine_rows(quick: bool) -> list[Row]:
@@ -330,6 +348,7 @@ def run(quick: bool) -> list[Row]:
     seconds, minimum = (1.0, 3) if quick else (6.0, 20)
     rows: list[Row] = []
     rows += play_rows(seconds, minimum)
+    rows.append(compare_row(10 if quick else 60))
     if BUILD.compiled or BOTS_BUILD.compiled:
         rows += pure_engine_rows(quick)
     for ruleset in ruleset_ids():

@@ -19,6 +19,9 @@ from companion.boards import read_board_file
 from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
 from companion.engine.errors import BoardError
 
+#: Top-level tables whose keys are names the board's author chooses (each preset's id), not keys to check.
+NAMED_TABLES = frozenset({"presets"})
+
 
 def vocabulary(data: Mapping[str, Any]) -> dict[str, set[str]]:
     """The keys a board uses, by place: "" (top level), "game", "options", "spaces", "cards", and each other
@@ -37,6 +40,8 @@ def unknown_keys(data: Mapping[str, Any], known: Mapping[str, set[str]]) -> Iter
         if place not in known[""]:
             yield place, place, None
             continue
+        if place in NAMED_TABLES:
+            continue  # the engine checks each preset's text and options
         tables = value if isinstance(value, list) else [value]
         for index, table in enumerate(tables):
             if not isinstance(table, Mapping):

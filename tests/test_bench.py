@@ -50,6 +50,8 @@ def test_bench_run_prints_every_figure_with_the_machine() -> None:
             row(out, f"{ruleset}, 4 bots, {build}", play)
         row(out, f"{ruleset}: apply per input p50 / p99", rf"{NUMBER} / {NUMBER} µs")
         row(out, f"{ruleset}: replay, inputs/s", NUMBER)
+    row(out, f"classic --compare free_parking=fees-and-seed, 4 bots, {plays[0]}",
+        rf"{NUMBER} ms a pair \({NUMBER} pairs\): the default {NUMBER} pairs take ~{NUMBER} s on one core")
     row(out, "journal append-and-sync p50 / p99", rf"{NUMBER} / {NUMBER} ms")
     row(out, "demo --headless: start-up to first frame", rf"{NUMBER} ms")
     row(out, "demo --headless: peak RSS", rf"{NUMBER} MB")

@@ -29,6 +29,15 @@ houses = 32
 hotels = 12
 end_after_bankruptcies = 0
 end_at_minutes = 0
+free_parking = "nothing"
+free_parking_seed = 500
+go_landing_bonus = false
+auctions = true
+rent_in_jail = true
+even_build = true
+buy_after_first_lap = false
+deal_deeds = 0
+houses_before_hotel = 4
 
 [[spaces]]
 id = "go"
@@ -173,6 +182,12 @@ MISTAKES = {
     "missing option": (
         edit("luxury_tax = 75\n", ""),
         "options.luxury_tax: expected a whole number ≥ 0, found None"),
+    "preset with an unknown option": (
+        edit('name = "Mini"', 'name = "Mini"\n\n[presets.quick]\ntext = "Quick game"\noptions = { deal_deedz = 2 }'),
+        "presets.quick: unknown option 'deal_deedz' for classic"),
+    "preset without its text": (
+        edit('name = "Mini"', 'name = "Mini"\n\n[presets.quick]\noptions = { deal_deeds = 2 }'),
+        "presets.quick: expected text = \"...\" and options = { NAME = VALUE, ... }"),
     "no jail": (
         edit('\n[[spaces]]\nid = "jail"\nkind = "jail"\n', ""),
         "spaces: a classic board needs a space of kind 'jail'"),

@@ -104,12 +104,15 @@ class GameMachine(RuleBasedStateMachine):
     """One game of one ruleset, driven by bots, stray inputs and undo/redo."""
 
     ruleset_id: ClassVar[str] = "classic"
+    #: Options every game of the machine is set up with (house rules: tests/test_house_rules_invariants.py).
+    options: ClassVar[dict[str, Any]] = {}
 
     def __init__(self) -> None:
         super().__init__()
         self.ruleset = find_ruleset(self.ruleset_id)
         self.lines: list[Any] = []
         self.returned: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self.events: list[dict[str, Any]] = []  # those of the last input accepted
 
     # ------------------------------------------------------------------ set-up
     @initialize(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), poor=st.booleans())
@@ -117,8 +120,11 @@ class GameMachine(RuleBasedStateMachine):
         board = self.ruleset.board
         players = max(board.min_players, min(players, board.max_players))
         setup: dict[str, Any] = {"ruleset": self.ruleset_id, "players": NAMES[:players], "seed": seed}
+        options = dict(self.options)
         if poor and "start_cash" in board.options:
-            setup["options"] = {"start_cash": 300}  # debts, sales and bankruptcies early
+            options = {"start_cash": 300, **options}  # debts, sales and bankruptcies early (unless given)
+        if options:
+            setup["options"] = options
         self.state, _ = new_game(setup)
         self.lines = [{"setup": setup}]
         self.total = money_total(self.state)
@@ -135,13 +141,13 @@ class GameMachine(RuleBasedStateMachine):
         """Apply ``line``; a refusal must leave the state as it was. Returns whether it was accepted."""
         before = copy.deepcopy(self.state)
         try:
-            state, _ = apply(self.state, line)
+            state, events = apply(self.state, line)
         except IllegalInput:
             assert self.state == before, f"the refused input {line!r} changed the state"
             return False
         assert self.state == before, f"applying {line!r} changed the state it was applied to"
         self.lines.append(line)
-        self.state = state
+        self.state, self.events = state, events
         return True
 
     @property
@@ -198,16 +204,20 @@ class GameMachine(RuleBasedStateMachine):
             on_board = sum(placed(rec) for rec in self.state["spaces"].values())
             assert 0 <= bank[kind] <= options[kind]
             assert bank[kind] + on_board == options[kind], f"{kind}: {bank[kind]} in the bank + {on_board} placed"
+        most = options.get("houses_before_hotel", 4)  # the houses a street holds before its hotel
         for sid, rec in self.state["spaces"].items():
-            assert 0 <= rec.get("houses", 0) <= 4 and not (rec.get("hotel") and rec.get("houses")), sid
+            assert 0 <= rec.get("houses", 0) <= most and not (rec.get("hotel") and rec.get("houses")), sid
 
     @invariant()
     def every_street_group_is_built_evenly(self) -> None:
         """RULES.md: build and sell evenly — no street more than one building above another of its group
         (selling a hotel short of houses left 0/0/hotel before the group came down evenly)."""
+        if not self.state["options"].get("even_build", True):
+            return  # the house rule: building and selling need not be even
         spaces = self.state["spaces"]
         for group, members in self.ruleset.board.groups.items():
-            levels = [5 if spaces[m].get("hotel") else spaces[m].get("houses", 0) for m in members if m in spaces]
+            hotel = self.state["options"].get("houses_before_hotel", 4) + 1  # the level after the last house
+            levels = [hotel if spaces[m].get("hotel") else spaces[m].get("houses", 0) for m in members if m in spaces]
             if levels and "houses" in spaces[members[0]]:
                 assert max(levels) - min(levels) <= 1, f"{group}: {levels}"
 

@@ -24,15 +24,18 @@ from typing import Any, ClassVar
 
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
-from .errors import IllegalInput
+from .errors import BoardError, IllegalInput
 from .rng import shuffled
 
-RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "public-treasury", "railroad", "board", ""})
+RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
 PRIVATE_KEYS = frozenset({"seed", "decks", "queue", "undo", "bank_balance"})
 MAX_AMOUNT = 10_000_000
-ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool",
+ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool", "free-parking": "Free Parking",
                                   "public-treasury": "the public treasury", "railroad": "the railroad",
                                   "board": "the board"})
+#: Pools a player takes from (the lander takes the Free Parking pool), which a payment's sentence says so of:
+#: "Ann takes $350 from Free Parking", not "Free Parking pays Ann $350".
+TAKEN_FROM = frozenset({"free-parking"})
 #: Public methods whose names look like handlers (``host_verbs``, ``roll_extras``) but are not.
 NOT_HANDLERS = frozenset({"host_verbs", "roll_extras"})
 ANSWER_KEYS, ACT_KEYS, UNDO_KEYS = frozenset({"answer"}), frozenset({"act"}), frozenset({"undo"})
@@ -106,6 +109,15 @@ class Throw:
     key: str = "roll"  # where its value goes in the input: appended to "roll", or its own key ("cube")
 
 
+@dataclass(frozen=True)
+class Preset:
+    """Options a host's set-up offers as one choice (a board file's ``[presets.ID]``): "Official short game"."""
+
+    id: str
+    text: str  # the choice's one line
+    options: Mapping[str, Any]  # the options it sets
+
+
 class Ruleset:
     """Base of every ruleset. Subclasses declare kinds, decks, effects and handlers."""
 
@@ -145,6 +157,7 @@ class Ruleset:
                 if attr.startswith(prefix) and attr not in NOT_HANDLERS:
                     table[attr[len(prefix):].replace("_", "-")] = getattr(self, attr)
         self._roll_keys = frozenset({"roll", *self.roll_extras()})
+        self.presets = self._presets()
 
     # ================================================================== public API
     def verbs(self) -> list[str]:
@@ -181,7 +194,7 @@ class Ruleset:
             "seq": 0,
             "players": [self.new_player(n, options) for n in names],
             "spaces": {s.id: self.new_space(s.id) for s in self.board.ownable()},
-            "pools": {p: 0 for p in self.pool_names},
+            "pools": {p: 0 for p in self.pools(options)},
             "bank": self.new_bank(options),
             "turn": {"player": names[0], "number": 1},
             "prompt": None,
@@ -265,6 +278,10 @@ class Ruleset:
         return public
 
     # ================================================================== hooks for rulesets
+    def pools(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The finite money pools of a game with these options (the ruleset's own; options may add one)."""
+        return self.pool_names
+
     def new_player(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"name": name, "cash": 0, "space": self.board.spaces[0].id, "in_jail": False,
                 "bankrupt": False, "cards": [], "laps": 0}
@@ -551,6 +568,21 @@ class Ruleset:
             options[name] = self.check_option(name, value)
         return options
 
+    def _presets(self) -> tuple[Preset, ...]:
+        """The board file's ``[presets]``, each a set of options the engine accepts (else a ``BoardError``)."""
+        found = []
+        for preset_id, given in (self.board.data.get("presets") or {}).items():
+            where = f"{self.board.source}: presets.{preset_id}"
+            if not isinstance(given, Mapping) or not isinstance(given.get("text"), str) \
+                    or not isinstance(given.get("options"), Mapping) or set(given) != {"text", "options"}:
+                raise BoardError(f"{where}: expected text = \"...\" and options = {{ NAME = VALUE, ... }}")
+            try:
+                self._options(given["options"])
+            except IllegalInput as error:
+                raise BoardError(f"{where}: {error}") from None
+            found.append(Preset(preset_id, given["text"], MappingProxyType(dict(given["options"]))))
+        return tuple(found)
+
     def check_option(self, name: str, value: Any) -> Any:
         """Ruleset-specific checks of an option's value."""
         return value
@@ -692,6 +724,9 @@ def without_undo(state: State) -> State:
 
 def pay_sentence(src: str, dst: str, amount: int, reason: str) -> str:
     """A payment in words: "Ann pays the bank $200 income tax" (accounts named as :meth:`Ruleset.account_name`)."""
+    if src in TAKEN_FROM:
+        text = f"{dst} takes ${amount} from {ACCOUNT_NAMES[src]}"
+        return f"{text} {reason}".strip() if reason else text
     payer = ACCOUNT_NAMES.get(src, src)
     text = f"{payer[0].upper()}{payer[1:]} pays {ACCOUNT_NAMES.get(dst, dst)} ${amount}"
     return f"{text} {reason}".strip() if reason else text

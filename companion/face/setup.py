@@ -1,14 +1,16 @@
 """The options of a new game that the buttons can set on the OLED.
 
 A ruleset's options are its board's defaults (``[options]`` of the board file) checked by the
-engine. The OLED offers the ones a button can set without typing: yes/no options and options with a
-fixed list of choices (``Ruleset.option_choices``); YES moves such an option to its next value.
+engine. The OLED offers the ones a button can set without typing: the board's presets (the official short game:
+one row, on or off, that sets its options), yes/no options and options with a fixed list of choices
+(``Ruleset.option_choices``); YES moves such a row to its next value.
 Amounts, spaces and lists (start cash, the airplane's space, the bridge) are set on the phone
 page's host set-up, which the OLED's set-up offers as its last item.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,7 @@ class OptionSetting:
     name: str
     values: tuple[Any, ...]  # the board's default first
     index: int = 0
+    sets: Mapping[str, Any] | None = None  # a preset: the options it sets when on (its values: off, on)
 
     @property
     def value(self) -> Any:
@@ -56,7 +59,7 @@ def words(value: Any) -> str:
 
 def button_options(ruleset: Ruleset) -> list[OptionSetting]:
     """The options of ``ruleset`` a button can set, in the board file's order, each at its default."""
-    settings = []
+    settings = [OptionSetting(p.text.split(":")[0], (False, True), sets=p.options) for p in ruleset.presets]
     for name, default in ruleset.board.options.items():
         if name in ruleset.option_choices:
             choices = tuple(ruleset.option_choices[name])
@@ -70,5 +73,11 @@ def button_options(ruleset: Ruleset) -> list[OptionSetting]:
 
 
 def chosen(settings: list[OptionSetting]) -> dict[str, Any]:
-    """The options that differ from the board's defaults, as a setup's ``options`` object."""
-    return {s.name: s.value for s in settings if s.changed}
+    """The options that differ from the board's defaults (a preset on: those it sets), as a setup's ``options``."""
+    options: dict[str, Any] = {}
+    for s in settings:
+        if s.sets is not None:
+            options.update(s.sets if s.value else {})
+        elif s.changed:
+            options[s.name] = s.value
+    return options

@@ -14,16 +14,25 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, TypeVar
 
 from companion.engine import CompanionError, find_ruleset, new_game, ruleset_ids
 
+from .compare import Comparison, Comparisons, play_arms
 from .game import DEFAULT_TURN_CAP, GameRecord, GameSpec, play_game
-from .plot import heat_map_svg
+from .plot import comparison_svg, heat_map_svg
 from .summary import Summary, summarise
+
+T = TypeVar("T")
+#: Games of a plain run, and pairs of a --compare run, unless --games says otherwise (docs/simulate.md: how many
+#: pairs give a useful interval).
+DEFAULT_GAMES = 100
+DEFAULT_PAIRS = 500
+#: Seconds a player-turn takes at a table, for the minutes of --compare and option end_at_minutes (--pace).
+DEFAULT_PACE = 40.0
 
 
 class Interrupted(CompanionError):
@@ -60,11 +69,16 @@ class Progress:
 def run_games(spec: GameSpec, games: int, workers: int = 1,
               on_progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
     """Play games ``0 .. games-1``; returns their records in game order and the seconds taken."""
+    return run_indexed(partial(play_game, spec), games, workers, on_progress)
+
+
+def run_indexed(play: Callable[[int], T], games: int, workers: int = 1,
+                on_progress: Callable[[int], None] | None = None) -> tuple[list[T], float]:
+    """``play(i)`` for ``i`` in ``0 .. games-1`` over ``workers`` processes; the results in order, and the seconds."""
     started = time.perf_counter()
-    records: list[GameRecord] = []
-    play = partial(play_game, spec)
+    records: list[T] = []
     if workers <= 1 or games <= 1:
-        stream: Iterator[GameRecord] = map(play, range(games))
+        stream: Iterator[T] = map(play, range(games))
         records = _collect(stream, on_progress)
     else:
         chunk = max(1, min(50, games // (workers * 8)))
@@ -98,8 +112,8 @@ def _leave_interrupts_to_the_parent() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _collect(stream: Iterator[GameRecord], on_progress: Callable[[int], None] | None) -> list[GameRecord]:
-    records: list[GameRecord] = []
+def _collect(stream: Iterator[T], on_progress: Callable[[int], None] | None) -> list[T]:
+    records: list[T] = []
     try:
         for record in stream:
             records.append(record)
@@ -117,6 +131,26 @@ def simulate(spec: GameSpec, games: int, workers: int = 1, progress: TextIO | No
     bar = Progress(progress, games, f"{spec.ruleset} ×{spec.players}")
     records, seconds = run_games(spec, games, workers, bar.update if progress is not None else None)
     return summarise(spec, board, records, seconds, workers)
+
+
+def compare(spec_a: GameSpec, spec_b: GameSpec, changes: Mapping[str, Any], pairs: int, workers: int = 1,
+            progress: TextIO | None = None) -> Comparison:
+    """Play ``pairs`` games under A and again under B (the same seeds and dice), and compare them pair by pair."""
+    return compare_many(spec_a, [(spec_b, changes)], pairs, workers, progress)[0]
+
+
+def compare_many(spec_a: GameSpec, arms: Sequence[tuple[GameSpec, Mapping[str, Any]]], pairs: int, workers: int = 1,
+                 progress: TextIO | None = None) -> list[Comparison]:
+    """Play ``pairs`` games under A and under each B of ``arms`` (a spec and the options it changes): A's games once,
+    each on the same seeds and dice; a comparison of A with each B."""
+    workers = max(1, min(workers, pairs))
+    each = 1 + len(arms)
+    bar = Progress(progress, each * pairs, f"{spec_a.ruleset} ×{spec_a.players} A/B")
+    specs = [spec_a, *(spec for spec, _ in arms)]
+    results, seconds = run_indexed(partial(play_arms, specs), pairs, workers,
+                                   (lambda done: bar.update(each * done)) if progress is not None else None)
+    return [Comparison(spec_a, spec, changes, [(games[0], games[k]) for games in results], seconds, workers)
+            for k, (spec, changes) in enumerate(arms, start=1)]
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -137,7 +171,8 @@ def add_parser(sub: Any) -> None:
                                    "and the run is summed up. Same --seed, same results, whatever --workers.")
     p.add_argument("--ruleset", required=True, choices=ruleset_ids())
     p.add_argument("--players", type=int, default=4, help="bots at the table (default 4)")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--games", type=int, help=f"games to play (default {DEFAULT_GAMES}; with --compare, pairs of "
+                                              f"games, default {DEFAULT_PAIRS})")
     p.add_argument("--seed", type=int, default=0, help="master seed; each game's seeds derive from it (default 0)")
     p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
                    help="a ruleset option, e.g. transition=even_step (repeatable)")
@@ -145,8 +180,18 @@ def add_parser(sub: Any) -> None:
                    help="worker processes (default: the cores this process may use, here %(default)s)")
     p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP,
                    help=f"cut a game after this many turns; cut games are reported (default {DEFAULT_TURN_CAP})")
+    p.add_argument("--compare", nargs="+", type=parse_option, action="append", metavar="NAME=VALUE",
+                   help="play every game twice, as A (the board's options, or --baseline) and as B (A with these), "
+                        "on the same dice, and report each figure's difference B - A with its 95%% confidence "
+                        "interval; given again, one more B against the same A (a table, a row per B)")
+    p.add_argument("--baseline", nargs="+", type=parse_option, default=[], metavar="NAME=VALUE",
+                   help="with --compare: options of A other than the board's (B has them too)")
+    p.add_argument("--pace", type=float, metavar="SECONDS",
+                   help=f"seconds a player-turn takes at a table: the minutes --compare reports (default "
+                        f"{DEFAULT_PACE:g}), and when option end_at_minutes ends a game")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--plot", metavar="FILE", help="write the landing frequencies as an SVG heat map of the board")
+    p.add_argument("--plot", metavar="FILE", help="write the landing frequencies as an SVG heat map of the board "
+                                                  "(with --compare: the game lengths and the cash in play of A and B)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
@@ -158,34 +203,73 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
+class Report(Protocol):
+    """What a run is reported as: a :class:`~.summary.Summary` (one run) or a :class:`~.compare.Comparison`."""
+
+    def as_json(self) -> dict[str, Any]: ...
+
+    def as_text(self) -> str: ...
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    options: Mapping[str, Any] = dict(args.option)
+    """One run (or, with ``--compare``, pairs of games) reported as text or JSON, and the SVG of ``--plot``."""
+    unit = "pairs" if args.compare else "games"
+    args.games = (DEFAULT_PAIRS if args.compare else DEFAULT_GAMES) if args.games is None else args.games
     try:
-        spec = GameSpec(args.ruleset, args.players, args.seed, options, args.turn_cap)
-        _check(spec, args)
-        summary = simulate(spec, args.games, args.workers, None if args.quiet else sys.stderr)
+        report, svg, drawn = (run_compare if args.compare else run_one)(args)
     except (Interrupted, KeyboardInterrupt) as stop:  # Ctrl-C: one line, no report of a run cut short
-        done = f" after {stop.done} of {args.games} games" if isinstance(stop, Interrupted) else ""
+        done = f" after {stop.done} of {args.games} {unit}" if isinstance(stop, Interrupted) else ""
         print(f"\ncompanion simulate: interrupted{done}; nothing reported", file=sys.stderr)
         return 130
     except (CompanionError, ValueError) as error:
         print(f"companion simulate: {error}", file=sys.stderr)
         return 1
     if args.json:
-        json.dump(summary.as_json(), out, indent=1)
+        json.dump(report.as_json(), out, indent=1)
         out.write("\n")
     else:
-        out.write(summary.as_text() + "\n")
+        out.write(report.as_text() + "\n")
     if args.plot:  # after the report: a plot that cannot be written never loses the run
-        title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
         try:
-            Path(args.plot).write_text(heat_map_svg(summary.board, summary.results()["landings"], title), "utf-8")
+            Path(args.plot).write_text(svg(), "utf-8")
         except OSError as error:
             print(f"companion simulate: {args.plot}: {error.strerror}", file=sys.stderr)
             return 1
         if not args.json:
-            out.write(f"  heat map written to {args.plot}\n")
+            out.write(f"  {drawn} {args.plot}\n")
     return 0
+
+
+def run_one(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
+    """One run of ``--games`` games: its summary, its heat map (made when asked for) and what the map shows."""
+    if args.baseline:
+        raise ValueError("--baseline goes with --compare (A's options); for one run, give --option")
+    spec = GameSpec(args.ruleset, args.players, args.seed, dict(args.option), args.turn_cap, args.pace or 0.0)
+    _check(spec, args)
+    summary = simulate(spec, args.games, args.workers, None if args.quiet else sys.stderr)
+    title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
+    return summary, lambda: heat_map_svg(summary.board, summary.results()["landings"], title), "heat map written to"
+
+
+def run_compare(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
+    """``--compare``: ``--games`` pairs of games under A and B (or each B), compared; the charts of one comparison;
+    what the charts show."""
+    options_a = {**dict(args.option), **dict(args.baseline)}
+    pace = DEFAULT_PACE if args.pace is None else args.pace
+    spec_a = GameSpec(args.ruleset, args.players, args.seed, options_a, args.turn_cap, pace)
+    arms = [(GameSpec(args.ruleset, args.players, args.seed, {**options_a, **dict(given)}, args.turn_cap, pace),
+             dict(given)) for given in args.compare]
+    if args.games < 2:
+        raise ValueError("--compare needs at least 2 pairs of games (--games) for an interval")
+    if pace <= 0:
+        raise ValueError("--pace is the seconds a player-turn takes: more than 0")
+    if args.plot and len(arms) > 1:
+        raise ValueError("--plot draws one comparison: give --compare once")
+    for spec in (spec_a, *(spec for spec, _ in arms)):
+        _check(spec, args)
+    results = compare_many(spec_a, arms, args.games, args.workers, None if args.quiet else sys.stderr)
+    report: Report = results[0] if len(results) == 1 else Comparisons(results)
+    return report, lambda: comparison_svg(results[0].results()), "game lengths and cash in play drawn in"
 
 
 def _check(spec: GameSpec, args: argparse.Namespace) -> None:
@@ -200,12 +284,16 @@ def _check(spec: GameSpec, args: argparse.Namespace) -> None:
         raise ValueError("--workers must be at least 1")
     if spec.turn_cap < 1:
         raise ValueError("--turn-cap must be at least 1")
-    if spec.options.get("end_at_minutes"):
-        raise ValueError("option end_at_minutes is the table's clock: the bots play without one (use --turn-cap)")
+    if spec.pace < 0:
+        raise ValueError("--pace is the seconds a player-turn takes: not below 0")
+    if spec.options.get("end_at_minutes") and not spec.pace:
+        raise ValueError("option end_at_minutes is the table's clock: the bots play without one (give --pace, the "
+                         "seconds a player-turn takes, or use --turn-cap)")
     if args.plot:
         plot = Path(args.plot)
         if plot.suffix.lower() != ".svg":
-            raise ValueError(f"--plot writes an SVG heat map: name the file .svg, not {plot.name!r}")
+            raise ValueError(f"--plot writes an SVG {'picture' if args.compare else 'heat map'}: name the file .svg, "
+                             f"not {plot.name!r}")
         if not plot.resolve().parent.is_dir():
             raise ValueError(f"--plot: there is no folder {str(plot.parent)!r}")
     new_game({"ruleset": spec.ruleset, "players": spec.seats(), "options": dict(spec.options)})  # names the bad one

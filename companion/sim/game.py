@@ -23,6 +23,8 @@ from .tally import Tally
 
 SEAT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 DEFAULT_TURN_CAP = 1000
+#: What the table sends when its clock runs out (option ``end_at_minutes``).
+END_GAME: Line = {"act": {"player": "host", "do": "end-game"}}
 #: Inputs allowed per turn before a game counts as stuck (and is cut): a safety net, never reached in play.
 INPUTS_PER_TURN_CAP = 400
 
@@ -36,11 +38,19 @@ class GameSpec:
     seed: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
     turn_cap: int = DEFAULT_TURN_CAP
+    #: Seconds a player-turn takes at the table (0: no clock). With option ``end_at_minutes`` the host ends the game
+    #: (the highest worth wins) when the turns played at this pace reach the time limit, as the table's clock would.
+    pace: float = 0.0
 
     def seats(self) -> list[str]:
         if not 1 <= self.players <= len(SEAT_NAMES):
             raise ValueError(f"from 1 to {len(SEAT_NAMES)} players, not {self.players}")
         return list(SEAT_NAMES[: self.players])
+
+    def time_limit_turns(self) -> int | None:
+        """The player-turn at whose start the table's clock ends the game (None: no time limit or no pace)."""
+        minutes = self.options.get("end_at_minutes", 0)
+        return int(minutes * 60 // self.pace) + 1 if minutes and self.pace else None
 
     def game_seed(self, index: int) -> int:
         """The seed of game ``index`` (shuffles and dice), derived from the master seed alone."""
@@ -61,6 +71,9 @@ class GameRecord:
     rejected: int = 0
     first_rejection: str | None = None
     seconds: float = 0.0
+    #: How it ended: "bankruptcy" (one solvent player left), "bankruptcy limit" (option end_after_bankruptcies),
+    #: "time limit" (end_at_minutes at the spec's pace), "turn cap" (cut, no winner).
+    ended: str = "bankruptcy"
 
 
 def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, table: bool = False) -> GameRecord:
@@ -81,8 +94,9 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, ta
     inputs = rejected = 0
     first_rejection = None
     cap, input_cap = spec.turn_cap, spec.turn_cap * INPUTS_PER_TURN_CAP
+    clock = spec.time_limit_turns() or cap + 1
     while state["winner"] is None and state["turn"]["number"] <= cap and inputs < input_cap:
-        line = strategy.next_input(state)
+        line = END_GAME if state["turn"]["number"] >= clock else strategy.next_input(state)
         try:
             after, events = rules.apply(state, line, table=table)  # engine.apply's work for a game under way
         except IllegalInput as error:
@@ -105,7 +119,18 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, ta
         index=index, seed=seed, winner_seat=seats.index(winner) if winner in seats else None,
         turns=min(state["turn"]["number"], cap), inputs=inputs, cut=winner is None, tally=tally,
         rejected=rejected, first_rejection=first_rejection, seconds=time.perf_counter() - started,
+        ended=how_it_ended(state, line if inputs else None),
     )
+
+
+def how_it_ended(state: State, last: Line | None) -> str:
+    """How a game reached its final ``state`` (``last``: its last input), as :class:`GameRecord` names it."""
+    if state["winner"] is None:
+        return "turn cap"
+    if last == END_GAME:
+        return "time limit"
+    solvent = sum(1 for p in state["players"] if not p.get("bankrupt"))
+    return "bankruptcy" if solvent == 1 else "bankruptcy limit"
 
 
 def first_accepted(lines: Iterable[Line], state: State, *,

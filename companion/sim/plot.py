@@ -1,4 +1,5 @@
-"""The landing frequencies drawn on the board as a heat map (SVG, written by hand).
+"""The landing frequencies drawn on the board as a heat map, and a comparison's game lengths and cash in play as
+two charts (SVG, written by hand).
 
 Each track of the board is drawn as a square ring in travel order, the first space in the
 bottom-right corner and play going clockwise as on the printed board; smaller tracks nest
@@ -8,8 +9,10 @@ be a ring (fewer than four spaces, or a length not divisible by four) is drawn a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 from companion.engine.board import Board
 
@@ -122,5 +125,101 @@ def heat_map_svg(board: Board, landings: Mapping[str, int], title: str = "") -> 
         out.append(f'<rect x="{MARGIN + i * 24}" y="{legend_y}" width="24" height="12" fill="{colour}" stroke="#555"/>')
     out.append(f'<text x="{MARGIN + len(PALETTE) * 24 + 8}" y="{legend_y + 10}" font-size="10">'
                f'{100 * least / total:.1f}% … {100 * most / total:.1f}% of {total} landings</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+#: The two sets of options of a comparison, as the charts draw them (A blue, B orange: told apart in grey too).
+ARMS = (("a", "#1f77b4", ""), ("b", "#e6550d", "6 3"))
+CHART_W, CHART_H = 560, 220
+
+
+def nice_step(span: float, ticks: int = 5) -> float:
+    """A round step (1, 2 or 5 times a power of ten) for about ``ticks`` ticks over ``span``."""
+    raw = max(span, 1e-9) / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def chart(title: str, x_label: str, y_label: str, top: float, x_max: float, y_max: float,
+          lines: Sequence[tuple[str, str, str, Sequence[tuple[float, float]]]]) -> list[str]:
+    """One chart at ``top``: axes with round ticks, and each line (name, colour, dashes, points)."""
+    left, width, height = MARGIN + 56, CHART_W, CHART_H
+    bottom = top + height
+
+    def x(v: float) -> float:
+        return left + width * v / (x_max or 1)
+
+    def y(v: float) -> float:
+        return bottom - height * v / (y_max or 1)
+
+    out = [f'<text x="{left}" y="{top - 10}" font-size="13" font-weight="bold">{escape(title)}</text>',
+           f'<line x1="{left}" y1="{bottom}" x2="{left + width}" y2="{bottom}" stroke="#333"/>',
+           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>',
+           f'<text x="{left + width / 2}" y="{bottom + 32}" font-size="11" text-anchor="middle">'
+           f'{escape(x_label)}</text>',
+           f'<text x="{left - 46}" y="{top + height / 2}" font-size="11" text-anchor="middle" '
+           f'transform="rotate(-90 {left - 46} {top + height / 2})">{escape(y_label)}</text>']
+    for axis, limit in (("x", x_max), ("y", y_max)):
+        step = nice_step(limit)
+        v = 0.0
+        while v <= limit + 1e-9:
+            label = f"{v:,.0f}"
+            if axis == "x":
+                out.append(f'<text x="{x(v):.1f}" y="{bottom + 14}" font-size="10" text-anchor="middle">{label}</text>')
+            else:
+                out += [f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + width}" y2="{y(v):.1f}" stroke="#ddd"/>',
+                        f'<text x="{left - 4}" y="{y(v) + 3:.1f}" font-size="10" text-anchor="end">{label}</text>']
+            v += step
+    for k, (name, colour, dashes, points) in enumerate(lines):  # B dashed: the two told apart without colour
+        path = " ".join(f"{x(px):.1f},{y(py):.1f}" for px, py in points)
+        dash = f' stroke-dasharray="{dashes}"' if dashes else ""
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}>'
+                   f'<title>{escape(name)}</title></polyline>')
+        ly = top + 14 + 16 * k
+        out += [f'<line x1="{left + width - 190}" y1="{ly - 4}" x2="{left + width - 166}" y2="{ly - 4}" '
+                f'stroke="{colour}" stroke-width="2"{dash}/>',
+                f'<text x="{left + width - 160}" y="{ly}" font-size="11">{escape(name)}</text>']
+    return out
+
+
+def histogram(values: Sequence[int], bins: int, width: float) -> list[tuple[float, float]]:
+    """The outline of a histogram of ``values`` (per cent of games per bin of ``width``) as a step line's points."""
+    counts = [0] * bins
+    for v in values:
+        counts[min(int(v // width), bins - 1)] += 1
+    points = [(0.0, 0.0)]
+    for i, c in enumerate(counts):
+        share = 100 * c / max(len(values), 1)
+        points += [(i * width, share), ((i + 1) * width, share)]
+    return points + [(bins * width, 0.0)]
+
+
+def comparison_svg(results: Mapping[str, Any]) -> str:
+    """A ``--compare`` run's two game-length distributions and two cash-in-play curves, A against B."""
+    names = {"a": f"A: {results['a']['described']}", "b": f"B: {results['b']['described']}"}
+    lengths = results["length_turns"]
+    longest = max([*lengths["a"], *lengths["b"], 1])
+    width = nice_step(longest, 40)
+    bins = int(longest // width) + 1
+    shapes = {arm: histogram(lengths[arm], bins, width) for arm, _, _ in ARMS}
+    top_share = max(share for points in shapes.values() for _, share in points) * 1.1
+    cash = results["cash_in_play_curve"]
+    curves = {arm: list(zip(cash["turns"], cash[arm])) for arm, _, _ in ARMS}
+    top_cash = max([v for arm in ("a", "b") for v in cash[arm]] + [1]) * 1.1
+    height = 2 * (CHART_H + 90) + MARGIN
+    total_w = CHART_W + 2 * MARGIN + 70
+    title = (f"{results['ruleset']}: {results['pairs']} pairs of games of {results['players']} bots "
+             f"(the same dice for A and B)")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{height}" '
+           f'viewBox="0 0 {total_w} {height}" font-family="sans-serif">',
+           f'<rect width="{total_w}" height="{height}" fill="white"/>',
+           f'<text x="{MARGIN}" y="{MARGIN - 4}" font-size="14">{escape(title)}</text>']
+    out += chart("How long games last", "player-turns (a game cut by the turn cap counts as its cap)", "% of games",
+                 MARGIN + 40, bins * width, top_share,
+                 [(names[arm], colour, dashes, shapes[arm]) for arm, colour, dashes in ARMS])
+    out += chart("Cash in play", "player-turn (mean over the games still going, while a tenth of them or more are)",
+                 "cash the players hold ($)", MARGIN + 40 + CHART_H + 90, max(cash["turns"] or [1]), top_cash,
+                 [(names[arm], colour, dashes, curves[arm]) for arm, colour, dashes in ARMS])
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -10,7 +10,9 @@ wins by seat measure the seat and not the bot:
   keeping ``auction_reserve``; a short-stock building is worth ×1.5 its price; the bidding is
   played out before anything is sent, and only its last bid goes to the engine (``Strategy.on_auction``);
 * **build** evenly, before rolling, while ``build_reserve`` stays in hand: the street with
-  the best rent gained per dollar first; **unmortgage** complete groups first;
+  the best rent gained per dollar first (with ``even_build`` false, any street of the group, so
+  the best street goes up first; a hotel after ``houses_before_hotel`` houses); **unmortgage**
+  complete groups first;
 * **trade** for the one street missing from a group: swap for the street the other
   player is missing, or offer ``trade_premium`` × its price in cash (once per turn, an
   offer not repeated within ``retry_turns``); accept an offer worth as much as it costs,
@@ -18,7 +20,8 @@ wins by seat measure the seat and not the bot:
 * **debt**: mortgage properties outside complete groups, then sell buildings (evenly, the
   cheapest first), then mortgage the rest; bankrupt only when nothing is left;
 * **jail**: leave at once (card first, else the fine) while ``jail_leave_unowned`` of the
-  properties are still unowned; later stay and roll;
+  properties are still unowned; later stay and roll (with ``rent_in_jail`` false, an owner of
+  rent-earning deeds leaves at once all game long: a jailed owner collects nothing);
 * **income tax**: the cheaper of flat and percent (the bot knows its worth).
 """
 
@@ -161,28 +164,34 @@ class PropertyStrategy(Strategy):
             cached = self._group_sites.get(members)
             # A state's records are never changed in place: the same records (or equal ones) offer the same site.
             if cached is None or cached[0] != recs:
-                cached = (recs, self.group_site(members, recs))
+                cached = (recs, self.group_site(members, recs, state["options"]))
                 self._group_sites[members] = cached
             if cached[1] is not None:
                 found.append(cached[1])
         found.sort(reverse=True)
         return found
 
-    def group_site(self, members: tuple[str, ...], recs: tuple[Any, ...]) -> tuple[float, str, int] | None:
-        """The next building of a whole street group: (rent gained per dollar, street, its level), or None."""
+    def group_site(self, members: tuple[str, ...], recs: tuple[Any, ...],
+                   options: Mapping[str, Any]) -> tuple[float, str, int] | None:
+        """The next building of a whole street group: (rent gained per dollar, street, its level), or None. The
+        game's ``options``: ``even_build`` (false: any street may go up, not only the lowest) and
+        ``houses_before_hotel`` (the level after which the next building is the hotel)."""
         if any(r["mortgaged"] for r in recs):
             return None
         levels = [5 if r["hotel"] else r["houses"] for r in recs]
         low = min(levels)
         if low == 5:
             return None
+        even = options.get("even_build", True)
+        top = options.get("houses_before_hotel", 4)
         best = None
         for sid, level in zip(members, levels):
-            if level == low:
+            if level == low or (not even and level < 5):
                 rent = self.rents[sid]
-                gain = (rent[low + 1] - (rent[0] * 2 if low == 0 else rent[low])) / max(self.house[sid], 1)
+                after = 5 if level == top else level + 1
+                gain = (rent[after] - (rent[0] * 2 if level == 0 else rent[level])) / max(self.house[sid], 1)
                 if best is None or gain > best[0]:
-                    best = (gain, sid, low)
+                    best = (gain, sid, level)
         return best
 
     def owned(self, state: State, name: str) -> list[str]:
@@ -215,8 +224,10 @@ class PropertyStrategy(Strategy):
 
     def worth(self, state: State, name: str) -> int:
         total = self.player(state, name)["cash"]
+        hotel = state["options"].get("houses_before_hotel", 4) + 1  # a hotel costs its houses and itself
         for sid in self.owned(state, name):
-            total += self.price[sid] + self.level(state["spaces"][sid]) * self.house[sid]
+            rec = state["spaces"][sid]
+            total += self.price[sid] + (hotel if rec.get("hotel") else rec.get("houses", 0)) * self.house[sid]
         return total
 
     # ================================================================== prompts
@@ -287,7 +298,7 @@ class PropertyStrategy(Strategy):
 
     def leave_jail(self, state: State, name: str) -> Line | None:
         unowned = sum(1 for rec in state["spaces"].values() if rec["owner"] is None)
-        if unowned < self.params.jail_leave_unowned * len(state["spaces"]):
+        if unowned < self.params.jail_leave_unowned * len(state["spaces"]) and not self.rent_waits(state, name):
             return None
         p = self.player(state, name)
         for card in p["cards"]:
@@ -296,6 +307,13 @@ class PropertyStrategy(Strategy):
         if p["cash"] >= state["options"]["jail_fine"] + self.params.buy_reserve:
             return {"act": {"player": name, "do": "pay-fine"}}
         return None
+
+    def rent_waits(self, state: State, name: str) -> bool:
+        """Whether staying in jail costs ``name`` rent: option ``rent_in_jail`` false and a deed earning rent."""
+        if state["options"].get("rent_in_jail", True):
+            return False
+        spaces = state["spaces"]
+        return any(not spaces[sid]["mortgaged"] for sid in self.owned(state, name))
 
     def lift_cost(self, sid: str) -> int:
         """What lifting the mortgage on ``sid`` costs: its mortgage value and 10% interest, rounded up."""
@@ -328,8 +346,9 @@ class PropertyStrategy(Strategy):
         if not sites:
             return None
         bank = state["bank"]
+        top = state["options"].get("houses_before_hotel", 4)
         for _, sid, level in sites:
-            if bank.get("hotels" if level == 4 else "houses", 0) >= 1 and \
+            if bank.get("hotels" if level == top else "houses", 0) >= 1 and \
                     cash - self.house[sid] >= self.params.build_reserve:
                 return {"act": {"player": name, "do": "build", "space": sid}}
         return None

@@ -3,5 +3,5 @@
 # Subclasses written in Python keep a __dict__ for attributes of their own.
 
 cdef class Strategy:
-    cdef public object ruleset, board, rng
+    cdef public object ruleset, board, rng, choices
     cdef public dict _seats, _handlers

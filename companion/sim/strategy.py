@@ -4,6 +4,9 @@ A strategy reads the state (the JSON object of DESIGN.md with its prompt) and re
 input a table would send next: an answer, an act, or dice. Dice come from the strategy's
 seeded :class:`random.Random` and enter as ordinary ``{"roll": [...]}`` inputs, so the
 engine cannot tell a bot from a table and a simulated game is a game file like any other.
+Nothing else draws from that generator (a random pick among options has its own, ``choices``):
+two games of the same seed under different rules throw the same dice in the same order
+(``companion simulate --compare`` pairs them so).
 
 :class:`Strategy` knows only the core's prompt shapes: it rolls the dice a ``roll`` prompt
 asks for and picks among a prompt's options. Rulesets get better play from subclasses
@@ -38,6 +41,8 @@ class Strategy:
         self.ruleset = ruleset
         self.board = ruleset.board
         self.rng = rng
+        # Picks among options draw from their own generator, seeded from the dice's state without drawing from it.
+        self.choices = random.Random(repr(rng.getstate()[1][:4]))
         self._seats: dict[str, int] = {}
         self._handlers: dict[str, Handler] = {
             attr[3:].replace("_", "-"): getattr(self, attr) for attr in dir(type(self)) if attr.startswith("on_")
@@ -76,7 +81,7 @@ class Strategy:
         options = list(prompt.get("options") or [])
         first = [o for o in self.preferred.get(prompt["kind"], ()) if o in options]
         rest = [o for o in options if o not in first]
-        self.rng.shuffle(rest)
+        self.choices.shuffle(rest)
         for choice in first + rest:
             yield {"answer": choice}
 

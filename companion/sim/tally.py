@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Event, State
+from companion.engine.draft import sentence
+
+#: Player-turns between two samples of the cash in play (the first at turn 1).
+CASH_STEP = 10
 
 #: How the reason of a payment that could not be made reads as a cause of bankruptcy.
 CAUSES = (
@@ -41,12 +45,20 @@ class Tally:
     #: Each space's track (the board it is on), from the ruleset's board.
     tracks: Mapping[str, str] = field(default_factory=dict, repr=False)
     pool_payouts: Counter[str] = field(default_factory=Counter)
+    #: How many times each pool paid out (``pool_payouts``: how much in all).
+    pool_payout_count: Counter[str] = field(default_factory=Counter)
+    #: Rent paid from player to player, in all.
+    rent: int = 0
+    #: The cash the players still in the game hold, at the start of player-turn 1, 1 + CASH_STEP, ...
+    cash: list[int] = field(default_factory=list)
     prizes: Counter[int] = field(default_factory=Counter)  # triple play prizes paid by the bank, by amount
     bankruptcies: list[str] = field(default_factory=list)
 
     def observe(self, before: State | None, line: Mapping[str, Any] | None, events: Iterable[Event]) -> None:
         """Count what one input did (for the set-up: ``line`` is None, ``before`` the first state)."""
         where: dict[str, Any] | None = None  # each token's space as the input's moves go on
+        if before is not None and before["turn"]["number"] > len(self.cash) * CASH_STEP:
+            self.cash.append(sum(p.get("cash", 0) for p in before["players"] if not p.get("bankrupt")))
         for event in events:
             kind = event["kind"]
             if kind == "move":
@@ -66,11 +78,15 @@ class Tally:
                         self.track_changes += 1  # straight across: a card, the subway, the airplane, jail
                     where[who] = to
             elif kind == "pay" and before is not None:
-                payer = event["payer"]
-                if payer in before["pools"]:
+                payer, payee, pools = event["payer"], event["payee"], before["pools"]
+                if payer in pools:
                     self.pool_payouts[payer] += event["amount"]
-                elif payer == "bank" and prize_roll(before, line):
-                    self.prizes[event["amount"]] += 1
+                    self.pool_payout_count[payer] += 1
+                elif payer == "bank":
+                    if prize_roll(before, line):
+                        self.prizes[event["amount"]] += 1
+                elif payee != "bank" and payee not in pools and " rent for " in sentence(event):
+                    self.rent += event["amount"]
             elif kind == "bankrupt":
                 self.bankruptcies.append(cause_of_bankruptcy(before, line, event))
 

@@ -57,6 +57,7 @@ def get_rulesets() -> Any:
         board = ruleset.board
         found.append({"id": rid, "name": board.name, "players": [board.min_players, board.max_players],
                       "options": dict(board.options), "fields": option_fields(ruleset),
+                      "presets": [{"id": p.id, "text": p.text, "options": dict(p.options)} for p in ruleset.presets],
                       "kept_cards": [card.id for card in board.cards.values() if card.kept],
                       "host_verbs": ruleset.host_verbs()})
     return jsonify(found)

@@ -15,8 +15,9 @@ def test_the_buttons_set_the_yes_no_options_and_those_with_choices(ruleset: str)
     settings = button_options(rules)
     defaults = rules.board.options
     expected = [name for name, value in defaults.items() if name in rules.option_choices or isinstance(value, bool)]
-    assert [s.name for s in settings] == expected
-    for setting in settings:
+    presets = [p.text.split(":")[0] for p in rules.presets]  # first, each one row
+    assert [s.name for s in settings] == presets + expected
+    for setting in settings[len(presets):]:
         assert setting.value == defaults[setting.name] and not setting.changed
         allowed = rules.option_choices.get(setting.name, (True, False))
         assert sorted(map(str, setting.values)) == sorted(map(str, allowed))  # every value once
@@ -29,7 +30,12 @@ def test_every_value_the_buttons_reach_starts_a_game(ruleset: str) -> None:
             setting.next()
             state, _ = new_game({"ruleset": ruleset, "players": ["Ann", "Bob"], "seed": 1,
                                  "options": chosen([setting])})
-            assert state["options"][setting.name] == setting.value
+            if setting.sets is None:
+                assert state["options"][setting.name] == setting.value
+            else:  # a preset: its options when on, the board's when off
+                board = find_ruleset(ruleset).board
+                given = setting.sets if setting.value else {k: board.options[k] for k in setting.sets}
+                assert {k: state["options"][k] for k in setting.sets} == dict(given)
 
 
 def test_yes_goes_round_the_values_and_only_changed_options_are_sent() -> None:
@@ -41,6 +47,20 @@ def test_yes_goes_round_the_values_and_only_changed_options_are_sent() -> None:
     transition.next()
     transition.next()
     assert transition.value == "even_total" and chosen([transition, flag]) == {"one_card_each": True}
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon"])
+def test_the_official_short_game_is_one_row_that_sets_its_three_options(ruleset: str) -> None:
+    settings = button_options(find_ruleset(ruleset))
+    short = settings[0]
+    assert short.label() == "Official short game: off" and chosen(settings) == {}
+    short.next()
+    assert short.label() == "Official short game: on"
+    assert chosen(settings) == {"deal_deeds": 2, "houses_before_hotel": 3, "end_after_bankruptcies": 2}
+    flag = next(s for s in settings if s.name == "go_landing_bonus")
+    flag.next()
+    assert chosen(settings) == {"deal_deeds": 2, "houses_before_hotel": 3, "end_after_bankruptcies": 2,
+                                "go_landing_bonus": True}
 
 
 def test_words() -> None:

@@ -360,13 +360,15 @@ def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
     """Yes/no options and options with a list of choices: YES moves one to its next value."""
     with table(tmp_path, start()) as t:
         t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "NEXT", "YES", "YES")  # new game, addon, same players
-        assert "NEW GAME: OPTIONS" in t.text() and "transition: even total" in t.text()
-        t.play("NEXT", "YES")
+        assert "NEW GAME: OPTIONS" in t.text()
+        labels = [item.label for item in t.station.controller.items]
+        assert labels[1] == "Official short game: off"  # the preset, then classic's house rules, then addon's own
+        t.play(*["NEXT"] * labels.index("transition: even total"), "YES")
         assert ">transition: even step" in t.text()
         t.play("NEXT", "YES")
         assert ">double trouble: doubles" in t.text()
         t.play("PREV", "YES", "YES")  # transition: even total, then even step again
-        t.play("PREV", "YES")  # start
+        t.play(*["PREV"] * labels.index("transition: even total"), "YES")  # start
         assert t.state["ruleset"] == "addon" and [p["name"] for p in t.state["players"]] == ["Ann", "Bob"]
         assert t.state["options"]["transition"] == "even_step"
         assert t.state["options"]["double_trouble"] == "doubles"
@@ -379,7 +381,20 @@ def test_new_game_options_without_a_phone_page_offer_what_the_buttons_can_set(tm
     with table(tmp_path, start()) as t:
         t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
         items = t.station.controller.items
-        assert [a.label for a in items] == ["Start the game"]  # classic's options are amounts: on the phone
+        assert [a.label for a in items] == [  # classic's amounts are on the phone; its house rules on the buttons
+            "Start the game", "Official short game: off", "free parking: nothing", "go landing bonus: off",
+            "auctions: on", "rent in jail: on", "even build: on", "buy after first lap: off"]
+
+
+def test_the_official_short_game_is_one_row_of_the_set_up(tmp_path: Path) -> None:
+    with table(tmp_path, start()) as t:
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        t.play("NEXT", "YES")
+        assert ">Official short game: on" in t.text()
+        t.play("PREV", "YES")  # start
+        assert {k: t.state["options"][k] for k in ("deal_deeds", "houses_before_hotel", "end_after_bankruptcies")} \
+            == {"deal_deeds": 2, "houses_before_hotel": 3, "end_after_bankruptcies": 2}
+        assert all(sum(1 for rec in t.state["spaces"].values() if rec["owner"] == name) == 2 for name in ("Ann", "Bob"))
 
 
 def test_new_game_set_up_finished_on_the_phone(tmp_path: Path) -> None:

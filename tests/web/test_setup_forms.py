@@ -57,6 +57,32 @@ def test_an_addon_game_with_its_options_chosen_in_fields(host_page: tuple[Any, T
     assert page.errors == []
 
 
+def test_the_official_short_game_is_one_choice_that_sets_its_three_options(host_page: tuple[Any, Table]) -> None:
+    page, table = host_page
+    page.select_option("#new-ruleset", "classic")
+    page.fill("#new-players", "Ann, Bob, Cy")
+    page.get_by_label("Official short game").check()
+    assert page.get_by_label("Houses before hotel").input_value() == "3"
+    assert page.get_by_label("Deal deeds").input_value() == "2"
+    assert page.get_by_label("End after bankruptcies").input_value() == "2"
+    page.get_by_label("Free parking", exact=True).select_option("fees-and-seed")  # a house rule beside it
+    page.get_by_label("Official short game").uncheck()  # back to the book's
+    assert page.get_by_label("Houses before hotel").input_value() == "4"
+    page.get_by_label("Official short game").check()
+    page.locator("#preset-official-short-game").scroll_into_view_if_needed()
+    shot(page, "host-new-game-short-game")
+    page.click("#new-form > button")
+    expect_text(page.locator("#notice"), "new game started")
+    state = table.state
+    assert state is not None
+    assert {k: state["options"][k] for k in ("deal_deeds", "houses_before_hotel", "end_after_bankruptcies",
+                                             "free_parking")} == {
+        "deal_deeds": 2, "houses_before_hotel": 3, "end_after_bankruptcies": 2, "free_parking": "fees-and-seed"}
+    assert state["pools"] == {"free-parking": 500}
+    assert all(sum(1 for rec in state["spaces"].values() if rec["owner"] == name) == 2 for name in ("Ann", "Bob", "Cy"))
+    assert page.errors == []
+
+
 def test_a_game_in_progress_entered_per_player_and_per_deed(host_page: tuple[Any, Table]) -> None:
     page, table = host_page
     page.fill("#new-players", "Ann, Bob")

@@ -40,6 +40,7 @@ class AddonRules(ClassicRules):
     deck_names = ClassicRules.deck_names | {"travel", "triple-play"}
     effects = ClassicRules.effects | {"draw", "pay-per-property"}
     option_choices = {
+        **ClassicRules.option_choices,
         "transition": ("even_total", "even_step"),
         "double_trouble": ("table", "doubles"),
         "backwards": ("reverse", "rotate"),
@@ -199,7 +200,7 @@ class AddonRules(ClassicRules):
             p["backwards"] = False  # the throw that was to go backwards sent the player to jail: it is used up
 
     # ================================================================== the tax pool
-    def tax_account(self, d: Draft, reason: str) -> str:
+    def fee_account(self, d: Draft, reason: str) -> str:
         if d.state["options"]["pool"] == "taxes" and reason == "jail-fine":
             return "bank"
         return "tax-pool" if reason in self.tax_reasons else "bank"

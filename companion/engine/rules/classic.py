@@ -18,11 +18,13 @@ from ..board import KindRule, Space
 from ..core import Ruleset, flag, known_keys, money, reject, whole
 from ..draft import Draft
 from ..errors import BoardError
+from ..rng import shuffled
 from .debt import Debts
 from .estate import RealEstate, interest
 from .trade import Trades
 
 PROPERTY = dict(ownable=True, grouped=True)
+FREE_PARKING = "free-parking"
 
 
 @dataclass
@@ -68,8 +70,13 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     #: Options the board must give, each a whole number ≥ 0 (RULES.md §1).
     whole_options: ClassVar[tuple[str, ...]] = (
         "start_cash", "salary", "income_tax_flat", "income_tax_percent", "luxury_tax", "jail_fine", "houses", "hotels",
-        "end_after_bankruptcies", "end_at_minutes")
-    option_bounds: ClassVar[Mapping[str, tuple[int, int]]] = {"income_tax_percent": (0, 100)}
+        "end_after_bankruptcies", "end_at_minutes", "free_parking_seed", "deal_deeds", "houses_before_hotel")
+    #: The house rules that are true or false (RULES.md §1, "House rules and the official short game").
+    flag_options: ClassVar[tuple[str, ...]] = (
+        "go_landing_bonus", "auctions", "rent_in_jail", "even_build", "buy_after_first_lap")
+    option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {"free_parking": ("nothing", "fees", "fees-and-seed")}
+    option_bounds: ClassVar[Mapping[str, tuple[int, int]]] = {"income_tax_percent": (0, 100),
+                                                              "houses_before_hotel": (1, 4)}
     #: The parameters a card of each effect needs; the numeric ones are whole numbers.
     effect_params: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "pay": ("amount",), "collect": ("amount",), "pay-each": ("amount",), "collect-each": ("amount",),
@@ -91,7 +98,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             "street": self.land_property, "railroad": self.land_property, "utility": self.land_property,
             "chance": self.land_card, "chest": self.land_card, "tax": self.land_tax,
             "go-to-jail": self.land_go_to_jail, "go": self.land_nothing, "jail": self.land_nothing,
-            "free": self.land_nothing,
+            "free": self.land_free_parking,
         }
         self.effect_handlers = {name: getattr(self, "effect_" + name.replace("-", "_")) for name in self.effects}
         self.card_uses = {"jail": self.use_jail_card}
@@ -105,6 +112,16 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             value = b.options.get(key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise BoardError(f"{b.source}: options.{key}: expected a whole number ≥ 0, found {value!r}")
+        for key in self.flag_options:
+            if not isinstance(b.options.get(key), bool):
+                raise BoardError(f"{b.source}: options.{key}: expected true or false, found {b.options.get(key)!r}")
+        for key, choices in self.option_choices.items():
+            if b.options.get(key) not in choices:
+                raise BoardError(f"{b.source}: options.{key}: expected one of {', '.join(map(str, choices))}, "
+                                 f"found {b.options.get(key)!r}")
+        for key, (low, high) in self.option_bounds.items():
+            if not low <= b.options[key] <= high:
+                raise BoardError(f"{b.source}: options.{key}: expected {low} to {high}, found {b.options[key]!r}")
         for i, card in enumerate(b.cards.values()):
             where = f"{b.source}: cards[{i}] ({card.id})"
             for key in self.effect_params.get(card.do, ()):
@@ -130,15 +147,23 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def new_bank(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"houses": options["houses"], "hotels": options["hotels"]}
 
+    def pools(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The ruleset's pools, and the Free Parking pool when option ``free_parking`` fills one."""
+        return (*super().pools(options), FREE_PARKING) if options["free_parking"] != "nothing" else \
+            super().pools(options)
+
     def setup(self, d: Draft, setup: Mapping[str, Any]) -> None:
         s = d.state
         s.update(dice=None, doubles=0, again=False, auction=None, trade=None)
         for name in d.names():
             self.transfer(d, "bank", name, s["options"]["start_cash"], "to start")
+        self.seed_free_parking(d)
         self.deal_hands(d, setup.get("deal"))
         first = d.names()[0]
         if "start" in setup:
             first = self.start_in_progress(d, setup["start"])
+        elif s["options"]["deal_deeds"]:
+            self.deal_deeds(d, s["options"]["deal_deeds"])
         s["turn"] = {"player": first, "number": 1}
         d.push(["turn", first])
 
@@ -181,7 +206,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         for pool, amount in (start.get("pools") or {}).items():
             if pool not in s["pools"]:
                 raise reject(f"setup.start: unknown pool {pool!r}")
-            self.transfer(d, "bank", pool, whole(amount, f"pool {pool}"))
+            amount = whole(amount, f"pool {pool}")  # what the pool holds (a seeded one already holds its seed)
+            self.transfer(d, "bank", pool, amount - s["pools"][pool]) if amount > s["pools"][pool] else \
+                self.transfer(d, pool, "bank", s["pools"][pool] - amount)
         d.events.clear()
         d.say("setup", "The game continues from the position given")
         turn = start.get("turn", d.names()[0])
@@ -192,14 +219,14 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def start_space(self, d: Draft, space_id: str, given: Any) -> None:
         rec = d.space(space_id)
         owner = given.get("owner")
-        houses = whole(given.get("houses", 0), f"houses on {space_id}", maximum=4)
+        houses = whole(given.get("houses", 0), f"houses on {space_id}", maximum=self.hotel_after(d))
         known_keys(given, {"owner", "houses", "hotel", "mortgaged"}, f"setup.start.spaces.{space_id}")
         hotel = flag(given.get("hotel", False), f"setup.start.spaces.{space_id}.hotel")
         space = self.board.by_id[space_id]
         if (houses or hotel) and (space.kind != "street" or owner is None or not self.owns_group(d, owner, space)):
             raise reject(f"setup.start.spaces.{space_id}: buildings need the whole group in one hand")
         if hotel and houses:
-            raise reject(f"setup.start.spaces.{space_id}: a hotel replaces the four houses")
+            raise reject(f"setup.start.spaces.{space_id}: a hotel replaces the {self.houses_words(d)}")
         mortgaged = flag(given.get("mortgaged", False), f"setup.start.spaces.{space_id}.mortgaged")
         rec.update(owner=owner, houses=houses, hotel=hotel, mortgaged=mortgaged)
         bank = d.state["bank"]
@@ -207,6 +234,24 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         bank["hotels"] -= int(hotel)
         if bank["houses"] < 0 or bank["hotels"] < 0:
             raise reject("setup.start: more buildings than the bank holds")
+
+    def deal_deeds(self, d: Draft, each: int) -> None:
+        """Option ``deal_deeds`` (the official short game): the bank shuffles the title deeds (the seed decides) and
+        deals ``each`` to every player in turn order, one at a time, each paying the bank the printed price."""
+        names = d.names()
+        deeds = shuffled([s.id for s in self.board.ownable()], d.state["seed"], "deal:deeds")
+        if each * len(names) > len(deeds):
+            raise reject(f"option deal_deeds: {each} deeds each for {len(names)} players is more than the "
+                         f"{len(deeds)} deeds there are")
+        d.say("say", f"The bank shuffles the title deeds and deals {each} to each player")
+        for k, space_id in enumerate(deeds[:each * len(names)]):
+            name, space = names[k % len(names)], self.board.by_id[space_id]
+            if d.player(name)["cash"] < (space.price or 0):
+                raise reject(f"option deal_deeds: {name} cannot pay {money(space.price or 0)} for {space.name} "
+                             "with the cash they start with")
+            self.transfer(d, name, "bank", space.price or 0, f"for {space.name}")
+            self.give_space(d, name, space.id)
+            d.say("deed", f"Give {name} the deed of {space.name}", player=name, space=space.id)
 
     # ================================================================== turns
     def task_turn(self, d: Draft, name: str) -> None:
@@ -344,7 +389,11 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def pay_salary(self, d: Draft, name: str, space_id: str, *, landed: bool) -> None:
         d.player(name)["laps"] += 1
         how = "landing on" if landed else "passing"
-        self.transfer(d, "bank", name, d.state["options"]["salary"], f"salary for {how} {self.board.by_id[space_id].name}")
+        options, space = d.state["options"], self.board.by_id[space_id]
+        if landed and options["go_landing_bonus"] and space.kind == "go":
+            self.transfer(d, "bank", name, 2 * options["salary"], f"double salary for landing on {space.name}")
+            return
+        self.transfer(d, "bank", name, options["salary"], f"salary for {how} {space.name}")
 
     # ================================================================== landing
     def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
@@ -353,6 +402,23 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
 
     def land_nothing(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         pass
+
+    def land_free_parking(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
+        """Option ``free_parking``: the lander takes the whole pool (with ``fees-and-seed`` the bank seeds it again)."""
+        pool = d.state["pools"].get(FREE_PARKING)
+        if pool is None:
+            return  # the book: nothing happens on Free Parking
+        if not pool:
+            d.say("say", f"{space.name} is empty: {name} takes nothing", player=name)
+            return
+        self.transfer(d, FREE_PARKING, name, pool, "(the whole pool)")
+        self.seed_free_parking(d)
+
+    def seed_free_parking(self, d: Draft) -> None:
+        """With ``free_parking = "fees-and-seed"``: the bank puts the seed into the (empty) pool."""
+        options = d.state["options"]
+        if options["free_parking"] == "fees-and-seed":
+            self.transfer(d, "bank", FREE_PARKING, options["free_parking_seed"], "as its seed")
 
     def land_go_to_jail(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.push(["go-to-jail", name])
@@ -383,12 +449,17 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         rec = d.read_space(space.id)
         owner = rec["owner"]
         if owner is None:
+            if not self.may_buy(d, name):
+                self.deed_declined(d, space, f"{name} has not passed GO yet and may not buy {space.name}")
+                return
             d.ask(name, "buy", f"Buy {space.name} for {money(space.price or 0)}?", ["yes", "no"],
                   space=space.id, price=space.price)
         elif owner == name:
             d.say("say", f"{name} owns {space.name}")
         elif rec["mortgaged"]:
             d.say("say", f"{space.name} is mortgaged: no rent")
+        elif not d.state["options"]["rent_in_jail"] and d.player(owner)["in_jail"]:
+            d.say("say", f"{owner} is in jail: no rent for {space.name}")
         elif space.kind == "utility" and (ctx.get("dice") is None or ctx.get("dice_multiplier")):
             times = ctx.get("dice_multiplier") or space.rent[self.count_owned(d, owner, space) - 1]
             d.ask(name, "roll", f"{name}, throw the dice: you pay {owner} {times} times the throw", [],
@@ -420,8 +491,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def answer_buy(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, space = prompt["player"], self.board.by_id[prompt["space"]]
         if value == "no":
-            d.say("say", f"{name} does not buy {space.name}: it is auctioned")
-            d.push(["auction", space.id])
+            self.deed_declined(d, space, f"{name} does not buy {space.name}")
             return
         price = space.price or 0
         if d.player(name)["cash"] < price:
@@ -433,6 +503,18 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
 
     def give_space(self, d: Draft, name: str, space_id: str) -> None:
         d.space(space_id)["owner"] = name
+
+    def deed_declined(self, d: Draft, space: Space, why: str) -> None:
+        """A deed its lander does not (or may not) buy: auctioned, or (option ``auctions`` false) left with the bank."""
+        if d.state["options"]["auctions"]:
+            d.say("say", f"{why}: it is auctioned")
+            d.push(["auction", space.id])
+        else:
+            d.say("say", f"{why}: it stays with the bank (no auctions)")
+
+    def may_buy(self, d: Draft, name: str) -> bool:
+        """Whether ``name`` may buy a deed or bid for one (option ``buy_after_first_lap``: not before passing GO)."""
+        return not d.state["options"]["buy_after_first_lap"] or d.player(name)["laps"] > 0
 
     # ================================================================== cards
     def task_draw(self, d: Draft, name: str, deck_name: str) -> None:
@@ -531,7 +613,15 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
 
     # ================================================================== money owed
     def tax_account(self, d: Draft, reason: str) -> str:
-        """Where taxes, fines and card payments go (the bank; addon's tax pool)."""
+        """Where taxes, fines and card payments go: :meth:`fee_account`'s account, except that what it would pay the
+        bank goes into the Free Parking pool when there is one (option ``free_parking``)."""
+        account = self.fee_account(d, reason)
+        if account == "bank" and reason in self.tax_reasons and FREE_PARKING in d.state["pools"]:
+            return FREE_PARKING
+        return account
+
+    def fee_account(self, d: Draft, reason: str) -> str:
+        """Where a tax, fine or card payment goes by the ruleset's own rules (the bank; addon's tax pool)."""
         return "bank"
 
     def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
@@ -557,13 +647,15 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         if prompt and prompt["kind"] == "debt" and prompt["player"] == name:
             creditor = prompt["creditor"]
             s["queue"].pop(0)  # the payment that could not be made
+        if creditor == FREE_PARKING:
+            creditor = "bank"  # a debt settled by bankruptcy goes to the bank, not into the pool (RULES §1)
         to_player = creditor not in ("bank", *s["pools"])
         p = d.player(name)
         owned = self.owned(d, name)
         bank = s["bank"]
         for sid in owned:  # buildings go back to the bank, sold at half price to a player creditor
             rec = d.space(sid)
-            level = self.level(rec)
+            level = self.buildings(d, rec)
             if level:
                 bank["houses"] += rec["houses"]
                 bank["hotels"] += int(rec["hotel"])
@@ -582,7 +674,8 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
                                   f"interest on mortgaged {self.board.by_id[sid].name}"])
             else:
                 rec["owner"], rec["mortgaged"] = None, False
-                later.append(["auction", sid])
+                if s["options"]["auctions"]:
+                    later.append(["auction", sid])
         for card in p["cards"]:
             if to_player:
                 d.give_card(creditor, card)
@@ -649,7 +742,11 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
 
     # ================================================================== auctions
     def task_auction(self, d: Draft, space_id: str) -> None:
-        self.open_auction(d, {"space": space_id}, d.solvent(), minimum=1)
+        bidders = [name for name in d.solvent() if self.may_buy(d, name)]
+        if not bidders:
+            d.say("say", f"Nobody may bid yet: {self.board.by_id[space_id].name} stays with the bank")
+            return
+        self.open_auction(d, {"space": space_id}, bidders, minimum=1)
 
     def lot_name(self, auction: Mapping[str, Any]) -> str:
         if "building" in auction:

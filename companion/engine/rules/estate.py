@@ -24,6 +24,9 @@ def buildings_text(level: int) -> str:
     return "no houses" if level == 0 else f"{level} house{'s' if level > 1 else ''}"
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four")
+
+
 def interest(mortgage: int) -> int:
     """10% of a mortgage value, rounded up to the dollar."""
     return -(-mortgage // 10)
@@ -74,12 +77,24 @@ class RealEstate(Auctions, Ruleset):
         """Buildings on a street as one number: houses 0-4, a hotel 5."""
         return 5 if rec["hotel"] else rec["houses"]
 
+    def hotel_after(self, d: Draft) -> int:
+        """Houses a street holds before its hotel (option ``houses_before_hotel``; the book: 4)."""
+        return int(d.state["options"]["houses_before_hotel"])
+
+    def houses_words(self, d: Draft) -> str:
+        """The houses a hotel replaces, in words: "four houses"."""
+        return f"{NUMBER_WORDS[self.hotel_after(d)]} house{'s' if self.hotel_after(d) > 1 else ''}"
+
+    def buildings(self, d: Draft, rec: Mapping[str, Any]) -> int:
+        """A street's buildings counted at a house's price each: its houses, or a hotel and the houses it replaced."""
+        return self.hotel_after(d) + 1 if rec["hotel"] else int(rec["houses"])
+
     def worth(self, d: Draft, name: str) -> int:
         """Cash + printed price of all property (mortgaged or not) + cost of buildings."""
         total = d.player(name)["cash"]
         for sid in self.owned(d, name):
             space = self.board.by_id[sid]
-            total += (space.price or 0) + self.level(d.read_space(sid)) * (space.house or 0)
+            total += (space.price or 0) + self.buildings(d, d.read_space(sid)) * (space.house or 0)
         return total
 
     # ================================================================== building
@@ -98,9 +113,9 @@ class RealEstate(Auctions, Ruleset):
         level = self.level(rec)
         if level == 5:
             raise reject(f"{why}: it has a hotel already")
-        if level > min(self.level(d.read_space(m)) for m in group):
+        if d.state["options"]["even_build"] and level > min(self.level(d.read_space(m)) for m in group):
             raise reject(f"{why}: build evenly, the other streets of the {space.group} group come first")
-        kind = "hotel" if level == 4 else "house"
+        kind = "hotel" if level == self.hotel_after(d) else "house"
         return space, kind
 
     def street(self, space_id: Any, why: str) -> Space:
@@ -208,9 +223,9 @@ class RealEstate(Auctions, Ruleset):
         rec, bank = d.space(space.id), d.state["bank"]
         if kind == "hotel":
             rec["houses"], rec["hotel"] = 0, True
-            bank["houses"] += 4
+            bank["houses"] += self.hotel_after(d)
             bank["hotels"] -= 1
-            d.say("build", f"Put a hotel on {space.name} and return its four houses to the bank",
+            d.say("build", f"Put a hotel on {space.name} and return its {self.houses_words(d)} to the bank",
                   space=space.id, building="hotel")
         else:
             rec["houses"] += 1
@@ -227,19 +242,21 @@ class RealEstate(Auctions, Ruleset):
         if level == 0:
             raise reject(f"{why}: there is none")
         group = self.board.groups[space.group or ""]
-        if level < max(self.level(d.read_space(m)) for m in group):
+        even = d.state["options"]["even_build"]
+        if even and level < max(self.level(d.read_space(m)) for m in group):
             raise reject(f"{why}: sell evenly, the other streets of the {space.group} group come first")
         half = (space.house or 0) // 2
         bank = d.state["bank"]
-        if rec["hotel"] and bank["houses"] < 4:
-            self.sell_group_down(d, name, space, group)
+        houses = self.hotel_after(d)
+        if rec["hotel"] and bank["houses"] < houses:
+            self.sell_group_down(d, name, space, group if even else [space.id])
             return
         rec = d.space(space.id)
         if rec["hotel"]:
-            rec["hotel"], rec["houses"] = False, 4
+            rec["hotel"], rec["houses"] = False, houses
             bank["hotels"] += 1
-            bank["houses"] -= 4
-            text = f"Take the hotel off {space.name} and put 4 houses there"
+            bank["houses"] -= houses
+            text = f"Take the hotel off {space.name} and put {houses} house{'s' if houses > 1 else ''} there"
             self.transfer(d, "bank", name, half, f"for the hotel on {space.name}")
         else:
             rec["houses"] -= 1
@@ -252,24 +269,28 @@ class RealEstate(Auctions, Ruleset):
         """A hotel sold while the bank has fewer than four houses cannot become four houses, and a street
         beside a hotel must hold four: every hotel of the group comes off, and the houses there are (the bank's
         and those on the group) are spread evenly, as many as can be. The player is paid half price for every
-        building that goes back. Evenness holds after every sale (RULES.md)."""
+        building that goes back. Evenness holds after every sale (RULES.md). (Four: option ``houses_before_hotel``;
+        with ``even_build`` false ``group`` is the sold street alone.)"""
         bank = d.state["bank"]
-        before = {m: self.level(d.read_space(m)) for m in group}
-        caps = {m: min(level, 4) for m, level in before.items()}  # never more houses than a street had
-        available = bank["houses"] + sum(level for level in before.values() if level < 5)
-        low = next(n for n in range(4, -1, -1) if all(c >= n for c in caps.values()) and n * len(group) <= available)
+        most = self.hotel_after(d)
+        hotels = {m for m in group if d.read_space(m)["hotel"]}
+        before = {m: self.buildings(d, d.read_space(m)) for m in group}
+        caps = {m: min(level, most) for m, level in before.items()}  # never more houses than a street had
+        available = bank["houses"] + sum(level for m, level in before.items() if m not in hotels)
+        low = next(n for n in range(most, -1, -1) if all(c >= n for c in caps.values()) and n * len(group) <= available)
         # The extra houses above the even level stay where houses already stand (fewer to move), the sold
         # street last.
-        order = sorted(group, key=lambda m: (before[m] == 5, m == space.id))
+        order = sorted(group, key=lambda m: (m in hotels, m == space.id))
         extra = available - low * len(group)
         after = {}
         for m in order:
             after[m] = low + (1 if extra > 0 and caps[m] > low else 0)
             extra -= after[m] - low
-        d.say("say", f"The bank has only {bank['houses']} houses: the {space.group} group comes down evenly")
+        d.say("say", f"The bank has only {bank['houses']} houses: " + (
+            f"the {space.group} group comes down evenly" if len(group) > 1 else f"{space.name} comes down"))
         for m in group:
             rec, street = d.space(m), self.board.by_id[m]
-            if before[m] == 5:
+            if m in hotels:
                 d.say("build", f"Take the hotel off {street.name}" + (f" and put {after[m]} "
                       f"{'house' if after[m] == 1 else 'houses'} there" if after[m] else ""), space=m)
                 bank["hotels"] += 1

@@ -56,6 +56,23 @@ function optionField(field, board) {
   return el("div", { class: "field" }, label, control, hint);
 }
 
+// A preset ("Official short game") as one checkbox: ticking it sets its options' fields, clearing it puts them back.
+function presetField(preset) {
+  const id = "preset-" + preset.id, name = preset.text.split(":")[0];
+  const box = el("input", { id, type: "checkbox", "data-preset": preset.id, "aria-describedby": id + "-hint" });
+  box.addEventListener("change", () => {
+    for (const [option, value] of Object.entries(preset.options)) {
+      const field = setup.ruleset.fields.find((f) => f.name === option);
+      const control = document.querySelector(`#new-options [data-option="${CSS.escape(option)}"]`);
+      if (!field || !control) continue;
+      const shown = box.checked ? value : field.default;
+      if (field.type === "boolean") control.checked = shown; else control.value = shown;
+    }
+  });
+  return el("div", { class: "field check" }, el("label", { for: id }, box, " " + name),
+    el("p", { class: "hint", id: id + "-hint" }, preset.text.slice(name.length + 1).trim()));
+}
+
 // The options as the setup's `options`: only those changed from their defaults.
 export function readOptions(ruleset) {
   const options = {};
@@ -79,7 +96,8 @@ export async function showOptions(ruleset) {
   setup.ruleset = ruleset;
   setup.board = await api("/api/board?ruleset=" + encodeURIComponent(ruleset.id));
   $("new-ruleset-name").textContent = `${ruleset.name} · ${ruleset.players[0]} to ${ruleset.players[1]} players`;
-  $("new-options").replaceChildren(el("legend", {}, "Options"), ...ruleset.fields.map((f) => optionField(f, setup.board)));
+  $("new-options").replaceChildren(el("legend", {}, "Options"), ...(ruleset.presets || []).map(presetField),
+    ...ruleset.fields.map((f) => optionField(f, setup.board)));
   if (!ruleset.fields.length) $("new-options").append(el("p", { class: "hint" }, "This ruleset has no options."));
   showProgress();
 }

@@ -1,0 +1,356 @@
+"""``companion simulate --compare``: the same games under two sets of options, and what the change does.
+
+Pair ``i`` plays game ``i`` of the run twice, under options A (the board's, or ``--baseline``) and B (A with
+``--compare``): the same seed, so the same shuffles and the same dice in the same order (the bots' dice come from
+their own per-game generator, which nothing else draws from: common random numbers). Each figure is a per-game
+number; its difference B − A is taken game by game, so the luck of the dice that both games share cancels out, and
+its 95% confidence interval is the paired one (1.96 standard errors of the mean difference). A relative difference
+(B / A − 1, of the means) has its interval from the delta method: the standard error of the mean of
+``(b − r·a) / mean(a)``, with ``r`` the ratio of the means. The mean size of a pool's payouts is a ratio of sums
+(paid out / payouts), compared the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import companion.engine
+import companion.sim
+from companion.engine import find_ruleset
+
+from .game import GameRecord, GameSpec, play_game
+from .tally import CASH_STEP
+
+Z95 = 1.96
+#: The ways a game ends, as GameRecord.ended names them, and how the report says them.
+ENDINGS = {"bankruptcy": "one player left (bankruptcies)", "bankruptcy limit": "the bankruptcy limit (worth wins)",
+           "time limit": "the time limit (worth wins)", "turn cap": "cut by the turn cap (no winner)"}
+#: Curves of the cash in play stop where fewer games than this share of the pairs are still going.
+CURVE_SHARE = 0.1
+
+
+def play_arms(specs: Sequence[GameSpec], index: int) -> tuple[GameRecord, ...]:
+    """Game ``index`` under A and under each B (the same seed: the same shuffles and dice)."""
+    return tuple(play_game(spec, index) for spec in specs)
+
+
+def paired(a: Sequence[float], b: Sequence[float], *, relative: bool = True) -> dict[str, Any]:
+    """The means of A and B, the mean paired difference B − A with its 95% CI, and (``relative``, when A's mean is
+    above zero) the relative difference B / A − 1 with its 95% CI by the delta method."""
+    n = len(a)
+    mean_a, mean_b = statistics.fmean(a), statistics.fmean(b)
+    diffs = [y - x for x, y in zip(a, b)]
+    diff = statistics.fmean(diffs)
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.nan
+    out: dict[str, Any] = {"a": mean_a, "b": mean_b, "difference": diff, "ci95": [diff - half, diff + half]}
+    if relative and mean_a > 0:
+        ratio = mean_b / mean_a
+        linear = [(y - ratio * x) / mean_a for x, y in zip(a, b)]
+        half_r = Z95 * statistics.stdev(linear) / math.sqrt(n) if n > 1 else math.nan
+        out.update(relative=ratio - 1, relative_ci95=[ratio - 1 - half_r, ratio - 1 + half_r])
+    return out
+
+
+def ratio_of_sums(y_a: Sequence[float], x_a: Sequence[float], y_b: Sequence[float],
+                  x_b: Sequence[float]) -> dict[str, Any]:
+    """ΣY / ΣX for A and B (a mean per payout: None where X never happened) and their paired difference, its 95% CI
+    from each game's linearised share ``(y − R·x) / mean(x)``."""
+    def arm(y: Sequence[float], x: Sequence[float]) -> tuple[float | None, list[float]]:
+        if not sum(x):
+            return None, [0.0] * len(x)
+        ratio, mean_x = sum(y) / sum(x), statistics.fmean(x)
+        return ratio, [(yi - ratio * xi) / mean_x for xi, yi in zip(x, y)]
+
+    (r_a, lin_a), (r_b, lin_b) = arm(y_a, x_a), arm(y_b, x_b)
+    out: dict[str, Any] = {"a": r_a, "b": r_b, "difference": None, "ci95": None}
+    if r_a is not None and r_b is not None and len(lin_a) > 1:
+        diff = r_b - r_a
+        half = Z95 * statistics.stdev([q - p for p, q in zip(lin_a, lin_b)]) / math.sqrt(len(lin_a))
+        out.update(difference=diff, ci95=[diff - half, diff + half])
+    return out
+
+
+def ended_by(ending: str, record: GameRecord) -> float:
+    """1 for a game that ended so (a GameRecord.ended), else 0."""
+    return float(record.ended == ending)
+
+
+def payouts(pool: str, record: GameRecord) -> float:
+    """How many times ``pool`` paid out in the game."""
+    return record.tally.pool_payout_count.get(pool, 0)
+
+
+def paid_out(pool: str, record: GameRecord) -> float:
+    """How much ``pool`` paid out in the game, in all."""
+    return record.tally.pool_payouts.get(pool, 0)
+
+
+def cash_in_play(record: GameRecord) -> float:
+    """The cash the players in the game held, on average over the game's samples (one every CASH_STEP turns)."""
+    return statistics.fmean(record.tally.cash) if record.tally.cash else 0.0
+
+
+def curve(records: Sequence[GameRecord], least: int) -> tuple[list[float], list[int]]:
+    """The mean cash in play at each sample over the games still going then, and how many were, while at least
+    ``least`` were."""
+    means, counts = [], []
+    for k in range(max((len(r.tally.cash) for r in records), default=0)):
+        going = [r.tally.cash[k] for r in records if len(r.tally.cash) > k]
+        if len(going) < least:
+            break
+        means.append(statistics.fmean(going))
+        counts.append(len(going))
+    return means, counts
+
+
+def words(value: Any) -> str:
+    """An option's name or value in words ("free parking", "fees and seed", "on")."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value).replace("_", " ").replace("-and-", " and ").replace("-", " ")
+
+
+def describe(ruleset: str, options: Mapping[str, Any]) -> str:
+    """Options as a group reads them: a preset by its name ("Official short game"), else each "name value"."""
+    if not options:
+        return "the book's rules"
+    for preset in find_ruleset(ruleset).presets:
+        if dict(preset.options) == dict(options):
+            return preset.text.split(":")[0]
+    text = ", ".join(f"{words(k)} {'$' if isinstance(v, int) and not isinstance(v, bool) and 'seed' in k else ''}"
+                     f"{words(v)}" for k, v in options.items())
+    return text[:1].upper() + text[1:]
+
+
+@dataclass
+class Comparison:
+    """The pairs of a ``--compare`` run and everything reported about them."""
+
+    spec_a: GameSpec
+    spec_b: GameSpec
+    changes: Mapping[str, Any]  # what B changes (the --compare options)
+    pairs: Sequence[tuple[GameRecord, GameRecord]]
+    seconds: float
+    workers: int = 1
+
+    @property
+    def records_a(self) -> list[GameRecord]:
+        return [a for a, _ in self.pairs]
+
+    @property
+    def records_b(self) -> list[GameRecord]:
+        return [b for _, b in self.pairs]
+
+    def per_game(self, figure: Callable[[GameRecord], float]) -> tuple[list[float], list[float]]:
+        return [figure(a) for a, _ in self.pairs], [figure(b) for _, b in self.pairs]
+
+    def figures(self) -> dict[str, dict[str, Any]]:
+        """Each figure: A, B, the paired difference and its 95% CI (and the relative one where it means something)."""
+        pace = self.spec_a.pace
+        found: dict[str, dict[str, Any]] = {
+            "length_turns": paired(*self.per_game(lambda r: r.turns)),
+            "length_minutes": paired(*self.per_game(lambda r: r.turns * pace / 60)),
+        }
+        for ending in ENDINGS:
+            key = f"ends_{ending.replace(' ', '_')}"
+            found[key] = paired(*self.per_game(partial(ended_by, ending)), relative=False)
+        found["first_player_wins"] = paired(*self.per_game(lambda r: float(r.winner_seat == 0)), relative=False)
+        found["cash_in_play"] = paired(*self.per_game(cash_in_play))
+        found["rent_paid"] = paired(*self.per_game(lambda r: r.tally.rent))
+        pools = sorted({p for r in (*self.records_a, *self.records_b) for p in r.tally.pool_payout_count}
+                       | {p for p in find_ruleset(self.spec_a.ruleset).pools(self.options("a"))}
+                       | {p for p in find_ruleset(self.spec_b.ruleset).pools(self.options("b"))})
+        for pool in pools:
+            counts = self.per_game(partial(payouts, pool))
+            amounts = self.per_game(partial(paid_out, pool))
+            found[f"payouts_{pool}"] = paired(*counts)
+            found[f"paid_out_{pool}"] = paired(*amounts)
+            found[f"payout_size_{pool}"] = ratio_of_sums(amounts[0], counts[0], amounts[1], counts[1])
+        return found
+
+    def options(self, arm: str) -> dict[str, Any]:
+        """The full options of arm A or B (the board's with those given)."""
+        spec = self.spec_a if arm == "a" else self.spec_b
+        return {**find_ruleset(spec.ruleset).board.options, **spec.options}
+
+    def curves(self) -> dict[str, Any]:
+        least = max(1, math.ceil(CURVE_SHARE * len(self.pairs)))
+        a, a_games = curve(self.records_a, least)
+        b, b_games = curve(self.records_b, least)
+        return {"turns": [1 + CASH_STEP * k for k in range(max(len(a), len(b)))], "a": a, "b": b,
+                "a_games": a_games, "b_games": b_games}
+
+    def sentences(self, figures: Mapping[str, dict[str, Any]] | None = None) -> list[str]:
+        """What the figures say, in sentences a group can read aloud."""
+        f = figures or self.figures()
+        label = describe(self.spec_b.ruleset, self.changes)
+        against = "" if not self.spec_a.options else f" (against {describe(self.spec_a.ruleset, self.spec_a.options)})"
+        length, minutes = f["length_turns"], f["length_minutes"]
+        out = [f"{label}{against}: {relative_words(length, 'games last', 'longer', 'shorter', 'as long')}: "
+               f"{minutes['a']:.0f} → {minutes['b']:.0f} minutes at {self.spec_a.pace:g} s a player-turn"]
+        held = relative_words(f["cash_in_play"], "on average", "more", "less", "as much")
+        out.append(f"Cash the players hold: {held} "
+                   f"(${f['cash_in_play']['a']:.0f} → ${f['cash_in_play']['b']:.0f}, mean over each game)")
+        out.append(f"Rent paid: {relative_words(f['rent_paid'], '', 'more', 'less', 'as much')} per game "
+                   f"(${f['rent_paid']['a']:.0f} → ${f['rent_paid']['b']:.0f})")
+        first = f["first_player_wins"]
+        out.append(f"The first player wins {100 * first['a']:.1f}% → {100 * first['b']:.1f}% of games "
+                   f"({points_words(first)}; a fair seat wins {100 / self.spec_a.players:.0f}%)")
+        ends = [(ENDINGS[e], f[f"ends_{e.replace(' ', '_')}"]) for e in ENDINGS]
+        out.append("Games end by " + "; ".join(f"{name} {100 * fig['a']:.1f}% → {100 * fig['b']:.1f}%"
+                                               for name, fig in ends if fig["a"] or fig["b"]))
+        for key in f:
+            if key.startswith("payouts_"):
+                pool = key.removeprefix("payouts_")
+                count, size = f[key], f[f"payout_size_{pool}"]
+                sizes = " → ".join("none" if s is None else f"${s:.0f}" for s in (size["a"], size["b"]))
+                out.append(f"{find_ruleset(self.spec_a.ruleset).pool_name(pool)} pays out {count['a']:.2f} → "
+                           f"{count['b']:.2f} times a game, {sizes} each on average")
+        return out
+
+    def results(self) -> dict[str, Any]:
+        figures = self.figures()
+        return {
+            "ruleset": self.spec_a.ruleset, "players": self.spec_a.players, "pairs": len(self.pairs),
+            "seed": self.spec_a.seed, "turn_cap": self.spec_a.turn_cap, "pace_seconds": self.spec_a.pace,
+            "a": {"options": dict(self.spec_a.options),
+                  "described": describe(self.spec_a.ruleset, self.spec_a.options)},
+            "b": {"options": dict(self.spec_b.options), "changes": dict(self.changes),
+                  "described": describe(self.spec_b.ruleset, self.changes)},
+            "figures": figures, "sentences": self.sentences(figures),
+            "length_turns": {"a": [r.turns for r in self.records_a], "b": [r.turns for r in self.records_b]},
+            "cash_in_play_curve": self.curves(),
+            "rejected_inputs": sum(r.rejected for pair in self.pairs for r in pair),
+        }
+
+    def timing(self) -> dict[str, Any]:
+        games = 2 * len(self.pairs)
+        return {"seconds": round(self.seconds, 3), "workers": self.workers,
+                "games_per_second": round(games / self.seconds, 1) if self.seconds else None,
+                "engine": companion.engine.BUILD.describe(), "bots": companion.sim.BUILD.describe()}
+
+    def as_json(self) -> dict[str, Any]:
+        return {"results": self.results(), "timing": self.timing()}
+
+    def as_text(self) -> str:
+        res, tim = self.results(), self.timing()
+        figures = res["figures"]
+        out = [f"{res['ruleset']}: {res['pairs']} pairs of games of {res['players']} bots, seed {res['seed']}",
+               f"  A  {res['a']['described']}" + (f" {res['a']['options']}" if res["a"]["options"] else ""),
+               f"  B  {res['b']['described']} {res['b']['changes']}",
+               "  Each pair: the same game (seed, shuffles, dice) under A and B; B − A is paired, with its 95% CI.",
+               f"  speed {tim['games_per_second']} games/s ({tim['workers']} "
+               f"worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s); engine {tim['engine']}; "
+               f"bots {tim['bots']}",
+               "",
+               f"  {'figure (per game)':<36}{'A':>10}{'B':>10}   {'B − A (95% CI)':<34}relative (95% CI)"]
+        for key, fig in figures.items():
+            if key.startswith("ends_") and not (fig["a"] or fig["b"]):
+                continue  # an ending neither rule set reached (in the JSON all the same)
+            out.append("  " + table_row(figure_name(key, res["pace_seconds"]), fig, percent=key.startswith(("ends_",
+                                                                                                         "first_"))))
+        out.append("")
+        out += [f"  • {s}" for s in res["sentences"]]
+        if res["rejected_inputs"]:
+            out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']}")
+        return "\n".join(out)
+
+
+def figure_name(key: str, pace: float) -> str:
+    names = {"length_turns": "length (player-turns)", "length_minutes": f"length (minutes at {pace:g} s a turn)",
+             "first_player_wins": "first player wins", "cash_in_play": "cash in play (mean over the game)",
+             "rent_paid": "rent paid"}
+    if key in names:
+        return names[key]
+    if key.startswith("ends_"):
+        return "ends: " + key.removeprefix("ends_").replace("_", " ")
+    for prefix, what in (("payouts_", "payouts"), ("paid_out_", "paid out"), ("payout_size_", "mean payout")):
+        if key.startswith(prefix):
+            return f"{key.removeprefix(prefix)}: {what}"
+    return key
+
+
+def number(value: float | None, percent: bool, signed: bool = False) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    if percent:
+        return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}%"
+    return f"{value:+.1f}" if signed else f"{value:.1f}"
+
+
+def table_row(name: str, fig: Mapping[str, Any], *, percent: bool) -> str:
+    ci = fig.get("ci95")
+    diff = number(fig.get("difference"), percent, signed=True) + (" pts" if percent else "")
+    interval = f"({number(ci[0], percent, True)} to {number(ci[1], percent, True)})" if ci else ""
+    rel = ""
+    if "relative" in fig:
+        lo, hi = fig["relative_ci95"]
+        rel = f"{100 * fig['relative']:+.1f}% ({100 * lo:+.1f} to {100 * hi:+.1f}%)"
+    a, b = number(fig["a"], percent), number(fig["b"], percent)
+    return f"{name:<36}{a:>10}{b:>10}   {diff + ' ' + interval:<34}{rel}"
+
+
+def relative_words(fig: Mapping[str, Any], lead: str, more: str, less: str, same: str) -> str:
+    """"games last 31% longer (95% CI 27–35%)", or "no clear difference (95% CI −2–3%)" when the CI holds 0."""
+    lead = f"{lead} " if lead else ""
+    if "relative" not in fig:
+        return f"{lead}{same} (A is 0: no relative change)"
+    rel, (lo, hi) = fig["relative"], fig["relative_ci95"]
+    if lo <= 0 <= hi:
+        change = f"{abs(100 * rel):.0f}% {more if rel >= 0 else less}" if round(abs(100 * rel)) else same
+        return f"no clear difference: {lead}{change} (95% CI {100 * lo:+.0f}% to {100 * hi:+.0f}%)"
+    if rel > 0:
+        return f"{lead}{100 * rel:.0f}% {more} (95% CI {100 * lo:.0f}–{100 * hi:.0f}%)"
+    return f"{lead}{-100 * rel:.0f}% {less} (95% CI {-100 * hi:.0f}–{-100 * lo:.0f}%)"
+
+
+def points_words(fig: Mapping[str, Any]) -> str:
+    lo, hi = fig["ci95"]
+    verdict = "no clear difference" if lo <= 0 <= hi else "a clear difference"
+    return f"{verdict}: {100 * fig['difference']:+.1f} points, 95% CI {100 * lo:+.1f} to {100 * hi:+.1f}"
+
+
+@dataclass
+class Comparisons:
+    """Several B's against one A (``--compare`` given more than once): A's games played once, each B's on the same
+    seeds; one table, a row per B, and each B's sentences."""
+
+    comparisons: Sequence[Comparison]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"comparisons": [c.results() for c in self.comparisons], "timing": self.comparisons[0].timing()}
+
+    def as_text(self) -> str:
+        first = self.comparisons[0]
+        spec = first.spec_a
+        out = [f"{spec.ruleset}: {len(first.pairs)} games of {spec.players} bots under A and under each B, seed "
+               f"{spec.seed} (the same seeds and dice); B − A paired, relative to A, with its 95% CI",
+               f"A: {describe(spec.ruleset, spec.options)}; minutes at {spec.pace:g} s a player-turn", "",
+               "| B | game length | minutes | cash in play | rent paid | first player wins | pool payouts a game |",
+               "|---|---|---|---|---|---|---|"]
+        for c in self.comparisons:
+            f = c.figures()
+            pools = ", ".join(f"{find_ruleset(spec.ruleset).pool_name(k.removeprefix('payouts_'))} "
+                              f"{f[k]['a']:.2f} → {f[k]['b']:.2f}" for k in f if k.startswith("payouts_"))
+            minutes = f["length_minutes"]
+            first_wins = f["first_player_wins"]
+            out.append(f"| {describe(spec.ruleset, c.changes)} | {relative_cell(f['length_turns'])} | "
+                       f"{minutes['a']:.0f} → {minutes['b']:.0f} | {relative_cell(f['cash_in_play'])} | "
+                       f"{relative_cell(f['rent_paid'])} | {100 * first_wins['a']:.1f}% → {100 * first_wins['b']:.1f}% "
+                       f"| {pools or '—'} |")
+        for c in self.comparisons:
+            out += ["", *(f"• {s}" for s in c.sentences())]
+        return "\n".join(out)
+
+
+def relative_cell(fig: Mapping[str, Any]) -> str:
+    """A relative difference and its 95% CI, short: "+12% (8 to 16)"; "n/a" when A is 0."""
+    if "relative" not in fig:
+        return "n/a"
+    lo, hi = fig["relative_ci95"]
+    return f"{100 * fig['relative']:+.0f}% ({100 * lo:+.0f} to {100 * hi:+.0f})"
