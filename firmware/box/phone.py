@@ -7,6 +7,7 @@ and zxing-cpp: the camera), never the table's. Only the table's HTTP API is used
     phone.py host URL --phones FILE [--setup JSON] --out FILE
         the host, at the table: logs in with the PIN the OLED shows (read from the kept file, as a person reads
         the screen), starts a game if asked, reads the join code and scans the Wi-Fi's QR code off the host page
+        (the hotspot is up)
     phone.py redirect URL                             the captive portal answers URL with a redirect
     phone.py captive NAME --out FILE                  a phone's connectivity check on a fresh network
     phone.py join URL --jar FILE --code CODE --player NAME
@@ -54,12 +55,15 @@ class Phone:
         if jar and jar.exists():
             self.jar.load(ignore_discard=True)
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf: str | None = None  # the session's token, asked for once
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         headers = {"Accept": "application/json"}
         data = None
         if method != "GET":
-            headers["X-CSRFToken"] = self.json("GET", "/api/session")["csrf"]
+            if self.csrf is None:
+                self.csrf = str(self.json("GET", "/api/session")["csrf"])
+            headers["X-CSRFToken"] = self.csrf
             headers["Content-Type"] = "application/json"
             data = json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
@@ -165,19 +169,23 @@ def host_login(base: str, phones: Path) -> Phone:
     return host
 
 
-def host(base: str, phones: Path, setup: dict[str, Any] | None) -> dict[str, Any]:
-    """Log in, start a game if asked, and read the join code and the Wi-Fi's QR code off the host page."""
+def host(base: str, phones: Path, setup: dict[str, Any] | None, limit: float = 60.0) -> dict[str, Any]:
+    """Log in, start a game if asked, and read the join code and the Wi-Fi's QR code off the host page (which
+    shows it once the table has seen its hotspot open: ``limit`` seconds at most)."""
     you = host_login(base, phones)
     if setup is not None:
         you.json("POST", "/api/host/new-game", {"setup": setup})
+    started = time.monotonic()
     join = you.json("GET", "/api/host/join")
-    seen: dict[str, Any] = {"code": join["code"], "url": join["url"]}
-    if join.get("wifi"):
-        wifi = read_wifi_qr(camera(join["wifi"]["svg"]))
-        if wifi.get("T") != "WPA":
-            raise Failed(f"the Wi-Fi QR code says security {wifi.get('T')!r}, not WPA")
-        seen.update(ssid=wifi["S"], password=wifi["P"])
-    return seen
+    while not join.get("wifi") and time.monotonic() - started < limit:
+        time.sleep(1)
+        join = you.json("GET", "/api/host/join")
+    if not join.get("wifi"):
+        raise Failed(f"the host page showed no Wi-Fi QR code within {limit:.0f} s of the hotspot opening")
+    wifi = read_wifi_qr(camera(join["wifi"]["svg"]))
+    if wifi.get("T") != "WPA":
+        raise Failed(f"the Wi-Fi QR code says security {wifi.get('T')!r}, not WPA")
+    return {"code": join["code"], "url": join["url"], "ssid": wifi["S"], "password": wifi["P"]}
 
 
 # ---------------------------------------------------------------------- a phone on a new network
