@@ -79,6 +79,7 @@ service_checks() {
 }
 
 hotspot_up() { nmcli -t -f NAME connection show --active | grep -qx companion-hotspot; }
+dnsmasq_reads_the_drop_in() { pgrep -a dnsmasq | grep -q "conf-dir=/etc/NetworkManager/dnsmasq-shared.d"; }
 
 hotspot_checks() {
   until_ok 240 hotspot_up || fail "no hotspot 240 s after the table answered"
@@ -87,8 +88,9 @@ hotspot_checks() {
   nmcli -f 802-11-wireless.mode,802-11-wireless.channel,802-11-wireless-security.key-mgmt,802-11-wireless-security.proto,802-11-wireless-security.pairwise,ipv4.method,ipv4.addresses \
     connection show companion-hotspot | tee "$OUT/hotspot.txt"
   grep -q "proto: *rsn" "$OUT/hotspot.txt" || fail "the hotspot is not WPA2 (RSN)"
-  pgrep -a dnsmasq | grep -q "conf-dir=/etc/NetworkManager/dnsmasq-shared.d" ||
-    fail "NetworkManager's dnsmasq does not read the drop-in folder"
+  until_ok 60 dnsmasq_reads_the_drop_in ||
+    { pgrep -a dnsmasq; fail "NetworkManager's dnsmasq does not read the drop-in folder"; }
+  pgrep -a dnsmasq
 }
 
 # A phone: the second radio (wlan1) in a network namespace of its own, joining with wpa_supplicant and DHCP.
