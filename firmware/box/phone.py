@@ -73,7 +73,7 @@ class Phone:
         except urllib.error.HTTPError as error:
             status, content = error.code, error.read()
         if self.jar.filename:
-            self.jar.save(ignore_discard=True)
+            keep(self.jar)
         return status, content
 
     def json(self, method: str, path: str, body: Any = None, *, ok: tuple[int, ...] = (200,)) -> Any:
@@ -81,6 +81,15 @@ class Phone:
         if status not in ok:
             raise Failed(f"{method} {path} answered {status}: {content[:300].decode('utf-8', 'replace')}")
         return json.loads(content) if content else None
+
+
+def keep(jar: http.cookiejar.LWPCookieJar) -> None:
+    """Save the cookies whole or not at all, as a phone's browser does: the power may go at any moment."""
+    path = str(jar.filename)
+    jar.save(path + ".new", ignore_discard=True)
+    with open(path + ".new", "rb") as saved:
+        os.fsync(saved.fileno())
+    os.replace(path + ".new", path)
 
 
 def answer(url: str) -> tuple[int, str] | None:
@@ -252,6 +261,9 @@ def stream(base: str, jars: dict[str, Path], acked: Path, inputs: int) -> int:
     phones = {name: Phone(base, jar) for name, jar in jars.items()}
     any_phone = next(iter(phones.values()))
     done = 0
+    if acked.exists():  # a line the last power cut tore: dropped, as verify drops it
+        whole = acked.read_bytes()
+        acked.write_bytes(whole[:whole.rfind(b"\n") + 1])
     with acked.open("a", encoding="utf-8") as out:
         while inputs == 0 or done < inputs:
             game = any_phone.json("GET", "/api/session")["game_id"]
@@ -286,7 +298,9 @@ def verify(base: str, phones: Path, acked: Path) -> dict[str, Any]:
     lines = [json.loads(line) for line in text.decode().splitlines() if line.strip()]
     inputs = lines[1:]  # after the setup line: input n made the state's seq n
     state = you.json("GET", "/api/state")
-    acks = [json.loads(line) for line in acked.read_text().splitlines() if line.strip()]
+    text_acked = acked.read_text()
+    # A line the power cut in the middle of writing (no newline yet) is no record: the phone was cut off with it.
+    acks = [json.loads(line) for line in text_acked[:text_acked.rfind("\n") + 1].splitlines() if line.strip()]
     mine = [a for a in acks if a["game"] == game]
     if len(mine) != len(acks):
         raise Failed(f"{len(acks) - len(mine)} acknowledged inputs were for another game than the running {game}")
