@@ -56,6 +56,18 @@ class Launch:
     user: str | None = None
     group: str | None = None
     groups: list[str] = field(default_factory=list)
+    #: AmbientCapabilities (``CAP_NET_BIND_SERVICE``: port 80), granted with setpriv as systemd grants them.
+    capabilities: list[str] = field(default_factory=list)
+
+    def command(self) -> list[str]:
+        """The argv to start: with capabilities, setpriv takes the user, groups and capabilities, as systemd does
+        (then it is run as root); else the process is started as the user directly."""
+        if not self.capabilities or self.user is None:
+            return self.argv
+        caps = ",".join("+" + cap.lower().removeprefix("cap_") for cap in self.capabilities)
+        return ["setpriv", f"--reuid={self.user}", f"--regid={self.group or self.user}",
+                f"--groups={','.join(self.groups)}" if self.groups else "--clear-groups",
+                f"--inh-caps={caps}", f"--ambient-caps={caps}", "--", *self.argv]
 
 
 def unit_launch(unit: str, config: str, here: bool) -> Launch:
@@ -84,7 +96,8 @@ def unit_launch(unit: str, config: str, here: bool) -> Launch:
     home = pwd.getpwnam(keys["User"][0]).pw_dir
     env.update(HOME=home, USER=keys["User"][0], LOGNAME=keys["User"][0])
     return Launch(argv, keys["WorkingDirectory"][0], env, keys["User"][0], keys["Group"][0],
-                  " ".join(keys.get("SupplementaryGroups", [])).split())
+                  " ".join(keys.get("SupplementaryGroups", [])).split(),
+                  " ".join(keys.get("AmbientCapabilities", [])).split())
 
 
 def answer(url: str) -> tuple[int, str] | None:
@@ -98,16 +111,42 @@ def answer(url: str) -> tuple[int, str] | None:
         return None
 
 
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # the redirect itself is the answer wanted
+
+
+def captive_answer(url: str) -> tuple[int, str] | None:
+    """The status and ``Location`` of GET ``url``, its redirect not followed; None while nothing listens."""
+    try:
+        with urllib.request.build_opener(_Keep).open(url, timeout=30) as response:
+            return response.status, response.headers.get("Location", "")
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", "")
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return None
+
+
 def table(unit: str, config: str, here: bool) -> dict[str, Any]:
     """Start the table as the unit does, time it until the phone page answers, check the page, stop the table."""
     launch = unit_launch(unit, config, here)
-    port = tomllib.loads(Path(config).read_text()).get("web_port", TableConfig.web_port)  # the table judges the rest
+    settings = tomllib.loads(Path(config).read_text())
+    port = settings.get("web_port", TableConfig.web_port)  # the table judges the rest
     base = f"http://127.0.0.1:{port}"
+    # Port 80 (the captive portal) opens at the start unless the network is "home": wanted where the unit's
+    # capability is granted (as its user; not --here).
+    captive = settings.get("captive_port", TableConfig.captive_port)
+    want_captive = bool(launch.capabilities and launch.user and captive
+                        and settings.get("network", TableConfig.network) != "home")
     log = tempfile.TemporaryFile()
     started = time.perf_counter()
-    process = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, user=launch.user, group=launch.group,
-                               extra_groups=launch.groups or None, stdout=log, stderr=subprocess.STDOUT)
-    result: dict[str, Any] = {"command": shlex.join(launch.argv), "user": launch.user or pwd.getpwuid(os.getuid())[0]}
+    direct = launch.command() == launch.argv
+    process = subprocess.Popen(launch.command(), cwd=launch.cwd, env=launch.env,
+                               user=launch.user if direct else None, group=launch.group if direct else None,
+                               extra_groups=(launch.groups or None) if direct else None,
+                               stdout=log, stderr=subprocess.STDOUT)
+    result: dict[str, Any] = {"command": shlex.join(launch.argv), "user": launch.user or pwd.getpwuid(os.getuid())[0],
+                              "capabilities": launch.capabilities}
     problems: list[str] = []
     try:
         page = None
@@ -124,6 +163,13 @@ def table(unit: str, config: str, here: bool) -> dict[str, Any]:
             problems.append(f"GET / answered {page[0]}, not the page")
         if page is not None and (state is None or state[0] != 200 or "players" not in json.loads(state[1] or "{}")):
             problems.append(f"GET /api/state answered {state and state[0]}, not the table's state")
+        if page is not None and want_captive:
+            redirect = captive_answer(f"http://127.0.0.1:{captive}/generate_204")
+            result["captive"] = redirect
+            if redirect is None or redirect[0] != 302:
+                problems.append(f"port {captive} (the captive portal) answered {redirect}, not a redirect")
+        if page is not None and process.poll() is not None:
+            problems.append(f"the table ended ({process.returncode}) by itself after its page answered")
     finally:
         stopped = process.poll() is None
         if stopped:

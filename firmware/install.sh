@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the companion table on a fresh Raspberry Pi OS (Bookworm, 64- or 32-bit; Zero 2 W, 3, 4, 5).
 # Run from a clone of the repository:  sudo firmware/install.sh
-# It installs the packages, a dedicated user in the gpio and i2c groups, the program in
+# It installs the packages, a dedicated user in the gpio, i2c, spi and audio groups, the program in
 # /opt/companion/.venv (from firmware/wheels without an index when firmware/bundle.sh made it), the pin map and
 # config in /etc/companion, the boot-config fragment (I2C on, 400 kHz), the hotspot's DNS drop-in and polkit rule,
 # and the systemd service. Safe to run again (updates in place).
@@ -17,13 +17,15 @@ echo "== packages"
 apt-get update -qq
 apt-get install -y -qq python3-venv i2c-tools >/dev/null
 # lgpio (the pin factory): python3-lgpio from Raspberry Pi OS's own archive, which the venv sees
-# (--system-site-packages). On a Debian without it, pip builds lgpio from PyPI; PYPI=1 makes lgpio's setup.py link
-# its own copy of the C library in (plain Debian has no liblgpio either), which takes a C compiler and swig.
+# (--system-site-packages). On a Debian without it, pip takes lgpio from PyPI (or the bundle): its wheel where PyPI
+# has one for this Python (3.9-3.12 on aarch64 and x86-64), else built from its source with PYPI=1, which makes
+# lgpio's setup.py link its own copy of the C library in (plain Debian has no liblgpio either): that takes a C
+# compiler and swig.
 LGPIO_BUILD=()
 if in_archive python3-lgpio; then
   apt-get install -y -qq python3-lgpio >/dev/null
 else
-  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): lgpio is built from PyPI instead"
+  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): pip takes lgpio from PyPI instead"
   apt-get install -y -qq swig gcc libc6-dev python3-dev >/dev/null
   LGPIO_BUILD=(PYPI=1)
 fi
@@ -32,10 +34,12 @@ apt-get install -y -qq espeak-ng alsa-utils >/dev/null
 # The table's own Wi-Fi (companion/network): NetworkManager, the dnsmasq of its shared mode, iw (the Wi-Fi country).
 apt-get install -y -qq network-manager dnsmasq-base iw >/dev/null
 
-echo "== user 'companion' (groups gpio, i2c)"
+echo "== user 'companion' (groups gpio, i2c, spi, audio)"
+# The pins (/dev/gpiochip*), the OLED and NFC reader (/dev/i2c-1), the seat lights' strip (/dev/spidev*) and the
+# sound card (/dev/snd/*): Raspberry Pi OS gives each to its group.
 id companion >/dev/null 2>&1 || useradd --system --home-dir /var/lib/companion --shell /usr/sbin/nologin companion
-for group in gpio i2c; do getent group "$group" >/dev/null || groupadd --system "$group"; done
-usermod -a -G gpio,i2c companion
+for group in gpio i2c spi audio; do getent group "$group" >/dev/null || groupadd --system "$group"; done
+usermod -a -G gpio,i2c,spi,audio companion
 install -d -o companion -g companion -m 0750 /var/lib/companion
 
 echo "== program in /opt/companion"

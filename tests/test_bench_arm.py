@@ -72,3 +72,18 @@ def test_engine_figures_and_their_comparison(tmp_path: Path) -> None:
     assert compared.returncode == 0, compared.stderr
     assert "arm64 (EMULATED)" in compared.stdout
     assert len(re.findall(r" 8\.0×$", compared.stdout, re.MULTILINE)) == 4, compared.stdout
+
+
+def test_the_units_capability_is_granted_as_systemd_grants_it(tmp_path: Path) -> None:
+    """As the unit's user, AmbientCapabilities go through setpriv (the table then may bind port 80)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from arm import Launch
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    launch = Launch(["/opt/companion/.venv/bin/companion", "run"], "/var/lib/companion", {}, "companion", "companion",
+                    ["gpio", "i2c", "spi", "audio"], ["CAP_NET_BIND_SERVICE"])
+    assert launch.command() == ["setpriv", "--reuid=companion", "--regid=companion", "--groups=gpio,i2c,spi,audio",
+                                "--inh-caps=+net_bind_service", "--ambient-caps=+net_bind_service", "--",
+                                "/opt/companion/.venv/bin/companion", "run"]
+    assert Launch(["companion"], str(tmp_path), {}).command() == ["companion"]  # --here: as this user, no setpriv
