@@ -323,7 +323,7 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> s
     return "on the phones"
 
 
-#: The first row of a roll prompt with other choices: YES there rolls, as ROLL does.
+#: The first row of a roll prompt with other choices: ROLL rolls there (YES only says so).
 ROLL_LABEL = "Roll the dice"
 
 

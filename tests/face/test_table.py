@@ -36,6 +36,11 @@ from tests.drivers.panel import SSD1306Ram
 from tests.drivers.test_display import expected_pages
 
 
+#: A person reads a new question before pressing: a press sooner is refused as meant for the screen before
+#: (:data:`companion.face.press_guard.GUARD`).
+LOOK = "WAIT 700"
+
+
 def start(**players: dict[str, Any]) -> dict[str, Any]:
     """A classic game in progress: Ann and Bob where the test needs them."""
     return {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 11,
@@ -92,21 +97,56 @@ def test_roll_and_buy_with_the_roller_and_yes(tmp_path: Path) -> None:
         assert "Buy Baltic Avenue for $60?" in t.text()
         assert "Move Ann's token 3 spaces forward to" in t.text()
         assert "YES: buy $60 NO: auction" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]
+
+
+@pytest.mark.parametrize("between", ["WAIT 150", "WAIT 350"])  # the second press's edge 350 and 550 ms after the first
+def test_a_double_yes_at_a_buy_prompt_applies_one_input(tmp_path: Path, between: str) -> None:
+    """YES, then YES again a moment later: Ann bought Canal Street and the second YES rolled Bob's dice (the roll
+    prompt's highlighted row was the roll), an irreversible roll Bob never asked for (issue 38)."""
+    setup = start()
+    setup["start"]["spaces"] = {"reading-railroad": {"owner": "Bob"}}  # Bob's roll prompt has rows: the roll first
+    with table(tmp_path, setup, dice="software") as t:
+        faces = iter([0, 1, 2, 2, 4, 5])  # Ann throws 1 and 2 (Baltic Avenue); anything after is Bob's
+        t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
+        t.play("ROLL", LOOK)
+        assert "Buy Baltic Avenue for $60?" in t.text()
+        t.play("YES", between, "YES")
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]  # exactly one input for the two presses
+        assert "Bob's turn now" in t.text() and "< Roll the dice >" in t.text()
+        t.play(LOOK, "YES")  # a YES Bob did mean, on the roll's own row: only ROLL rolls
+        assert "Press ROLL to roll the dice" in t.text() and len(t.inputs()) == 2
+        t.play("ROLL")
+        assert t.inputs()[-1] == {"roll": [3, 3]}
+
+
+def test_a_press_that_went_down_before_the_question_changed_is_refused(tmp_path: Path) -> None:
+    """The controller knows which question the pressed screen showed: an edge from before the change (a press queued
+    while the buy was being journaled) was meant for the buy, however late it is handled."""
+    from companion.drivers.buttons import ButtonEvent
+
+    with table(tmp_path, start(), dice="software") as t:
+        faces = iter([0, 1, 2, 2])
+        t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
+        t.play("ROLL", LOOK)
+        pressed = t.clock()
+        t.play("YES", "WAIT 2000")  # the buy, and time for Bob to read his turn
+        t.station.controller.on_button(ButtonEvent("ROLL", "press", pressed))  # handled now, pressed before the buy
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}] and "Bob's turn now" in t.text()
 
 
 def test_no_opens_the_auction_held_on_the_buttons_or_the_phones(tmp_path: Path) -> None:
     """A table without phones used to be stuck in every auction (YES: "This is for the phones")."""
     with table(tmp_path, start()) as t:
-        t.play("ROLL", "DICE 1 2", "NO")
+        t.play("ROLL", "DICE 1 2", LOOK, "NO", LOOK)
         assert t.state["prompt"]["kind"] == "auction"
         assert "Still bidding: Ann, Bob" in t.text() and "Ann: bid $10" in t.text()
         t.play("ROLL")  # nobody rolls in an auction
         t.play("YES")  # Ann bids $10
         assert "Bob: bid $20" in t.text()
-        t.play("NEXT")
+        t.play(LOOK, "NEXT")
         assert "Bob: bid $60" in t.text()  # the big step
         t.play("NEXT", "YES")  # Bob passes
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 10}},
@@ -170,7 +210,7 @@ def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 3")  # income tax
         assert "< Pay $200 >" in t.text() and "< > 1 of 2 YES: pick" in t.text()
-        t.play("NEXT")
+        t.play(LOOK, "NEXT")
         assert "< Pay 10% of worth >" in t.text()
         t.play("NEXT", "PREV", "YES")
         assert "Pay 10% of worth? YES again" in t.text() and t.inputs()[-1] == {"roll": [1, 3]}  # it pays: asked
@@ -181,7 +221,7 @@ def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
 
 def test_refusals_are_shown(tmp_path: Path) -> None:
     with table(tmp_path, start(Ann={"space": "go", "cash": 10})) as t:
-        t.play("ROLL", "DICE 1 2", "YES")
+        t.play("ROLL", "DICE 1 2", LOOK, "YES")
         assert "Ann has $10 and Baltic Avenue costs $60" in t.text()
         assert t.inputs() == [{"roll": [1, 2]}]
 
@@ -215,7 +255,7 @@ def test_every_roll_is_journaled_with_its_source(tmp_path: Path, dice: str, pres
         t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
         t.play(*presses)
         assert t.inputs() == [{"roll": [1, 2]}]
-        t.play("YES")  # buy Baltic Avenue
+        t.play(LOOK, "YES")  # buy Baltic Avenue
         assert t.inputs()[-1] == {"answer": "yes"}
         game_id = t.station.table.game.id  # type: ignore[union-attr]
     with closing(sqlite3.connect(path)) as db:
@@ -228,10 +268,10 @@ MAGIE_1924 = {"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
 
 
 @pytest.mark.parametrize(("dice", "presses", "software_faces", "cube"), [
-    ("roller", ("ROLL", "DICE 1 1", "ROLL", "DICE 2 1 3"), [], 15),  # die C is the cube: 3 reads 15
-    ("roller", ("ROLL", "DICE 1 1", "ROLL", "DICE 2 1"), [3], 20),  # a two-dice roller: the Pi throws the cube
-    ("software", ("ROLL", "ROLL"), [0, 0, 1, 0, 3], 20),  # 1 and 1, then 2, 1 and the cube's fourth face
-    ("manual", ("ROLL", "YES", "YES", "ROLL", "YES", "YES", "NEXT", "NEXT", "YES"), [], 15),
+    ("roller", ("ROLL", "DICE 1 1", LOOK, "ROLL", "DICE 2 1 3"), [], 15),  # die C is the cube: 3 reads 15
+    ("roller", ("ROLL", "DICE 1 1", LOOK, "ROLL", "DICE 2 1"), [3], 20),  # a two-dice roller: the Pi throws the cube
+    ("software", ("ROLL", LOOK, "ROLL"), [0, 0, 1, 0, 3], 20),  # 1 and 1, then 2, 1 and the cube's fourth face
+    ("manual", ("ROLL", "YES", "YES", LOOK, "ROLL", "YES", "YES", "NEXT", "NEXT", "YES"), [], 15),
 ])
 def test_the_throw_after_doubles_brings_the_chance_cube_from_every_source(
         tmp_path: Path, dice: str, presses: tuple[str, ...], software_faces: list[int], cube: int) -> None:
@@ -329,7 +369,7 @@ def test_a_press_cue_takes_the_answered_row_and_leaves_the_hint_unsent(tmp_path:
 
 def test_host_menu_undo(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        t.play("ROLL", "DICE 1 2", "YES")
+        t.play("ROLL", "DICE 1 2", LOOK, "YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         t.play("HOLD MENU 2")
         assert "HOST MENU" in t.text() and ">Undo last input" in t.text()
@@ -441,7 +481,7 @@ def test_stuck_button_warning_on_the_oled(tmp_path: Path) -> None:
         t.buttons.down("NEXT")
         t.buttons.wait(21)
         assert "NEXT button stuck down" in t.text() and t.shows_whole_notice()
-        t.play("ROLL", "DICE 1 2", "YES")  # the game goes on
+        t.play("ROLL", "DICE 1 2", LOOK, "YES")  # the game goes on
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         t.play("WAIT 10000")
         assert "NEXT button stuck down" in t.text()  # stands while the button is down
@@ -474,7 +514,7 @@ def test_bankruptcy_needs_a_second_yes(tmp_path: Path) -> None:
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 2 3")
         assert "Go bankrupt" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "YES again" in t.text() and t.state["winner"] is None
         t.play("NO", "YES")
         assert t.state["winner"] is None
@@ -552,7 +592,7 @@ def test_a_1904_debtor_without_a_phone_borrows_from_the_bank_with_the_buttons(tm
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 1 3")
         assert t.state["prompt"]["kind"] == "debt" and "< Borrow >" not in t.text() and "Borrow" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "Borrow on Lot 19: get $100" in t.text()
         t.play("YES")
         assert t.station.controller.mode == "game" and t.state["prompt"]["player"] == "Bob"
@@ -567,7 +607,7 @@ def test_a_1924_real_estate_office_is_used_with_the_buttons(tmp_path: Path) -> N
         t.play("ROLL", "DICE 3 4")
         assert t.state["prompt"]["kind"] == "real-estate-office"
         assert "Buy, sell" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "Buy an idle land card: pay $" in t.text()
         t.play("NEXT")
         assert "Sell Idle land 1: get $" in t.text()
@@ -612,7 +652,7 @@ def test_a_buyer_short_of_cash_mortgages_from_the_buy_question(tmp_path: Path) -
         t.play("ROLL", "DICE 1 2")
         assert "Buy Baltic Avenue for $60?" in t.text() and "NEXT: Mortgage" in t.text()
         assert "YES: buy $60 NO: auction" in t.text()  # YES and NO still answer the question
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "Ann has $40 and Baltic Avenue costs $60" in t.text() and t.state["prompt"]["kind"] == "buy"
         t.play("NEXT")
         assert "YES: pick NO: back" in t.text()
@@ -633,7 +673,7 @@ def test_the_deeds_close_when_the_debt_is_paid_and_doubles_roll_again(tmp_path: 
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 2 2")  # Boardwalk with a hotel: $2000
         assert t.state["prompt"]["kind"] == "debt"
-        t.play("YES", "YES")  # the deeds; mortgage a railroad: paid
+        t.play(LOOK, "YES", "YES")  # the deeds; mortgage a railroad: paid
         assert t.station.controller.mode == "game" and t.state["prompt"]["kind"] == "roll"
         assert "roll again" in t.text()  # the game's screen again, with the story of the payment (it scrolls)
         assert "Bob pays Ann $2000 rent for Boardwalk" in [e["text"] for e in t.station.controller.events]
@@ -645,7 +685,7 @@ def test_the_fine_and_bids_the_player_cannot_pay_are_not_offered(tmp_path: Path)
         assert "Pay $50 fine" not in t.text()  # YES said "Ann has $10: the fine is $50"
     setup = start(Ann={"space": "go", "cash": 5})
     with table(tmp_path, setup, journal=tmp_path / "second.sqlite3") as t:
-        t.play("ROLL", "DICE 1 2", "NO")  # Baltic Avenue to auction: Ann has $5
+        t.play("ROLL", "DICE 1 2", LOOK, "NO")  # Baltic Avenue to auction: Ann has $5
         labels = [a.label for a in t.station.controller.game_mode.choices(t.station.table.state)]
         assert "Ann: bid $10" not in labels and "Ann: pass" in labels and "Bob: bid $10" in labels
 
@@ -733,7 +773,7 @@ def test_a_new_question_starts_at_its_start_not_where_the_last_one_was(tmp_path:
         assert "< Bob: accept offer >" in t.text()
         t.play("ROLL", "DICE 1 3")  # income tax: its own options come first
         assert "< Pay $200 >" in t.text()
-        t.play("YES", "YES")  # it pays: asked twice
+        t.play(LOOK, "YES", "YES")  # it pays: asked twice
         assert t.state["players"][0]["cash"] == 1300 and t.state["trade"] is not None
 
 
@@ -743,7 +783,7 @@ def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
         t.play("ROLL", "DICE 6 4")
         assert t.inputs() == [{"roll": [6]}]  # one die: the roller's die A
         assert "< Draw a card >" in t.text()
-        t.play("NEXT")
+        t.play(LOOK, "NEXT")
         assert "< Move 6 >" in t.text()
         t.play("YES")
         assert t.inputs()[-1] == {"answer": "move"}
@@ -798,6 +838,7 @@ def test_display_unplugged_the_game_goes_on_and_it_recovers(tmp_path: Path) -> N
         bus.plugged = False
         buttons.press("ROLL")
         roller.present(1, 2)
+        buttons.wait(0.7)  # a person reads the question
         buttons.press("YES")
         assert station.table.public()["spaces"]["baltic-avenue"]["owner"] == "Ann"  # type: ignore[index]
         assert not station.display.available and station.display.faults >= 1

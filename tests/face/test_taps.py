@@ -195,7 +195,7 @@ def test_a_reader_that_stops_answering_is_said_and_the_buttons_do_everything(tmp
         t.chip.plugged = False
         t.play("WAIT 3000")
         assert STOPPED in t.text()
-        t.play("ROLL", "DICE 3 5", "YES")
+        t.play("ROLL", "DICE 3 5", "WAIT 700", "YES")  # read the question, then buy
         assert t.state["spaces"]["vermont-avenue"]["owner"] == "Ann"
         t.chip.plugged = True
         t.play("WAIT 2000")
