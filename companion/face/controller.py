@@ -55,7 +55,7 @@ from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .draw import Painter
 from .game_mode import GameMode
 from .host_menu import HostMenu, PinLock
-from .join import JoinInfo, join_screen
+from .join import JoinInfo, host_pin_screen, join_screen
 from .modes import DiceEntryMode, ListMode, Mode, with_notice
 from .notices import Notices
 from .press_guard import PressGuard, new_question
@@ -116,7 +116,7 @@ class TableController:
         self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from: Mode | None = None  # what NO opens again from the players or join screens (None: the game)
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self._mode = "game"  # game | help | players | join (the others: ``overlay``)
+        self._mode = "game"  # game | help | players | join | host-pin (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.game_mode = GameMode(self)  # the game's own question: when no other mode is open
         self._labels_of: dict[str, Labels] = {}
@@ -362,7 +362,7 @@ class TableController:
         elif self._mode == "help":
             if button in ("NO", "YES"):
                 self._mode = "game"
-        elif self._mode in ("players", "join"):
+        elif self._mode in ("players", "join", "host-pin"):
             if button in ("NO", "YES"):
                 # back to the new game's options when they led here
                 self._mode, self.overlay, self._shown_from = "game", self._shown_from, None
@@ -573,6 +573,8 @@ class TableController:
         state = self.table.public()
         if self._mode == "join":
             return join_screen(self.join_info(), self.join_page)
+        if self._mode == "host-pin":
+            return host_pin_screen(self.join_info())
         if state is None:
             return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
         labels = self._labels(state)
@@ -593,7 +595,7 @@ class TableController:
         return (self.table.state, self.events, self._mode, game.cursor, game.selected, game.confirming,
                 self.join_page, self.dice_source, self.scroll, self.overlay,
                 self.notices.key(),
-                self.join_info() if self._mode == "join" else None)  # phones join while the codes are shown
+                self.join_info() if self._mode in ("join", "host-pin") else None)  # phones join while the codes are shown
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""

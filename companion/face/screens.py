@@ -480,20 +480,35 @@ def dice_entry_screen(player: str, values: Sequence[int], cursor: int, label: st
     return Screen(rows, name="dice-entry")
 
 
-def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin: str | None) -> Screen:
-    """The phone page: QR code at the left, the join digits and the address at the right."""
+def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None) -> Screen:
+    """The phone page for everyone at the table: QR code at the left, the join digits and the address at the right.
+    Never the host PIN (anyone at the table reads this screen): that is :func:`host_pin_screen`'s."""
     if url is None:
-        rows = (Row("PHONES", invert=True, align="center"), Row(""),
-                *(Row(r) for r in wrap("The phone page is not running on this table.")),
-                Row("NO: back", align="center"))
-        return Screen(tuple(rows), name="join")
+        return no_page_screen("join")
     right = 12  # characters beside a 64-pixel QR code
     text = ["Join code", code or "-", ""] + address_rows(url.removeprefix("http://"), right)
-    if pin:
-        text += ["", f"PIN {pin}"]
     text = text[:7] + [""] * (7 - len(text)) + ["NEXT: each"]  # each player's own code follows
     rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)
     return Screen(rows, qr=tuple(qr) if qr else None, name="join")
+
+
+def host_pin_screen(qr: Sequence[str] | None, url: str | None, pin: str | None) -> Screen:
+    """The host's own screen (reached only from the host menu, MENU held): the page's QR code and address, and the
+    host PIN that opens the host's page on a phone."""
+    if url is None:
+        return no_page_screen("host-pin")
+    right = 12
+    text = ["HOST ONLY", "PIN", pin or "-", ""] + address_rows(url.removeprefix("http://"), right)
+    text = text[:7] + [""] * (7 - len(text)) + ["NO: back"]
+    rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)  # an inverted row would run over the QR code
+    return Screen(rows, qr=tuple(qr) if qr else None, name="host-pin")
+
+
+def no_page_screen(name: str) -> Screen:
+    rows = (Row("PHONES", invert=True, align="center"), Row(""),
+            *(Row(r) for r in wrap("The phone page is not running on this table.")),
+            Row("NO: back", align="center"))
+    return Screen(tuple(rows), name=name)
 
 
 def wifi_join_screen(qr: Sequence[str], ssid: str, password: str) -> Screen:

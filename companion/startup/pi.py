@@ -63,8 +63,9 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                 return 1
             game = None
     stored = station.table.game
-    out.write(f"companion: {'resumed' if station.resumed else 'started'} game {stored.id if stored else '-'} "
-              f"({config.source}, pins {pins.source})\n")
+    what = f"{'resumed' if station.resumed else 'started'} game {stored.id}" if stored else \
+        "no game yet: the OLED asks for its ruleset and players"
+    out.write(f"companion: {what} ({config.source}, pins {pins.source})\n")
     if station.web is not None:
         out.write(f"companion: phone page on {station.controller.join_info().url}\n")
     out.flush()

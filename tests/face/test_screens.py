@@ -70,7 +70,9 @@ def key_screens() -> dict[str, screens.Screen]:
             "Start the game", "transition: even step", "double trouble: table", "backwards: reverse",
             "pool: all", "one card each: off", "travel with dice: off", "bridge moves: off", "More on your phone"], 1),
         "join": screens.join_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
-                                    "http://192.168.1.20:8080", "482913", "1234"),
+                                    "http://192.168.1.20:8080", "482913"),  # never the PIN: everyone reads it
+        "host-pin": screens.host_pin_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
+                                            "http://192.168.1.20:8080", "1234"),
         "join-player": screens.player_join_screen(
             qr_matrix("http://192.168.1.20:8080/join#code=093114&player=Ann"), "Ann", "093114", 1, 2),
         "players": screens.players_screen(buy, LABELS),
@@ -96,7 +98,7 @@ def test_key_screen_matches_reference(name: str) -> None:
 
 def test_join_qr_code_is_drawn_with_two_pixel_modules() -> None:
     matrix = qr_matrix("http://192.168.1.20:8080/join#code=482913")
-    image = Painter().paint(screens.join_screen(matrix, "http://192.168.1.20:8080", "482913", None))
+    image = Painter().paint(screens.join_screen(matrix, "http://192.168.1.20:8080", "482913"))
     n = len(matrix)
     top = (64 - (n + 2) * 2) // 2
     for r in (0, n // 2, n - 1):  # sample rows: every module is a 2x2 block, dark where the matrix says

@@ -383,6 +383,8 @@ def test_host_menu_new_game_setup(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("HOLD MENU 2", "NEXT", "NEXT")  # undo, end game, new game
         assert ">New game" in t.text()
+        t.play("YES")  # over a game in progress: asked first
+        assert "Start a new game? This one stops here" in t.text() and "YES: do it" in t.text()
         t.play("YES")
         assert "NEW GAME: RULESET" in t.text()
         t.play("NEXT", "YES")  # addon
@@ -399,7 +401,7 @@ def test_host_menu_new_game_setup(tmp_path: Path) -> None:
 def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
     """Yes/no options and options with a list of choices: YES moves one to its next value."""
     with table(tmp_path, start()) as t:
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "NEXT", "YES", "YES")  # new game, addon, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "NEXT", "YES", "YES")  # new game (sure), addon, same players
         assert "NEW GAME: OPTIONS" in t.text() and "transition: even total" in t.text()
         t.play("NEXT", "YES")
         assert ">transition: even step" in t.text()
@@ -417,24 +419,25 @@ def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
 
 def test_new_game_options_without_a_phone_page_offer_what_the_buttons_can_set(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES", "YES")  # new game (sure), classic, same players
         items = t.station.controller.items
         assert [a.label for a in items] == ["Start the game"]  # classic's options are amounts: on the phone
 
 
 def test_new_game_set_up_finished_on_the_phone(tmp_path: Path) -> None:
-    """The last item shows the page's address and the host PIN; the game the phone starts is then shown."""
+    """The last item shows the page's address and the host PIN (the host's own screen, reached from the host menu);
+    the game the phone starts is then shown."""
     with table(tmp_path, start()) as t:
         t.station.controller.join_info = lambda: JoinInfo(url="http://table.local:8080/", code="4821", pin="7315",
                                                           join_url="http://table.local:8080/join?code=4821")
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES", "YES")  # new game (sure), classic, same players
         assert t.station.controller.items[-1].label == "More on your phone"
         t.play("PREV", "YES")
-        assert t.station.controller.mode == "join" and "PIN 7315" in t.text() and "table.local" in t.text()
+        assert t.station.controller.mode == "host-pin" and "7315" in t.text() and "table.local" in t.text()
         t.play("NO")  # back to the new game's options, the choices made still there (it went back to the old game)
         assert t.station.controller.mode == "setup" and t.station.controller.items[-1].label == "More on your phone"
         t.play("YES")
-        assert t.station.controller.mode == "join"
+        assert t.station.controller.mode == "host-pin"
         t.station.table.new_game({"ruleset": "classic", "players": ["Cy", "Di"], "seed": 3,
                                   "options": {"start_cash": 2000}}, source="host")  # the phone's host set-up
         t.station.controller.tick()

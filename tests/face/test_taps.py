@@ -174,7 +174,7 @@ def test_seats_of_a_new_game_register_a_lost_card(tmp_path: Path) -> None:
     with table(tmp_path) as t:
         t.play("HOLD MENU 2")
         t.highlight("New game")
-        t.play("YES")
+        t.play("YES", "YES")  # over a game in progress: asked first
         t.highlight("Property trading game")
         t.play("YES", "YES", "YES")  # the same players, start
         assert "SEATS 1/2" in t.text() and "Ann: tap your card" in t.text() and "YES keeps the one registered" in t.text()

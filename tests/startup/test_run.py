@@ -40,10 +40,15 @@ def run_until_started(*args: str) -> str:
     return first
 
 
-def test_run_starts_a_game_then_resumes_it_after_a_restart(tmp_path: Path) -> None:
+def test_run_on_a_fresh_journal_asks_for_a_game_then_resumes_the_one_started(tmp_path: Path) -> None:
+    """A fresh journal used to start a two-player addon game nobody asked for: now the OLED opens the set-up."""
     cfg = config(tmp_path)
     first = run_until_started("--config", str(cfg))
-    assert first.startswith("companion: started game 1") and str(cfg) in first and "pins.toml" in first
+    assert first.startswith("companion: no game yet: the OLED asks for its ruleset and players")
+    assert str(cfg) in first and "pins.toml" in first
+    with Journal(tmp_path / "games.sqlite3") as journal:
+        assert journal.games() == []  # nothing was started
+        journal.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})  # as the set-up does
     assert run_until_started("--config", str(cfg)).startswith("companion: resumed game 1")
 
 
