@@ -357,6 +357,10 @@ class TableController:
             return
         if self.overlay is not None and self._mode == "game":
             self.overlay.press(button)
+        elif self._mode == "game" and button in ("PREV", "NEXT") and self._screen is not None and \
+                self._screen.covers:  # a story page over the question: turn the pages (the last one is the question)
+            self.scroll += 1 if button == "NEXT" else -1
+            self._scroll_at = self.clock() + 2 * self.scroll_time  # time to read the page turned to
         elif self._mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self._mode == "help":

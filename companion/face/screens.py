@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import story_pages
+
 WIDTH, HEIGHT = 128, 64
 Font = Literal["small", "large"]
 PAGE = 8  # pixel rows of one SSD1306/SH1106 page: every font is a whole number of pages tall
@@ -57,6 +59,8 @@ class Screen:
     qr: tuple[str, ...] | None = None
     scrolls: bool = False  # the body is longer than the screen: the table advances ``scroll``
     name: str = ""  # which layout, for tests and logs
+    #: A story page covers the question (they turn their pages together): PREV and NEXT turn the pages.
+    covers: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,22 +176,12 @@ def sentences(text: str) -> list[str]:
 
 def sentence_window(blocks: Sequence[Sequence[str]], size: int, scroll: int) -> tuple[list[str], bool]:
     """The story's rows for ``scroll``: pages of ``size`` rows that each begin with a sentence and hold only whole
-    sentences (a sentence longer than a page takes pages of its own)."""
-    pages: list[list[str]] = []
-    page: list[str] = []
-    for block in blocks:
-        for at in range(0, len(block), max(1, size)):
-            chunk = list(block[at:at + size])
-            if page and len(page) + len(chunk) > size:
-                pages.append(page)
-                page = []
-            page += chunk
-    if page:
-        pages.append(page)
-    if not pages:
+    sentences (a sentence longer than a page takes pages of its own: :func:`.story_pages.pages`)."""
+    turned = story_pages.pages([list(b) for b in blocks], size)
+    if not turned:
         return [""] * size, False
-    shown = pages[scroll % len(pages)]
-    return shown + [""] * (size - len(shown)), len(pages) > 1
+    shown = [r for _, block in turned[scroll % len(turned)] for r in block]
+    return shown + [""] * (size - len(shown)), len(turned) > 1
 
 
 def page_starts(rows: int, size: int) -> list[int]:
@@ -353,9 +347,6 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
              for r in wrap(text)]
     if state.get("trade"):  # the offer waiting is read in the question rows
         events = [e for e in events if e.get("kind") != "trade"]
-    told_blocks = [wrap(sentence) for text in story(events) if not any(text in q for q in questions)  # not twice
-                   for sentence in sentences(text)]
-    told = [r for block in told_blocks for r in block]
     option_row: Row | None = None
     if choice is not None and choice.labels and not choice.selected:
         option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
@@ -365,33 +356,63 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         option_row = Row(f"< {fit_label(text, COLS['small'] - 4)} >" if arrows else fit_label(text, COLS["small"]),
                          invert=True, align="center")
     room = BODY_ROWS - (1 if option_row else 0)
+    # Whole sentences, a sentence longer than a page cut only between its clauses (:mod:`.story_pages`).
+    told_blocks = [block for text in story(events) if not any(text in q for q in questions)  # not told twice
+                   for sentence in sentences(text) for block in story_pages.pieces(sentence, room, wrap)]
+    told = [r for block in told_blocks for r in block]
     notice_rows: list[Row] = []
     notice_turns = False
     if notice:
         wrapped = wrap("! " + notice)
         shown_notice, notice_turns = window(wrapped, NOTICE_ROWS, notice_scroll)
         notice_rows = [Row(r, invert=True) for r in shown_notice[:min(len(wrapped), NOTICE_ROWS)]]
-    if len(asked) + MIN_STORY_ROWS <= room or (not told and len(asked) <= room):
-        # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, a
-        # sentence at a time, with a blank row between its last row and the question (they never read as one)
+    size = room - len(asked)
+    longest = max((len(block) for block in told_blocks), default=0)
+    covers = False
+    if (len(asked) + MIN_STORY_ROWS <= room and longest <= size) or (not told and len(asked) <= room):
+        # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, whole
+        # sentences at a time, with a blank row between its last row and the question (they never read as one)
         # when two story rows are left beside it; else the page above it ends with a whole sentence.
-        size = room - len(asked)
-        gap = 1 if len(told) >= size > MIN_STORY_ROWS else 0
+        gap = 1 if len(told) >= size > MIN_STORY_ROWS and longest < size else 0
         story_rows, scrolls = sentence_window(told_blocks, size - gap, scroll)
-        text_rows = story_rows + [""] * gap + asked
-    else:  # a question too long to hold still: story and question turn their pages together, the question a
-        # page (or pages) of its own after the story's sentences
-        text_rows, scrolls = sentence_window([*told_blocks, asked], room, scroll)
+        body = [Row(r) for r in story_rows + [""] * gap + asked]
+    else:  # a question too long to hold still, or an instruction too long to sit beside it: story and question
+        # turn their pages together, each instruction whole on its page, the question a page of its own after them
+        asked_blocks = [block for text in ([choice.confirm] if choice is not None and choice.confirm else questions)
+                        for block in story_pages.pieces(text, room, wrap)]
+        body, covers, scrolls = turned_page(told_blocks, asked_blocks, room, scroll, large_type=not notice)
         asked = []
-    body = [Row(r) for r in text_rows]
     if notice_rows:  # over the last story rows, just above the question: nothing moves
         at = max(0, room - len(asked) - len(notice_rows))
         body[at:at + len(notice_rows)] = notice_rows
     rows = [header(state, labels), *body]
     if option_row:
         rows.append(option_row)
-    rows.append(Row(fit(hint(state, choice, dice_source), COLS["small"]), align="center"))
-    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game")
+    told_hint = READ_ON if covers and not (choice is not None and choice.confirm) else hint(state, choice, dice_source)
+    rows.append(Row(fit(told_hint, COLS["small"]), align="center"))
+    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game", covers=covers)
+
+
+#: The hint under a story page that covers the question: NEXT turns to the next page (the question comes last).
+READ_ON = "NEXT: read on, then pick"
+
+
+def turned_page(told: Sequence[Sequence[str]], asked: Sequence[Sequence[str]], room: int, scroll: int, *,
+                large_type: bool = True) -> tuple[list[Row], bool, bool]:
+    """Page ``scroll`` of the story and the question turning together: its rows, whether it is a story page
+    (covering the question, which comes after), and whether there are pages to turn. A page that is one short
+    instruction alone is drawn in large type ("Give Ann the deed of Park Place")."""
+    turned = story_pages.pages([list(b) for b in [*told, *asked]], room)
+    page = turned[scroll % len(turned)]
+    covers = all(index < len(told) for index, _ in page)
+    big = story_pages.large(" ".join(page[0][1]), room // 2, COLS["large"]) \
+        if large_type and covers and len(page) == 1 else None
+    if big is not None:
+        rows = [Row(r, "large") for r in big] + [Row("")] * (room - 2 * len(big))
+    else:
+        lines = [r for _, block in page for r in block]
+        rows = [Row(r) for r in lines + [""] * (room - len(lines))]
+    return rows, covers, len(turned) > 1
 
 
 def notice_pages(notice: str) -> int:

@@ -587,6 +587,30 @@ def test_a_debtor_without_a_phone_raises_money_with_the_buttons(tmp_path: Path) 
                                    {"act": {"player": "Bob", "do": "mortgage", "space": "reading-railroad"}}]
 
 
+def test_next_turns_the_story_pages_that_cover_the_question_then_browses(tmp_path: Path) -> None:
+    """A question too long to sit beside the story turns its pages with it; each page is whole instructions, NEXT
+    turns them (the cursor stays), and on the question's own page NEXT browses its choices again."""
+    setup = start(Bob={"space": "pennsylvania-avenue", "cash": 100})
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Ann", "houses": 1}, "park-place": {"owner": "Ann"},
+                                "oriental-avenue": {"owner": "Bob"}, "reading-railroad": {"owner": "Bob"}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        controller = t.station.controller
+        controller.scroll_time = 30.0  # no turning by time in this test
+        t.play("ROLL", "DICE 2 3", LOOK)
+        assert controller.shown is not None and controller.shown.covers  # the story's first page, over the question
+        first, cursor = t.text(), controller.game_mode.cursor
+        pages = [first]
+        while controller.shown is not None and controller.shown.covers and len(pages) < 10:
+            t.play("NEXT")
+            pages.append(t.text())
+            assert controller.game_mode.cursor == cursor  # NEXT turned a page, it did not browse
+        assert len(pages) >= 2 and "Move Bob's token 5 spaces forward to Boardwalk" in pages[0]
+        assert "sell, mortgage or trade" in pages[-1] and "< Mortgage >" in pages[-1]  # the question's own page
+        t.play("NEXT")
+        assert controller.game_mode.cursor != cursor  # now NEXT browses
+
+
 def test_a_1904_debtor_without_a_phone_borrows_from_the_bank_with_the_buttons(tmp_path: Path) -> None:
     """magie-1904 asks a debtor with free lots to borrow (no other answer): without phones the game was stuck."""
     setup = {"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4,
