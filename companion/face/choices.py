@@ -55,9 +55,10 @@ class ButtonChoice:
 ROLL_CHOICE = ButtonChoice(screens.ROLL_LABEL, None, roll=True)
 
 
-#: How the OLED says each act: its word in a short list ("Build, mortgage"), and before what it acts on.
+#: How the OLED says each act: its words in a short list ("Build, mortgage", "Lift a mortgage, mortgage": never a
+#: bare "Lift" to decode), and before what it acts on.
 DEED_WORDS: Mapping[str, tuple[str, str]] = {
-    "build": ("build", "Build on"), "unmortgage": ("lift", "Lift the mortgage on"),
+    "build": ("build", "Build on"), "unmortgage": ("lift a mortgage", "Lift the mortgage on"),
     "mortgage": ("mortgage", "Mortgage"), "sell": ("sell", "Sell a building on"),
     "improve": ("improve", "Improve"), "sign": ("sign", "Put your sign on"),
     "borrow": ("borrow", "Borrow on"), "repay": ("repay", "Repay"),
@@ -110,8 +111,8 @@ def offer_answers(state: State) -> list[ButtonChoice]:
             ButtonChoice(f"{who}: reject offer", {"act": {"player": who, "do": "reject"}}, extra=True)]
 
 
-#: Room for the deeds' entry between the option row's arrows ("< Build, mortgage >").
-ENTRY_COLS = screens.COLS["small"] - 4
+#: Room for the deeds' entry on the option rows ("< Build, mortgage >"; "NEXT: Lift a mortgage, mortgage" takes two).
+ENTRY_COLS = 2 * (screens.COLS["small"] - 4)
 
 #: What a press raises the highest bid by: a small step and a big one (the phones bid any amount). With +$10
 #: alone a bidding war for Boardwalk took some forty presses.

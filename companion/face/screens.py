@@ -347,15 +347,8 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
              for r in wrap(text)]
     if state.get("trade"):  # the offer waiting is read in the question rows
         events = [e for e in events if e.get("kind") != "trade"]
-    option_row: Row | None = None
-    if choice is not None and choice.labels and not choice.selected:
-        option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
-    elif choice is not None and choice.labels:
-        text = choice.labels[choice.cursor % len(choice.labels)]
-        arrows = len(choice.labels) > 1 and not choice.confirm  # there are more: cut inside the arrows
-        option_row = Row(f"< {fit_label(text, COLS['small'] - 4)} >" if arrows else fit_label(text, COLS["small"]),
-                         invert=True, align="center")
-    room = BODY_ROWS - (1 if option_row else 0)
+    option_rows = choice_rows(choice)
+    room = BODY_ROWS - len(option_rows)
     # Whole sentences, a sentence longer than a page cut only between its clauses (:mod:`.story_pages`).
     told_blocks = [block for text in story(events) if not any(text in q for q in questions)  # not told twice
                    for sentence in sentences(text) for block in story_pages.pieces(sentence, room, wrap)]
@@ -380,14 +373,13 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         # turn their pages together, each instruction whole on its page, the question a page of its own after them
         asked_blocks = [block for text in ([choice.confirm] if choice is not None and choice.confirm else questions)
                         for block in story_pages.pieces(text, room, wrap)]
-        body, covers, scrolls = turned_page(told_blocks, asked_blocks, room, scroll, large_type=not notice)
-        asked = []
+        body, covers, scrolls, at_bottom = turned_page(told_blocks, asked_blocks, room, scroll, large_type=not notice)
+        asked = asked[:at_bottom]  # the question's rows on this page (the notice goes just above them)
     if notice_rows:  # over the last story rows, just above the question: nothing moves
         at = max(0, room - len(asked) - len(notice_rows))
         body[at:at + len(notice_rows)] = notice_rows
     rows = [header(state, labels), *body]
-    if option_row:
-        rows.append(option_row)
+    rows += option_rows
     told_hint = READ_ON if covers and not (choice is not None and choice.confirm) else hint(state, choice, dice_source)
     rows.append(Row(fit(told_hint, COLS["small"]), align="center"))
     return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game", covers=covers)
@@ -397,11 +389,39 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
 READ_ON = "NEXT: read on, then pick"
 
 
+def choice_rows(choice: Choice | None) -> list[Row]:
+    """The option row: the highlighted choice between PREV's and NEXT's arrows ("< Pay $50 fine >"), or "NEXT:" and
+    the first extra when the cursor is on none. A label is never shortened into words a first-time player must
+    decode ("Play Travel fwd 4 sp"): one too long for the row takes a second row, whole."""
+    if choice is None or not choice.labels:
+        return []
+    if not choice.selected:
+        return [Row(r, align="center") for r in wrap_two(f"NEXT: {choice.labels[0]}", COLS["small"])]
+    text = choice.labels[choice.cursor % len(choice.labels)]
+    if len(choice.labels) == 1 or choice.confirm:
+        return [Row(r, invert=True, align="center") for r in wrap_two(text, COLS["small"])]
+    if len(text) <= COLS["small"] - 4:
+        return [Row(f"< {text} >", invert=True, align="center")]
+    if len(text) <= COLS["small"] - 2:
+        return [Row(f"<{text}>", invert=True, align="center")]
+    first, last = wrap_two(text, COLS["small"] - 2)  # PREV's arrow before the label, NEXT's after it
+    return [Row(f"< {first}", invert=True, align="center"), Row(f"{last} >", invert=True, align="center")]
+
+
+def wrap_two(text: str, cols: int) -> list[str]:
+    """``text`` in at most two rows of ``cols``, whole when it fits (else the second row is shortened)."""
+    rows = wrap(text, cols)
+    if len(rows) <= 2:
+        return rows
+    return [rows[0], fit_label(" ".join(rows[1:]), cols)]
+
+
 def turned_page(told: Sequence[Sequence[str]], asked: Sequence[Sequence[str]], room: int, scroll: int, *,
-                large_type: bool = True) -> tuple[list[Row], bool, bool]:
+                large_type: bool = True) -> tuple[list[Row], bool, bool, int]:
     """Page ``scroll`` of the story and the question turning together: its rows, whether it is a story page
-    (covering the question, which comes after), and whether there are pages to turn. A page that is one short
-    instruction alone is drawn in large type ("Give Ann the deed of Park Place")."""
+    (covering the question, which comes after), whether there are pages to turn, and how many rows of the question
+    it holds (at its bottom, above the option row, as on every game screen). A page that is one short instruction
+    alone is drawn in large type ("Give Ann the deed of Park Place")."""
     turned = story_pages.pages([list(b) for b in [*told, *asked]], room)
     page = turned[scroll % len(turned)]
     covers = all(index < len(told) for index, _ in page)
@@ -410,9 +430,11 @@ def turned_page(told: Sequence[Sequence[str]], asked: Sequence[Sequence[str]], r
     if big is not None:
         rows = [Row(r, "large") for r in big] + [Row("")] * (room - 2 * len(big))
     else:
-        lines = [r for _, block in page for r in block]
-        rows = [Row(r) for r in lines + [""] * (room - len(lines))]
-    return rows, covers, len(turned) > 1
+        lines = [r for index, block in page if index < len(told) for r in block]
+        question = [r for index, block in page if index >= len(told) for r in block]
+        rows = [Row(r) for r in lines + [""] * (room - len(lines) - len(question)) + question]
+        return rows, covers, len(turned) > 1, len(question)
+    return rows, covers, len(turned) > 1, 0
 
 
 def notice_pages(notice: str) -> int:

@@ -47,7 +47,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     web=(config.web_host, config.web_port) if config.web_port else None,
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
                                     resume_game=game, open_lights=lights_opener(pins, factory),
-                                    open_nfc=nfc_opener(pins),
+                                    open_nfc=None if config.pin_factory == "mock" else nfc_opener(pins),
                                     open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
                                     open_mouth=mouth_opener(config.voice, config.voice_model),
                                     network=_network(config), captive_port=config.captive_port)

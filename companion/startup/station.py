@@ -223,6 +223,10 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
         return None, None
     try:
         bus = open_nfc()
+    except FileNotFoundError as error:  # no such I2C bus (I2C not enabled, or not a Pi): no reader, not a fault
+        log.info("no NFC reader: %s", error)
+        controller.say(nfc.MISSING)
+        return None, None
     except OSError as error:
         log.warning("NFC reader: %s", error)
         controller.say(f"{nfc.MISSING} ({error.strerror or error})")

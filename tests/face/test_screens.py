@@ -227,14 +227,16 @@ def test_the_address_is_never_broken_inside_a_number(ip: tuple[int, ...], port: 
 
 def test_long_choices_that_differ_only_at_the_end_stay_apart() -> None:
     """magie-1924's railroad move listed "Tax on Personal Property 1/2/3": all three read "< Tax on Personal
-    Proper~": a wrong pick moved the token to the wrong space."""
+    Proper~": a wrong pick moved the token to the wrong space. Now a long label takes two rows, whole."""
     state, _ = game()
     labels = ("Tax on Personal Property 1", "Tax on Personal Property 2", "Tax on Personal Property 3")
     rows = set()
     for cursor in range(3):
         screen = screens.game_screen(state, [], LABELS, choice=Choice(labels, cursor))
-        row = next(r.text for r in screen.rows if r.invert and "Tax" in r.text)
-        assert len(row) <= screens.COLS["small"] and row.endswith(f" {cursor + 1} >")  # the arrows: there are more
+        shown = [r.text for r in screen.rows[1:-1] if r.invert]  # the option's rows (the header is row 0)
+        row = " ".join(shown)
+        assert all(len(r) <= screens.COLS["small"] for r in shown) and len(shown) == 2
+        assert row == f"< {labels[cursor]} >"  # whole, between the arrows: there are more
         rows.add(row)
     assert len(rows) == 3
     assert screens.fit_label("Go to Boardwalk", 25) == "Go to Boardwalk"

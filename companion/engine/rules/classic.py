@@ -344,7 +344,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def pay_salary(self, d: Draft, name: str, space_id: str, *, landed: bool) -> None:
         d.player(name)["laps"] += 1
         how = "landing on" if landed else "passing"
-        self.transfer(d, "bank", name, d.state["options"]["salary"], f"salary for {how} {self.board.by_id[space_id].name}")
+        place = self.board.by_id[space_id].name
+        where = place if place == "GO" else f"the {place} space"  # "passing GO", but "passing the PASS space"
+        self.transfer(d, "bank", name, d.state["options"]["salary"], f"salary for {how} {where}")
 
     # ================================================================== landing
     def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
