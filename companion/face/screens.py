@@ -448,14 +448,16 @@ def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any
     instructions, why the game was won: "Total worth: ..."), and everyone's cash."""
     winner = str(state["winner"])
     rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
-    body = [r for text in ([f"! {notice}"] if notice else []) + story(events) for r in wrap(text)]
+    size = 4  # the hint on the last row, as on every screen
+    body = [block for text in ([f"! {notice}"] if notice else []) + story(events) for sentence in sentences(text)
+            for block in story_pages.pieces(sentence, size, wrap)]  # whole instructions (the hand-overs) a page
     standings = []
     for p in state["players"]:
         mark = " (out)" if p.get("bankrupt") else ""
-        standings.append(spread(p["name"] + mark, money(p["cash"]) if "cash" in p else ""))
+        standings.append([spread(p["name"] + mark, money(p["cash"]) if "cash" in p else "")])
     if body:
-        body += ["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]
-    shown, scrolls = window(body + standings, 4, scroll)  # the hint on the last row, as on every screen
+        body += [["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]]
+    shown, scrolls = sentence_window(body + standings, size, scroll)
     rows += [Row(r) for r in shown]
     rows.append(Row("MENU held: new game", align="center"))
     return Screen(tuple(rows), scrolls=scrolls, name="game-over")

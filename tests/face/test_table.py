@@ -526,6 +526,39 @@ def test_bankruptcy_needs_a_second_yes(tmp_path: Path) -> None:
         assert "GAME OVER" in t.text() and "Ann" in t.text()
 
 
+def test_a_bankruptcy_is_told_whole_on_the_oled_and_by_the_voice(tmp_path: Path) -> None:
+    """"Bob is bankrupt: everything goes to Ann" said nothing of handing over the deeds, cards and money or taking
+    the token off: now each hand-over is an event the OLED pages through, the voice says and the page shows."""
+    from companion.face.cues import sentences
+
+    setup = start(Bob={"space": "pennsylvania-avenue", "cash": 100, "cards": ["chance-get-out-of-jail-free"]})
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Ann", "hotel": True}, "park-place": {"owner": "Ann"},
+                                "reading-railroad": {"owner": "Bob", "mortgaged": True},
+                                "oriental-avenue": {"owner": "Bob", "mortgaged": True}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 2 3", LOOK)
+        before = t.station.table.state
+        assert "Go bankrupt" in t.text()  # nothing left to mortgage: the only way out
+        t.play("YES", "YES")
+        assert t.state["winner"] == "Ann"
+        told = [e["text"] for e in t.station.controller.events]
+        hand_overs = ["Bob is bankrupt: everything goes to Ann",
+                      "Give Ann Bob's deeds of Reading Railroad (mortgaged) and Oriental Avenue (mortgaged)",
+                      "Give Ann Bob's Get out of jail free card", "Bob pays Ann $100 (everything left)",
+                      "Take Bob's token off the board"]
+        assert [text for text in told if text in hand_overs] == hand_overs  # in the order the table does them
+        pages = set()
+        for _ in range(10):
+            pages.add(t.text())
+            t.play("WAIT 1600")
+        for sentence in hand_overs:  # each one whole on a page of the game-over screen
+            assert any(sentence in page for page in pages), sentence
+        said = sentences(before, t.station.table.state, t.station.controller.events)  # type: ignore[arg-type]
+        assert all(f"{s}." in said or any(s.replace("$100", "one hundred dollars") in x for x in said)
+                   for s in hand_overs), said
+
+
 def test_a_table_without_phones_builds_and_mortgages_with_the_buttons(tmp_path: Path) -> None:
     """Before rolling, "Build, mortgage" opens the player's deeds, one act a page with what it costs; YES does it
     and the list follows (even building); the instruction for the table stays in view; NO leaves; ROLL rolls."""
