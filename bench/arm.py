@@ -106,7 +106,7 @@ def answer(url: str) -> tuple[int, str] | None:
         with urllib.request.urlopen(url, timeout=30) as response:
             return response.status, response.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as error:
-        return error.code, ""
+        return error.code, error.read().decode("utf-8", "replace")
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return None
 
@@ -125,6 +125,16 @@ def captive_answer(url: str) -> tuple[int, str] | None:
         return error.code, error.headers.get("Location", "")
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return None
+
+
+def state_answered(state: tuple[int, str] | None) -> bool:
+    """GET /api/state gave the game's state."""
+    return state is not None and state[0] == 200 and "players" in json.loads(state[1] or "{}")
+
+
+def waits_for_host(state: tuple[int, str] | None) -> bool:
+    """GET /api/state said no game runs yet: a fresh journal's table waits for the host's set-up (409)."""
+    return state is not None and state[0] == 409 and "no game is running" in state[1]
 
 
 def table(unit: str, config: str, here: bool) -> dict[str, Any]:
@@ -161,7 +171,7 @@ def table(unit: str, config: str, here: bool) -> dict[str, Any]:
                             else f"the table ended ({process.returncode}) before its page answered")
         elif page[0] != 200 or "<html" not in page[1].lower():
             problems.append(f"GET / answered {page[0]}, not the page")
-        if page is not None and (state is None or state[0] != 200 or "players" not in json.loads(state[1] or "{}")):
+        if page is not None and not (state_answered(state) or waits_for_host(state)):
             problems.append(f"GET /api/state answered {state and state[0]}, not the table's state")
         if page is not None and want_captive:
             redirect = captive_answer(f"http://127.0.0.1:{captive}/generate_204")

@@ -37,7 +37,7 @@ from companion.drivers.display import PAGES_OF, page_bytes  # noqa: E402
 from companion.drivers.pins import load_pins  # noqa: E402
 from companion.drivers.virtual import VirtualButtons, VirtualI2CBus, virtual_smbus  # noqa: E402
 from companion.engine import IllegalInput  # noqa: E402
-from companion.face.controller import GUARD  # noqa: E402
+from companion.face.press_guard import GUARD  # noqa: E402
 from companion.face.dice import SoftwareDice  # noqa: E402
 from companion.startup.parts import oled_opener  # noqa: E402
 from companion.startup.station import build_station  # noqa: E402
@@ -136,11 +136,13 @@ def play(seed: int, presses_wanted: int) -> Mix:
             button = "ROLL" if prompt["kind"] == "roll" else rng.choice(["YES", "NO", "NEXT", "YES"])
             if prompt["kind"] == "debt":
                 button = "YES"
-            before = len(station.controller.latencies)
+            before, seq = len(station.controller.latencies), state["seq"]
             buttons.press(button, down=0.025, gap=0.03)
             if len(station.controller.latencies) > before:
                 slow.append((station.controller.latencies[-1] * 1000, button, prompt["kind"]))
             presses += 1
+            if station.table.public()["seq"] != seq:  # a new question: read before pressing (a press sooner is
+                buttons.wait(GUARD + 0.05)  # refused as meant for the screen before)
         elapsed = clock() - started
         mix = Mix(seed, presses, station.table.public()["seq"], elapsed, per_change, kinds, frames, shown_before,
                   [s * 1000 for s in station.controller.latencies],

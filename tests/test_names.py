@@ -69,3 +69,17 @@ def test_an_offer_on_the_oled_names_its_cards() -> None:
     offer = {"from": "Ann", "with": "Bob", "give": {"cash": 0, "spaces": ["reading-railroad"], "cards": ["travel-go"]},
              "get": {"cash": 50, "spaces": [], "cards": []}}
     assert offer_text(offer, labels).startswith("Ann offers Bob Reading Railroad, Advance to GO for $50")
+
+
+@pytest.mark.parametrize(("game_file", "sentence"), [
+    ("card-chance-triple-play", "The bank pays Ann $1500 for the card Triple play 1-3-6"),  # was "card 136"
+    ("card-chance-lombard", "The bank pays Ann $200 salary for passing the PASS space"),  # was "passing PASS"
+    ("card-chest-advance-to-pass-from-inner-board", "The bank pays Ann $200 salary for landing on the PASS space"),
+])
+def test_prizes_and_salaries_name_cards_and_spaces_as_a_person_says_them(game_file: str, sentence: str) -> None:
+    from pathlib import Path
+
+    from companion.gamefile import replay
+
+    path = Path(__file__).parent / "gamefiles" / "addon" / f"{game_file}.jsonl"
+    assert sentence in replay(path.read_text().splitlines()).state["log"]

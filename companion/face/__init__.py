@@ -2,7 +2,8 @@
 
 ``controller`` (buttons, dice and cards in → table inputs; state → OLED), one module per mode (``modes``: the
 shared ones; ``game_mode``, ``host_menu``, ``setup_mode`` with ``setup``, ``deeds_mode``, ``taps``), ``choices``
-(what PREV/NEXT browse at a prompt), ``dice`` (roller, software and manual dice), ``screens`` (pure layouts),
+(what PREV/NEXT browse at a prompt), ``press_guard`` (a press meant for the screen before is refused), ``dice``
+(roller, software and manual dice), ``screens`` (pure layouts) with ``story_pages`` (whole instructions a page),
 ``draw`` (pixels, with ``fonts/``), ``terminal`` (the OLED drawn in a terminal), ``notices``, ``cues`` (what the
 lights, the buzzer and the voice should show and say) and their listeners ``seat_lights``, ``sounds``, ``voice``.
 

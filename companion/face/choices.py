@@ -10,8 +10,8 @@ idle land, a buyer's mortgage one NEXT away from the yes/no question — so a ta
 build and raise money. An offer made on a phone is answered here too.
 
 One press never does more than its row says, and the row the cursor starts on is harmless: at a roll prompt it is
-the roll itself ("Roll the dice"). A choice that spends the player's money, plays a card or cannot be undone (it
-reveals a card, it ends a player's game) asks for a second YES ("Play Advance to GO? YES again"):
+the roll's own row ("Roll the dice"), where only ROLL rolls. A choice that spends the player's money, plays a card
+or cannot be undone (it reveals a card, it ends a player's game) asks for a second YES ("Play Advance to GO? YES again"):
 :func:`second_press`. Yes/no questions are answered by YES and NO themselves, as their hint says ("YES: buy $400").
 
 *Extras* (:attr:`ButtonChoice.extra`) are never where the cursor starts: the deeds at a yes/no
@@ -46,7 +46,8 @@ class ButtonChoice:
     #: Taken only once PREV/NEXT has gone to it (the cursor never starts on it): the deeds at a yes/no question,
     #: whose YES and NO answer the question; an offer's answers, which may be another player's.
     extra: bool = False
-    #: YES rolls, as ROLL does (the first row at a roll prompt: a first press there never spends or plays).
+    #: The roll's own row (the first at a roll prompt: a first press there never spends or plays); ROLL rolls, YES
+    #: there only says so (a double YES must never roll the next player's dice).
     roll: bool = False
 
 
@@ -54,9 +55,10 @@ class ButtonChoice:
 ROLL_CHOICE = ButtonChoice(screens.ROLL_LABEL, None, roll=True)
 
 
-#: How the OLED says each act: its word in a short list ("Build, mortgage"), and before what it acts on.
+#: How the OLED says each act: its words in a short list ("Build, mortgage", "Lift a mortgage, mortgage": never a
+#: bare "Lift" to decode), and before what it acts on.
 DEED_WORDS: Mapping[str, tuple[str, str]] = {
-    "build": ("build", "Build on"), "unmortgage": ("lift", "Lift the mortgage on"),
+    "build": ("build", "Build on"), "unmortgage": ("lift a mortgage", "Lift the mortgage on"),
     "mortgage": ("mortgage", "Mortgage"), "sell": ("sell", "Sell a building on"),
     "improve": ("improve", "Improve"), "sign": ("sign", "Put your sign on"),
     "borrow": ("borrow", "Borrow on"), "repay": ("repay", "Repay"),
@@ -109,8 +111,8 @@ def offer_answers(state: State) -> list[ButtonChoice]:
             ButtonChoice(f"{who}: reject offer", {"act": {"player": who, "do": "reject"}}, extra=True)]
 
 
-#: Room for the deeds' entry between the option row's arrows ("< Build, mortgage >").
-ENTRY_COLS = screens.COLS["small"] - 4
+#: Room for the deeds' entry on the option rows ("< Build, mortgage >"; "NEXT: Lift a mortgage, mortgage" takes two).
+ENTRY_COLS = 2 * (screens.COLS["small"] - 4)
 
 #: What a press raises the highest bid by: a small step and a big one (the phones bid any amount). With +$10
 #: alone a bidding war for Boardwalk took some forty presses.

@@ -55,9 +55,10 @@ from .dice import SOURCES, ManualEntry, RollerDice, SoftwareDice
 from .draw import Painter
 from .game_mode import GameMode
 from .host_menu import HostMenu, PinLock
-from .join import JoinInfo, join_screen
+from .join import JoinInfo, host_pin_screen, join_screen
 from .modes import DiceEntryMode, ListMode, Mode, with_notice
 from .notices import Notices
+from .press_guard import PressGuard, new_question
 from .screens import Labels, Screen
 from .setup_mode import SetUpMode
 from .sounds import Hush
@@ -71,9 +72,6 @@ log = logging.getLogger(__name__)
 DISK_FULL = "DISK FULL: not saved; free some space"
 #: A short MENU press goes on: the six buttons' meaning, then every player's cash and place, then the game again.
 MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
-#: Seconds after a change from elsewhere (a phone) during which YES, NO and ROLL are refused: meant for the screen
-#: before (people press a few hundred ms after what they saw).
-GUARD = 0.6
 #: Seconds between two looks at the free disk space (a journal write looks at once): the tick runs 100 times a second.
 DISK_EVERY = 2.0
 
@@ -118,7 +116,7 @@ class TableController:
         self._device_notices: collections.deque[str] = collections.deque()
         self._shown_from: Mode | None = None  # what NO opens again from the players or join screens (None: the game)
         self.join_page = 0  # join codes: 0 the table's, then each player's
-        self._mode = "game"  # game | help | players | join (the others: ``overlay``)
+        self._mode = "game"  # game | help | players | join | host-pin (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.game_mode = GameMode(self)  # the game's own question: when no other mode is open
         self._labels_of: dict[str, Labels] = {}
@@ -132,7 +130,7 @@ class TableController:
         self._disk_at = float("-inf")  # when the free disk space is looked at next
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
         self._own_state: State | None = None  # the state of the last input these buttons sent
-        self._foreign_at = -GUARD  # when the game last changed from elsewhere (a phone, the host's page, the timer)
+        self.guard = PressGuard()  # a press meant for the screen before the question (or a phone) changed it
         self.latencies: list[float] = []  # button edge → first frame handed to the display, seconds
         self.result_latencies: list[float] = []  # button edge → the frame of the input's result
         self._edge_answered = False
@@ -168,7 +166,7 @@ class TableController:
                 self._menu_button(event)
             elif event.kind == "press":
                 self._edge(event.at)
-                self._press(event.button)
+                self._press(event.button, event.at)
             self.refresh()
 
     def on_roller(self, result: RollerResult) -> None:
@@ -349,21 +347,26 @@ class TableController:
     def _edge(self, at: float) -> None:
         self._waiting_edge, self._edge_answered = at, False
 
-    def _press(self, button: str) -> None:
-        if self._mode == "game" and (self.overlay is None or self.overlay.guarded) and \
-                button in ("YES", "NO", "ROLL") and self.clock() - self._foreign_at < GUARD:
-            # People press a few hundred ms after what they saw: a press this soon after a phone changed the game
-            # was meant for the screen before (it would buy, pay or accept something nobody chose).
-            self.say("Changed on a phone: look, then press again")
+    def _press(self, button: str, at: float) -> None:
+        refusal = self.guard.refusal(button, at)
+        if refusal and self._mode == "game" and (self.overlay is None or self.overlay.guarded):
+            # People press a few hundred ms after what they saw: a press whose button went down before the question
+            # changed, or this soon after, was meant for the screen before (it would roll the next player's dice,
+            # buy, pay or accept something nobody chose). Refused, never applied.
+            self.say(refusal)
             return
         if self.overlay is not None and self._mode == "game":
             self.overlay.press(button)
+        elif self._mode == "game" and button in ("PREV", "NEXT") and self._screen is not None and \
+                self._screen.covers:  # a story page over the question: turn the pages (the last one is the question)
+            self.scroll += 1 if button == "NEXT" else -1
+            self._scroll_at = self.clock() + 2 * self.scroll_time  # time to read the page turned to
         elif self._mode == "join" and button in ("PREV", "NEXT"):
             self.join_page += 1 if button == "NEXT" else -1  # the table's code, then each player's
         elif self._mode == "help":
             if button in ("NO", "YES"):
                 self._mode = "game"
-        elif self._mode in ("players", "join"):
+        elif self._mode in ("players", "join", "host-pin"):
             if button in ("NO", "YES"):
                 # back to the new game's options when they led here
                 self._mode, self.overlay, self._shown_from = "game", self._shown_from, None
@@ -506,7 +509,8 @@ class TableController:
         self._disk_at = float("-inf")  # the journal was written: look at the disk at the next tick
         while self._inbox:
             update = self._inbox.popleft()
-            if update.state is not self._own_state:
+            before, elsewhere = self._prompt, update.state is not self._own_state
+            if elsewhere:
                 self._changed_elsewhere()
             if update.events:
                 self.events = list(update.events)
@@ -514,6 +518,8 @@ class TableController:
                         any(e.get("kind") in ("new-game", "resumed") for e in update.events):
                     self._back()  # a game started (or resumed) on the phone page: show it
             self._adopt(update.state)
+            if not elsewhere and new_question(before, self._prompt, update.line):  # a phone's is guarded as such
+                self.guard.question_changed(self.clock(), before, self._prompt)
         state = self.table.state
         if self._mode == "game" and state is not None and state is self._own_state:  # after the buttons' own input
             self.game_mode.restart(state)
@@ -540,7 +546,7 @@ class TableController:
     def _changed_elsewhere(self) -> None:
         """The game changed from a phone (or the host's page, the timer): what the buttons were about to confirm,
         enter or undo was meant for the screen before."""
-        self._foreign_at = self.clock()
+        self.guard.changed_elsewhere(self.clock())
         if self.overlay is not None:
             self.overlay.changed()
         self.game_mode.changed()
@@ -571,6 +577,8 @@ class TableController:
         state = self.table.public()
         if self._mode == "join":
             return join_screen(self.join_info(), self.join_page)
+        if self._mode == "host-pin":
+            return host_pin_screen(self.join_info())
         if state is None:
             return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
         labels = self._labels(state)
@@ -591,7 +599,7 @@ class TableController:
         return (self.table.state, self.events, self._mode, game.cursor, game.selected, game.confirming,
                 self.join_page, self.dice_source, self.scroll, self.overlay,
                 self.notices.key(),
-                self.join_info() if self._mode == "join" else None)  # phones join while the codes are shown
+                self.join_info() if self._mode in ("join", "host-pin") else None)  # phones join while the codes are shown
 
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""

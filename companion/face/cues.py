@@ -164,7 +164,7 @@ def _buildings(record: Mapping[str, Any]) -> str:
 
 #: Events said as the engine wrote them (amounts in words); the others are said in sentences of their own below, or
 #: not at all (the physical chores of the set-up and the deeds, read on the OLED while doing them).
-SAID_AS_WRITTEN = ("card", "bankrupt", "winner", "trade", "undo")  # a bid: the auction's prompt says it
+SAID_AS_WRITTEN = ("card", "bankrupt", "hand-over", "winner", "trade", "undo")  # a bid: the auction's prompt says it
 
 
 def sentences(before: State | None, state: State, events: Sequence[Event]) -> list[str]:

@@ -1,6 +1,6 @@
 """The game's own question on the buttons: what the table does when no other mode is open.
 
-ROLL rolls when the game waits for dice; YES / NO answer a yes-or-no question; for longer lists PREV / NEXT browse
+ROLL rolls when the game waits for dice (YES never does: see :data:`ROLL_ONLY`); YES / NO answer a yes-or-no question; for longer lists PREV / NEXT browse
 the prompt's choices (:mod:`.choices`) and YES takes one (a costly one on a second YES). PREV / NEXT at a yes-or-no
 question go onto its extras (the player's deeds, an offer's answers); NO goes back to the question.
 """
@@ -17,6 +17,9 @@ from companion.engine import State, find_ruleset
 from .choices import ButtonChoice, choice_key, first_choice, prompt_choices
 from .modes import Desk, Mode
 from .screens import Choice
+
+#: What YES on "Roll the dice" says: the roll is ROLL's alone.
+ROLL_ONLY = "Press ROLL to roll the dice"
 
 
 @dataclass
@@ -122,11 +125,12 @@ class GameMode(Mode):
         return self._choices_of[1]
 
     def _run(self, choice: ButtonChoice, player: str) -> Callable[[], object]:
-        """What YES on a choice does: send its input, roll (the roll's own row), or open the player's deeds."""
+        """What YES on a choice does: send its input, say that ROLL rolls (the roll's own row), or open the player's
+        deeds."""
         if choice.line is not None:
             return partial(self.desk.submit, choice.line, "button")
-        if choice.roll:
-            return partial(self.press, "ROLL")
+        if choice.roll:  # only ROLL rolls: a YES there may be the second of a double press meant for the question
+            return partial(self.desk.say, ROLL_ONLY)  # before (a roll cannot be undone)
         return partial(self.desk.open_deeds, player)
 
     def selected_in(self, choices: list[Action]) -> bool:

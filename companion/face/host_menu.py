@@ -1,4 +1,5 @@
-"""The host menu (MENU held): undo, ending the game, a new game, the join codes, the players, registering cards,
+"""The host menu (MENU held): undo, ending the game, a new game (asked first over a game in progress), the join
+codes, the host PIN (shown here only: never on the join codes everyone reads), the players, registering cards,
 the dice source, the sound, the table's Wi-Fi, allowing PIN login again, shutting down.
 
 Its items are the ones that make sense when it opens (no "Undo" before a game, "Allow PIN login" only while the
@@ -58,7 +59,11 @@ class Host(Desk, Protocol):
         """The set-up of a new game."""
 
     def show(self, screen: str, *, back: Mode | None = None) -> None:
-        """The join codes (``join``) or the players (``players``); their NO or YES opens ``back``."""
+        """The join codes (``join``), the host's PIN (``host-pin``) or the players (``players``); their NO or YES
+        opens ``back``."""
+
+    def phone_page(self) -> bool:
+        """Whether the phone page is served."""
 
     def register_cards(self) -> None:
         """Register the set's cards: the deeds in board order, then the players'."""
@@ -99,8 +104,12 @@ class HostMenu(ListMode):
                 items.append(Item("End game now (worth)", lambda: self._send(
                     {"act": {"player": "host", "do": "end-game"}}),
                     confirm="End the game now? The highest total worth wins."))
-        items.append(Item("New game", host.new_game))
+        playing = state is not None and state.get("winner") is None
+        items.append(Item("New game", host.new_game, confirm="Start a new game? This one stops here (it stays in "
+                                                             "the journal). YES again: set it up" if playing else None))
         items.append(Item("Join codes", lambda: host.show("join")))
+        if host.phone_page():
+            items.append(Item("Host PIN", lambda: host.show("host-pin")))  # never on the shared join codes
         items.append(Item("Players", lambda: host.show("players")))
         if host.cards is not None and state is not None:
             items.append(Item("Register cards", host.register_cards))

@@ -1,5 +1,6 @@
 """The join screens: the phone page as the OLED shows it (:class:`JoinInfo`), the table's own Wi-Fi first while it
-is up, then the page's code, then each player's, as QR codes (:func:`qr_matrix`) beside their text."""
+is up, then the page's code, then each player's, as QR codes (:func:`qr_matrix`) beside their text; and the host's
+own screen with the host PIN (:func:`host_pin_screen`), which the shared join screens never show."""
 
 from __future__ import annotations
 
@@ -34,7 +35,12 @@ def join_screen(info: JoinInfo, page: int) -> Screen:
     if page:
         name, code, url = info.players[page - 1]
         return screens.player_join_screen(qr_matrix(url), name, code, page, len(info.players))
-    return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.code, info.pin)
+    return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.code)
+
+
+def host_pin_screen(info: JoinInfo) -> Screen:
+    """The host's own screen: the page and the host PIN (the shared join screens never show the PIN)."""
+    return screens.host_pin_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.pin)
 
 
 def qr_matrix(text: str) -> tuple[str, ...]:

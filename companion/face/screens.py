@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import story_pages
+
 WIDTH, HEIGHT = 128, 64
 Font = Literal["small", "large"]
 PAGE = 8  # pixel rows of one SSD1306/SH1106 page: every font is a whole number of pages tall
@@ -57,6 +59,8 @@ class Screen:
     qr: tuple[str, ...] | None = None
     scrolls: bool = False  # the body is longer than the screen: the table advances ``scroll``
     name: str = ""  # which layout, for tests and logs
+    #: A story page covers the question (they turn their pages together): PREV and NEXT turn the pages.
+    covers: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,22 +176,12 @@ def sentences(text: str) -> list[str]:
 
 def sentence_window(blocks: Sequence[Sequence[str]], size: int, scroll: int) -> tuple[list[str], bool]:
     """The story's rows for ``scroll``: pages of ``size`` rows that each begin with a sentence and hold only whole
-    sentences (a sentence longer than a page takes pages of its own)."""
-    pages: list[list[str]] = []
-    page: list[str] = []
-    for block in blocks:
-        for at in range(0, len(block), max(1, size)):
-            chunk = list(block[at:at + size])
-            if page and len(page) + len(chunk) > size:
-                pages.append(page)
-                page = []
-            page += chunk
-    if page:
-        pages.append(page)
-    if not pages:
+    sentences (a sentence longer than a page takes pages of its own: :func:`.story_pages.pages`)."""
+    turned = story_pages.pages([list(b) for b in blocks], size)
+    if not turned:
         return [""] * size, False
-    shown = pages[scroll % len(pages)]
-    return shown + [""] * (size - len(shown)), len(pages) > 1
+    shown = [r for _, block in turned[scroll % len(turned)] for r in block]
+    return shown + [""] * (size - len(shown)), len(turned) > 1
 
 
 def page_starts(rows: int, size: int) -> list[int]:
@@ -323,7 +317,7 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> s
     return "on the phones"
 
 
-#: The first row of a roll prompt with other choices: YES there rolls, as ROLL does.
+#: The first row of a roll prompt with other choices: ROLL rolls there (YES only says so).
 ROLL_LABEL = "Roll the dice"
 
 
@@ -353,45 +347,94 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
              for r in wrap(text)]
     if state.get("trade"):  # the offer waiting is read in the question rows
         events = [e for e in events if e.get("kind") != "trade"]
-    told_blocks = [wrap(sentence) for text in story(events) if not any(text in q for q in questions)  # not twice
-                   for sentence in sentences(text)]
+    option_rows = choice_rows(choice)
+    room = BODY_ROWS - len(option_rows)
+    # Whole sentences, a sentence longer than a page cut only between its clauses (:mod:`.story_pages`).
+    told_blocks = [block for text in story(events) if not any(text in q for q in questions)  # not told twice
+                   for sentence in sentences(text) for block in story_pages.pieces(sentence, room, wrap)]
     told = [r for block in told_blocks for r in block]
-    option_row: Row | None = None
-    if choice is not None and choice.labels and not choice.selected:
-        option_row = Row(fit(f"NEXT: {choice.labels[0]}", COLS["small"]), align="center")
-    elif choice is not None and choice.labels:
-        text = choice.labels[choice.cursor % len(choice.labels)]
-        arrows = len(choice.labels) > 1 and not choice.confirm  # there are more: cut inside the arrows
-        option_row = Row(f"< {fit_label(text, COLS['small'] - 4)} >" if arrows else fit_label(text, COLS["small"]),
-                         invert=True, align="center")
-    room = BODY_ROWS - (1 if option_row else 0)
     notice_rows: list[Row] = []
     notice_turns = False
     if notice:
         wrapped = wrap("! " + notice)
         shown_notice, notice_turns = window(wrapped, NOTICE_ROWS, notice_scroll)
         notice_rows = [Row(r, invert=True) for r in shown_notice[:min(len(wrapped), NOTICE_ROWS)]]
-    if len(asked) + MIN_STORY_ROWS <= room or (not told and len(asked) <= room):
-        # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, a
-        # sentence at a time, with a blank row between its last row and the question (they never read as one)
+    size = room - len(asked)
+    longest = max((len(block) for block in told_blocks), default=0)
+    covers = False
+    if (len(asked) + MIN_STORY_ROWS <= room and longest <= size) or (not told and len(asked) <= room):
+        # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, whole
+        # sentences at a time, with a blank row between its last row and the question (they never read as one)
         # when two story rows are left beside it; else the page above it ends with a whole sentence.
-        size = room - len(asked)
-        gap = 1 if len(told) >= size > MIN_STORY_ROWS else 0
+        gap = 1 if len(told) >= size > MIN_STORY_ROWS and longest < size else 0
         story_rows, scrolls = sentence_window(told_blocks, size - gap, scroll)
-        text_rows = story_rows + [""] * gap + asked
-    else:  # a question too long to hold still: story and question turn their pages together, the question a
-        # page (or pages) of its own after the story's sentences
-        text_rows, scrolls = sentence_window([*told_blocks, asked], room, scroll)
-        asked = []
-    body = [Row(r) for r in text_rows]
+        body = [Row(r) for r in story_rows + [""] * gap + asked]
+    else:  # a question too long to hold still, or an instruction too long to sit beside it: story and question
+        # turn their pages together, each instruction whole on its page, the question a page of its own after them
+        asked_blocks = [block for text in ([choice.confirm] if choice is not None and choice.confirm else questions)
+                        for block in story_pages.pieces(text, room, wrap)]
+        body, covers, scrolls, at_bottom = turned_page(told_blocks, asked_blocks, room, scroll, large_type=not notice)
+        asked = asked[:at_bottom]  # the question's rows on this page (the notice goes just above them)
     if notice_rows:  # over the last story rows, just above the question: nothing moves
         at = max(0, room - len(asked) - len(notice_rows))
         body[at:at + len(notice_rows)] = notice_rows
     rows = [header(state, labels), *body]
-    if option_row:
-        rows.append(option_row)
-    rows.append(Row(fit(hint(state, choice, dice_source), COLS["small"]), align="center"))
-    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game")
+    rows += option_rows
+    told_hint = READ_ON if covers and not (choice is not None and choice.confirm) else hint(state, choice, dice_source)
+    rows.append(Row(fit(told_hint, COLS["small"]), align="center"))
+    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game", covers=covers)
+
+
+#: The hint under a story page that covers the question: NEXT turns to the next page (the question comes last).
+READ_ON = "NEXT: read on, then pick"
+
+
+def choice_rows(choice: Choice | None) -> list[Row]:
+    """The option row: the highlighted choice between PREV's and NEXT's arrows ("< Pay $50 fine >"), or "NEXT:" and
+    the first extra when the cursor is on none. A label is never shortened into words a first-time player must
+    decode ("Play Travel fwd 4 sp"): one too long for the row takes a second row, whole."""
+    if choice is None or not choice.labels:
+        return []
+    if not choice.selected:
+        return [Row(r, align="center") for r in wrap_two(f"NEXT: {choice.labels[0]}", COLS["small"])]
+    text = choice.labels[choice.cursor % len(choice.labels)]
+    if len(choice.labels) == 1 or choice.confirm:
+        return [Row(r, invert=True, align="center") for r in wrap_two(text, COLS["small"])]
+    if len(text) <= COLS["small"] - 4:
+        return [Row(f"< {text} >", invert=True, align="center")]
+    if len(text) <= COLS["small"] - 2:
+        return [Row(f"<{text}>", invert=True, align="center")]
+    first, last = wrap_two(text, COLS["small"] - 2)  # PREV's arrow before the label, NEXT's after it
+    return [Row(f"< {first}", invert=True, align="center"), Row(f"{last} >", invert=True, align="center")]
+
+
+def wrap_two(text: str, cols: int) -> list[str]:
+    """``text`` in at most two rows of ``cols``, whole when it fits (else the second row is shortened)."""
+    rows = wrap(text, cols)
+    if len(rows) <= 2:
+        return rows
+    return [rows[0], fit_label(" ".join(rows[1:]), cols)]
+
+
+def turned_page(told: Sequence[Sequence[str]], asked: Sequence[Sequence[str]], room: int, scroll: int, *,
+                large_type: bool = True) -> tuple[list[Row], bool, bool, int]:
+    """Page ``scroll`` of the story and the question turning together: its rows, whether it is a story page
+    (covering the question, which comes after), whether there are pages to turn, and how many rows of the question
+    it holds (at its bottom, above the option row, as on every game screen). A page that is one short instruction
+    alone is drawn in large type ("Give Ann the deed of Park Place")."""
+    turned = story_pages.pages([list(b) for b in [*told, *asked]], room)
+    page = turned[scroll % len(turned)]
+    covers = all(index < len(told) for index, _ in page)
+    big = story_pages.large(" ".join(page[0][1]), room // 2, COLS["large"]) \
+        if large_type and covers and len(page) == 1 else None
+    if big is not None:
+        rows = [Row(r, "large") for r in big] + [Row("")] * (room - 2 * len(big))
+    else:
+        lines = [r for index, block in page if index < len(told) for r in block]
+        question = [r for index, block in page if index >= len(told) for r in block]
+        rows = [Row(r) for r in lines + [""] * (room - len(lines) - len(question)) + question]
+        return rows, covers, len(turned) > 1, len(question)
+    return rows, covers, len(turned) > 1, 0
 
 
 def notice_pages(notice: str) -> int:
@@ -405,14 +448,16 @@ def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any
     instructions, why the game was won: "Total worth: ..."), and everyone's cash."""
     winner = str(state["winner"])
     rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
-    body = [r for text in ([f"! {notice}"] if notice else []) + story(events) for r in wrap(text)]
+    size = 4  # the hint on the last row, as on every screen
+    body = [block for text in ([f"! {notice}"] if notice else []) + story(events) for sentence in sentences(text)
+            for block in story_pages.pieces(sentence, size, wrap)]  # whole instructions (the hand-overs) a page
     standings = []
     for p in state["players"]:
         mark = " (out)" if p.get("bankrupt") else ""
-        standings.append(spread(p["name"] + mark, money(p["cash"]) if "cash" in p else ""))
+        standings.append([spread(p["name"] + mark, money(p["cash"]) if "cash" in p else "")])
     if body:
-        body += ["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]
-    shown, scrolls = window(body + standings, 4, scroll)  # the hint on the last row, as on every screen
+        body += [["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]]
+    shown, scrolls = sentence_window(body + standings, size, scroll)
     rows += [Row(r) for r in shown]
     rows.append(Row("MENU held: new game", align="center"))
     return Screen(tuple(rows), scrolls=scrolls, name="game-over")
@@ -480,20 +525,35 @@ def dice_entry_screen(player: str, values: Sequence[int], cursor: int, label: st
     return Screen(rows, name="dice-entry")
 
 
-def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, pin: str | None) -> Screen:
-    """The phone page: QR code at the left, the join digits and the address at the right."""
+def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None) -> Screen:
+    """The phone page for everyone at the table: QR code at the left, the join digits and the address at the right.
+    Never the host PIN (anyone at the table reads this screen): that is :func:`host_pin_screen`'s."""
     if url is None:
-        rows = (Row("PHONES", invert=True, align="center"), Row(""),
-                *(Row(r) for r in wrap("The phone page is not running on this table.")),
-                Row("NO: back", align="center"))
-        return Screen(tuple(rows), name="join")
+        return no_page_screen("join")
     right = 12  # characters beside a 64-pixel QR code
     text = ["Join code", code or "-", ""] + address_rows(url.removeprefix("http://"), right)
-    if pin:
-        text += ["", f"PIN {pin}"]
     text = text[:7] + [""] * (7 - len(text)) + ["NEXT: each"]  # each player's own code follows
     rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)
     return Screen(rows, qr=tuple(qr) if qr else None, name="join")
+
+
+def host_pin_screen(qr: Sequence[str] | None, url: str | None, pin: str | None) -> Screen:
+    """The host's own screen (reached only from the host menu, MENU held): the page's QR code and address, and the
+    host PIN that opens the host's page on a phone."""
+    if url is None:
+        return no_page_screen("host-pin")
+    right = 12
+    text = ["HOST ONLY", "PIN", pin or "-", ""] + address_rows(url.removeprefix("http://"), right)
+    text = text[:7] + [""] * (7 - len(text)) + ["NO: back"]
+    rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)  # an inverted row would run over the QR code
+    return Screen(rows, qr=tuple(qr) if qr else None, name="host-pin")
+
+
+def no_page_screen(name: str) -> Screen:
+    rows = (Row("PHONES", invert=True, align="center"), Row(""),
+            *(Row(r) for r in wrap("The phone page is not running on this table.")),
+            Row("NO: back", align="center"))
+    return Screen(tuple(rows), name=name)
 
 
 def wifi_join_screen(qr: Sequence[str], ssid: str, password: str) -> Screen:

@@ -28,7 +28,7 @@ class Starter(Desk, Protocol):
         """Whether the phone page is served (its host set-up takes names, amounts, spaces)."""
 
     def show(self, screen: str, *, back: Mode | None = None) -> None:
-        """The join codes (``join``) or the players (``players``); their NO or YES opens ``back``."""
+        """The join codes (``join``), the host's PIN (``host-pin``) or the players; their NO or YES opens ``back``."""
 
 
 class SetUpMode(ListMode):
@@ -78,7 +78,7 @@ class SetUpMode(ListMode):
         for setting in settings:
             items.append(Item(setting.label(), partial(self._next_value, setting)))
         if self.starter.phone_page():  # the phone page's host set-up: names, amounts, spaces (see docs/web.md)
-            items.append(Item("More on your phone", lambda: self.starter.show("join", back=self)))
+            items.append(Item("More on your phone", lambda: self.starter.show("host-pin", back=self)))
         self._step("NEW GAME: OPTIONS", items)
 
     def _next_value(self, setting: OptionSetting) -> None:

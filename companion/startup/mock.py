@@ -57,7 +57,8 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                             sleep=sleep, setup=setup, new_seed=new_seed, on_frame=on_frame, web=web,
                             phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=open_lights,
                             open_nfc=lambda: chip, open_tunes=open_tunes, hush=hush,
-                            open_mouth=open_mouth, cue_targets=cue_targets)
+                            open_mouth=open_mouth, cue_targets=cue_targets,
+                            ready_game=True)  # the demo: a two-player game at once (README)
     state, cards = station.table.state, station.controller.cards
     if state is not None and cards is not None:
         register_demo_set(cards, state["ruleset"], [p["name"] for p in state["players"]])

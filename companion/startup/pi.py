@@ -50,7 +50,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     web=(config.web_host, config.web_port) if config.web_port else None,
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,
                                     resume_game=game, open_lights=lights_opener(pins, factory),
-                                    open_nfc=nfc_opener(pins),
+                                    open_nfc=None if config.pin_factory == "mock" else nfc_opener(pins),
                                     open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
                                     open_mouth=mouth_opener(config.voice, config.voice_model),
                                     network=_network(config), captive_port=config.captive_port)
@@ -66,8 +66,9 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                 return 1
             game = None
     stored = station.table.game
-    out.write(f"companion: {'resumed' if station.resumed else 'started'} game {stored.id if stored else '-'} "
-              f"({config.source}, pins {pins.source})\n")
+    what = f"{'resumed' if station.resumed else 'started'} game {stored.id}" if stored else \
+        "no game yet: the OLED asks for its ruleset and players"
+    out.write(f"companion: {what} ({config.source}, pins {pins.source})\n")
     if station.web is not None:
         out.write(f"companion: phone page on {station.controller.join_info().url}\n")
     out.flush()

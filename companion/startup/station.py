@@ -54,7 +54,8 @@ TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs an
 
 
 def default_setup(seed: int) -> dict[str, Any]:
-    """The game the demo starts when none is stored: two players of ``addon`` (``classic`` until it exists)."""
+    """The game the demo starts when none is stored (``ready_game``): two players of ``addon`` (``classic`` until it
+    exists). A table (``companion run``) starts none: it opens the set-up."""
     ruleset = "addon" if "addon" in ruleset_ids() else "classic"
     return {"ruleset": ruleset, "players": ["Ann", "Bob"], "seed": seed}
 
@@ -106,9 +107,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   open_nfc: Callable[[], Any] | None = None,
                   open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
                   open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = (),
-                  network: NetworkAdapter | None = None, captive_port: int = 0) -> Station:
-    """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``),
-    and wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
+                  network: NetworkAdapter | None = None, captive_port: int = 0, ready_game: bool = False) -> Station:
+    """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``;
+    with none, the demo's two-player game when ``ready_game``, else the OLED opens the set-up: ruleset, players), and
+    wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
     buzzer (none: no buzzer), ``open_mouth``: the voice (none: silent), both quiet while ``hush`` says so (muted from
     the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``).
     ``network``: the table's own Wi-Fi (started here, its notices on the OLED), with phones' connectivity checks
@@ -126,7 +128,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     try:
         table = Table(journal)
         resumed = table.resume(resume_game) is not None
-        if not resumed:
+        if not resumed and (setup is not None or ready_game):
             table.new_game(setup or default_setup(new_seed()), source="host")
         display = Display(open_device, clock=clock, on_frame=on_frame)
         closers.append(display.close)
@@ -165,6 +167,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             told = [f"Game {table.game.id} resumed where it stopped"] if resumed else []  # type: ignore[union-attr]
             told += [f"Journal: {problem}" for problem in journal.problems]
             controller.say(". ".join(told), sticky=bool(journal.problems))
+        if table.state is None:
+            controller.new_game()  # a fresh journal: the host picks the ruleset and the players (or on the phone)
         reader, nfc_bus = _start_reader(pins, open_nfc, controller, clock) if cards is not None else (None, None)
         if nfc_bus is not None:
             closers.append(nfc_bus.close)
@@ -219,6 +223,10 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
         return None, None
     try:
         bus = open_nfc()
+    except FileNotFoundError as error:  # no such I2C bus (I2C not enabled, or not a Pi): no reader, not a fault
+        log.info("no NFC reader: %s", error)
+        controller.say(nfc.MISSING)
+        return None, None
     except OSError as error:
         log.warning("NFC reader: %s", error)
         controller.say(f"{nfc.MISSING} ({error.strerror or error})")

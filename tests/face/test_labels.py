@@ -1,5 +1,6 @@
-"""Labels that keep the difference: every space, kept card and option a table reads fits its row, shortened word
-by word (Avenue → Ave...), never cut inside a word, and labels that differ stay different."""
+"""Labels that keep the difference: every space, kept card and option a player picks is on the option rows whole (a
+long one on two rows: no "Play Travel fwd 4 sp" to decode); the header's place fits its row, shortened word by word
+(Avenue → Ave...), never cut inside a word, and labels that differ stay different."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ OPTION = screens.COLS["small"] - 4  # between the option row's arrows
 PLACE = screens.COLS["small"] - len("Ann $1500") - 1  # the header's room for the place of a usual player
 
 
+def check_whole(labels: list[str]) -> None:
+    """Each label as the option rows draw it, between the arrows: whole, every row within the OLED's width."""
+    for label in labels:
+        rows = screens.choice_rows(screens.Choice((label, "another")))
+        assert all(len(r.text) <= screens.COLS["small"] for r in rows) and len(rows) <= 2, label
+        assert " ".join(r.text for r in rows) in (f"< {label} >", f"<{label}>")
+
+
 def check(labels: list[str], cols: int) -> None:
     shortened = {label: screens.fit_label(label, cols) for label in labels}
     for label, short in shortened.items():
@@ -26,10 +35,10 @@ def check(labels: list[str], cols: int) -> None:
 def test_every_space_and_card_fits_and_stays_apart(ruleset: str) -> None:
     rules = find_ruleset(ruleset)
     places = list(dict.fromkeys(space_labels(rules).spaces.values()))
-    check(places, OPTION)  # a destination among the subway's or the airplane's
+    check_whole(places)  # a destination among the subway's or the airplane's
     check(places, PLACE)  # the header
     played = {f"Play {rules.card_name(c)}" for c, info in rules.board.cards.items() if info.params.get("use")}
-    check(sorted(played), OPTION)
+    check_whole(sorted(played))
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -39,11 +48,12 @@ def test_every_option_of_a_bot_game_fits_and_stays_apart(ruleset: str) -> None:
     play_game(GameSpec(ruleset, 3, seed=7), 0, lines)
     state, _ = new_game(lines[0]["setup"])
     for line in lines[1:150]:
-        check([c.label for c in prompt_choices(state, labels)], OPTION)
+        check_whole([c.label for c in prompt_choices(state, labels)])
         state, _ = apply(state, line)
 
 
 def test_the_difference_survives_where_the_old_cut_lost_it() -> None:
-    assert screens.fit_label("Play Travel forward 2 spaces", OPTION) == "Play Travel fwd 2 sp"
+    assert " ".join(r.text for r in screens.choice_rows(screens.Choice(("Play Travel forward 2 spaces", "x")))) == \
+        "< Play Travel forward 2 spaces >"  # was "< Play Travel fwd 2 sp >": whole now, on two rows
     assert screens.fit_label("Lake Shore Drive", PLACE) == "Lake Shore Dr"
     assert screens.fit_label("Christopher Webster: accept offer", OPTION) == "Christ~: accept offer"  # the name is cut, not the act

@@ -70,7 +70,9 @@ def key_screens() -> dict[str, screens.Screen]:
             "Start the game", "transition: even step", "double trouble: table", "backwards: reverse",
             "pool: all", "one card each: off", "travel with dice: off", "bridge moves: off", "More on your phone"], 1),
         "join": screens.join_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
-                                    "http://192.168.1.20:8080", "482913", "1234"),
+                                    "http://192.168.1.20:8080", "482913"),  # never the PIN: everyone reads it
+        "host-pin": screens.host_pin_screen(qr_matrix("http://192.168.1.20:8080/join#code=482913"),
+                                            "http://192.168.1.20:8080", "1234"),
         "join-player": screens.player_join_screen(
             qr_matrix("http://192.168.1.20:8080/join#code=093114&player=Ann"), "Ann", "093114", 1, 2),
         "players": screens.players_screen(buy, LABELS),
@@ -96,7 +98,7 @@ def test_key_screen_matches_reference(name: str) -> None:
 
 def test_join_qr_code_is_drawn_with_two_pixel_modules() -> None:
     matrix = qr_matrix("http://192.168.1.20:8080/join#code=482913")
-    image = Painter().paint(screens.join_screen(matrix, "http://192.168.1.20:8080", "482913", None))
+    image = Painter().paint(screens.join_screen(matrix, "http://192.168.1.20:8080", "482913"))
     n = len(matrix)
     top = (64 - (n + 2) * 2) // 2
     for r in (0, n // 2, n - 1):  # sample rows: every module is a 2x2 block, dark where the matrix says
@@ -225,14 +227,16 @@ def test_the_address_is_never_broken_inside_a_number(ip: tuple[int, ...], port: 
 
 def test_long_choices_that_differ_only_at_the_end_stay_apart() -> None:
     """magie-1924's railroad move listed "Tax on Personal Property 1/2/3": all three read "< Tax on Personal
-    Proper~": a wrong pick moved the token to the wrong space."""
+    Proper~": a wrong pick moved the token to the wrong space. Now a long label takes two rows, whole."""
     state, _ = game()
     labels = ("Tax on Personal Property 1", "Tax on Personal Property 2", "Tax on Personal Property 3")
     rows = set()
     for cursor in range(3):
         screen = screens.game_screen(state, [], LABELS, choice=Choice(labels, cursor))
-        row = next(r.text for r in screen.rows if r.invert and "Tax" in r.text)
-        assert len(row) <= screens.COLS["small"] and row.endswith(f" {cursor + 1} >")  # the arrows: there are more
+        shown = [r.text for r in screen.rows[1:-1] if r.invert]  # the option's rows (the header is row 0)
+        row = " ".join(shown)
+        assert all(len(r) <= screens.COLS["small"] for r in shown) and len(shown) == 2
+        assert row == f"< {labels[cursor]} >"  # whole, between the arrows: there are more
         rows.add(row)
     assert len(rows) == 3
     assert screens.fit_label("Go to Boardwalk", 25) == "Go to Boardwalk"

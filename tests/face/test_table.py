@@ -36,6 +36,11 @@ from tests.drivers.panel import SSD1306Ram
 from tests.drivers.test_display import expected_pages
 
 
+#: A person reads a new question before pressing: a press sooner is refused as meant for the screen before
+#: (:data:`companion.face.press_guard.GUARD`).
+LOOK = "WAIT 700"
+
+
 def start(**players: dict[str, Any]) -> dict[str, Any]:
     """A classic game in progress: Ann and Bob where the test needs them."""
     return {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 11,
@@ -92,21 +97,56 @@ def test_roll_and_buy_with_the_roller_and_yes(tmp_path: Path) -> None:
         assert "Buy Baltic Avenue for $60?" in t.text()
         assert "Move Ann's token 3 spaces forward to" in t.text()
         assert "YES: buy $60 NO: auction" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]
+
+
+@pytest.mark.parametrize("between", ["WAIT 150", "WAIT 350"])  # the second press's edge 350 and 550 ms after the first
+def test_a_double_yes_at_a_buy_prompt_applies_one_input(tmp_path: Path, between: str) -> None:
+    """YES, then YES again a moment later: Ann bought Canal Street and the second YES rolled Bob's dice (the roll
+    prompt's highlighted row was the roll), an irreversible roll Bob never asked for (issue 38)."""
+    setup = start()
+    setup["start"]["spaces"] = {"reading-railroad": {"owner": "Bob"}}  # Bob's roll prompt has rows: the roll first
+    with table(tmp_path, setup, dice="software") as t:
+        faces = iter([0, 1, 2, 2, 4, 5])  # Ann throws 1 and 2 (Baltic Avenue); anything after is Bob's
+        t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
+        t.play("ROLL", LOOK)
+        assert "Buy Baltic Avenue for $60?" in t.text()
+        t.play("YES", between, "YES")
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}]  # exactly one input for the two presses
+        assert "Bob's turn now" in t.text() and "< Roll the dice >" in t.text()
+        t.play(LOOK, "YES")  # a YES Bob did mean, on the roll's own row: only ROLL rolls
+        assert "Press ROLL to roll the dice" in t.text() and len(t.inputs()) == 2
+        t.play("ROLL")
+        assert t.inputs()[-1] == {"roll": [3, 3]}
+
+
+def test_a_press_that_went_down_before_the_question_changed_is_refused(tmp_path: Path) -> None:
+    """The controller knows which question the pressed screen showed: an edge from before the change (a press queued
+    while the buy was being journaled) was meant for the buy, however late it is handled."""
+    from companion.drivers.buttons import ButtonEvent
+
+    with table(tmp_path, start(), dice="software") as t:
+        faces = iter([0, 1, 2, 2])
+        t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
+        t.play("ROLL", LOOK)
+        pressed = t.clock()
+        t.play("YES", "WAIT 2000")  # the buy, and time for Bob to read his turn
+        t.station.controller.on_button(ButtonEvent("ROLL", "press", pressed))  # handled now, pressed before the buy
+        assert t.inputs() == [{"roll": [1, 2]}, {"answer": "yes"}] and "Bob's turn now" in t.text()
 
 
 def test_no_opens_the_auction_held_on_the_buttons_or_the_phones(tmp_path: Path) -> None:
     """A table without phones used to be stuck in every auction (YES: "This is for the phones")."""
     with table(tmp_path, start()) as t:
-        t.play("ROLL", "DICE 1 2", "NO")
+        t.play("ROLL", "DICE 1 2", LOOK, "NO", LOOK)
         assert t.state["prompt"]["kind"] == "auction"
         assert "Still bidding: Ann, Bob" in t.text() and "Ann: bid $10" in t.text()
         t.play("ROLL")  # nobody rolls in an auction
         t.play("YES")  # Ann bids $10
         assert "Bob: bid $20" in t.text()
-        t.play("NEXT")
+        t.play(LOOK, "NEXT")
         assert "Bob: bid $60" in t.text()  # the big step
         t.play("NEXT", "YES")  # Bob passes
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 10}},
@@ -170,7 +210,7 @@ def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("ROLL", "DICE 1 3")  # income tax
         assert "< Pay $200 >" in t.text() and "< > 1 of 2 YES: pick" in t.text()
-        t.play("NEXT")
+        t.play(LOOK, "NEXT")
         assert "< Pay 10% of worth >" in t.text()
         t.play("NEXT", "PREV", "YES")
         assert "Pay 10% of worth? YES again" in t.text() and t.inputs()[-1] == {"roll": [1, 3]}  # it pays: asked
@@ -181,7 +221,7 @@ def test_prev_next_browse_options_and_yes_picks(tmp_path: Path) -> None:
 
 def test_refusals_are_shown(tmp_path: Path) -> None:
     with table(tmp_path, start(Ann={"space": "go", "cash": 10})) as t:
-        t.play("ROLL", "DICE 1 2", "YES")
+        t.play("ROLL", "DICE 1 2", LOOK, "YES")
         assert "Ann has $10 and Baltic Avenue costs $60" in t.text()
         assert t.inputs() == [{"roll": [1, 2]}]
 
@@ -215,7 +255,7 @@ def test_every_roll_is_journaled_with_its_source(tmp_path: Path, dice: str, pres
         t.station.controller.software = SoftwareDice(randbelow=lambda _: next(faces))
         t.play(*presses)
         assert t.inputs() == [{"roll": [1, 2]}]
-        t.play("YES")  # buy Baltic Avenue
+        t.play(LOOK, "YES")  # buy Baltic Avenue
         assert t.inputs()[-1] == {"answer": "yes"}
         game_id = t.station.table.game.id  # type: ignore[union-attr]
     with closing(sqlite3.connect(path)) as db:
@@ -228,10 +268,10 @@ MAGIE_1924 = {"ruleset": "magie-1924", "players": ["Ann", "Bob"], "seed": 9,
 
 
 @pytest.mark.parametrize(("dice", "presses", "software_faces", "cube"), [
-    ("roller", ("ROLL", "DICE 1 1", "ROLL", "DICE 2 1 3"), [], 15),  # die C is the cube: 3 reads 15
-    ("roller", ("ROLL", "DICE 1 1", "ROLL", "DICE 2 1"), [3], 20),  # a two-dice roller: the Pi throws the cube
-    ("software", ("ROLL", "ROLL"), [0, 0, 1, 0, 3], 20),  # 1 and 1, then 2, 1 and the cube's fourth face
-    ("manual", ("ROLL", "YES", "YES", "ROLL", "YES", "YES", "NEXT", "NEXT", "YES"), [], 15),
+    ("roller", ("ROLL", "DICE 1 1", LOOK, "ROLL", "DICE 2 1 3"), [], 15),  # die C is the cube: 3 reads 15
+    ("roller", ("ROLL", "DICE 1 1", LOOK, "ROLL", "DICE 2 1"), [3], 20),  # a two-dice roller: the Pi throws the cube
+    ("software", ("ROLL", LOOK, "ROLL"), [0, 0, 1, 0, 3], 20),  # 1 and 1, then 2, 1 and the cube's fourth face
+    ("manual", ("ROLL", "YES", "YES", LOOK, "ROLL", "YES", "YES", "NEXT", "NEXT", "YES"), [], 15),
 ])
 def test_the_throw_after_doubles_brings_the_chance_cube_from_every_source(
         tmp_path: Path, dice: str, presses: tuple[str, ...], software_faces: list[int], cube: int) -> None:
@@ -329,7 +369,7 @@ def test_a_press_cue_takes_the_answered_row_and_leaves_the_hint_unsent(tmp_path:
 
 def test_host_menu_undo(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        t.play("ROLL", "DICE 1 2", "YES")
+        t.play("ROLL", "DICE 1 2", LOOK, "YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         t.play("HOLD MENU 2")
         assert "HOST MENU" in t.text() and ">Undo last input" in t.text()
@@ -343,6 +383,8 @@ def test_host_menu_new_game_setup(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
         t.play("HOLD MENU 2", "NEXT", "NEXT")  # undo, end game, new game
         assert ">New game" in t.text()
+        t.play("YES")  # over a game in progress: asked first
+        assert "Start a new game? This one stops here" in t.text() and "YES: do it" in t.text()
         t.play("YES")
         assert "NEW GAME: RULESET" in t.text()
         t.play("NEXT", "YES")  # addon
@@ -359,7 +401,7 @@ def test_host_menu_new_game_setup(tmp_path: Path) -> None:
 def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
     """Yes/no options and options with a list of choices: YES moves one to its next value."""
     with table(tmp_path, start()) as t:
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "NEXT", "YES", "YES")  # new game, addon, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "NEXT", "YES", "YES")  # new game (sure), addon, same players
         assert "NEW GAME: OPTIONS" in t.text()
         labels = [item.label for item in t.station.controller.items]
         assert labels[1] == "Official short game: off"  # the preset, then classic's house rules, then addon's own
@@ -379,7 +421,7 @@ def test_new_game_options_are_set_with_the_buttons(tmp_path: Path) -> None:
 
 def test_new_game_options_without_a_phone_page_offer_what_the_buttons_can_set(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES", "YES")  # new game (sure), classic, same players
         items = t.station.controller.items
         assert [a.label for a in items] == [  # classic's amounts are on the phone; its house rules on the buttons
             "Start the game", "Official short game: off", "free parking: nothing", "go landing bonus: off",
@@ -388,7 +430,7 @@ def test_new_game_options_without_a_phone_page_offer_what_the_buttons_can_set(tm
 
 def test_the_official_short_game_is_one_row_of_the_set_up(tmp_path: Path) -> None:
     with table(tmp_path, start()) as t:
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES", "YES")  # new game (sure), classic, same players
         t.play("NEXT", "YES")
         assert ">Official short game: on" in t.text()
         t.play("PREV", "YES")  # start
@@ -398,18 +440,19 @@ def test_the_official_short_game_is_one_row_of_the_set_up(tmp_path: Path) -> Non
 
 
 def test_new_game_set_up_finished_on_the_phone(tmp_path: Path) -> None:
-    """The last item shows the page's address and the host PIN; the game the phone starts is then shown."""
+    """The last item shows the page's address and the host PIN (the host's own screen, reached from the host menu);
+    the game the phone starts is then shown."""
     with table(tmp_path, start()) as t:
         t.station.controller.join_info = lambda: JoinInfo(url="http://table.local:8080/", code="4821", pin="7315",
                                                           join_url="http://table.local:8080/join?code=4821")
-        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES")  # new game, classic, same players
+        t.play("HOLD MENU 2", "NEXT", "NEXT", "YES", "YES", "YES", "YES")  # new game (sure), classic, same players
         assert t.station.controller.items[-1].label == "More on your phone"
         t.play("PREV", "YES")
-        assert t.station.controller.mode == "join" and "PIN 7315" in t.text() and "table.local" in t.text()
+        assert t.station.controller.mode == "host-pin" and "7315" in t.text() and "table.local" in t.text()
         t.play("NO")  # back to the new game's options, the choices made still there (it went back to the old game)
         assert t.station.controller.mode == "setup" and t.station.controller.items[-1].label == "More on your phone"
         t.play("YES")
-        assert t.station.controller.mode == "join"
+        assert t.station.controller.mode == "host-pin"
         t.station.table.new_game({"ruleset": "classic", "players": ["Cy", "Di"], "seed": 3,
                                   "options": {"start_cash": 2000}}, source="host")  # the phone's host set-up
         t.station.controller.tick()
@@ -456,7 +499,7 @@ def test_stuck_button_warning_on_the_oled(tmp_path: Path) -> None:
         t.buttons.down("NEXT")
         t.buttons.wait(21)
         assert "NEXT button stuck down" in t.text() and t.shows_whole_notice()
-        t.play("ROLL", "DICE 1 2", "YES")  # the game goes on
+        t.play("ROLL", "DICE 1 2", LOOK, "YES")  # the game goes on
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
         t.play("WAIT 10000")
         assert "NEXT button stuck down" in t.text()  # stands while the button is down
@@ -474,7 +517,7 @@ def test_jail_pay_or_play_a_card(tmp_path: Path) -> None:
         t.play("NEXT")
         assert "< Pay $50 fine >" in t.text()
         t.play("NEXT")
-        assert "< Play Out of jail free >" in t.text()  # as people name the card, not its id; arrows: more choices
+        assert "< Play Get out of jail free >" in t.text()  # as printed, whole on two rows; arrows: more choices
         t.play("YES")
         assert "Play Get out of jail free? YES again" in t.text() and not t.inputs()  # a card is played on a 2nd YES
         t.play("YES")
@@ -489,13 +532,46 @@ def test_bankruptcy_needs_a_second_yes(tmp_path: Path) -> None:
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 2 3")
         assert "Go bankrupt" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "YES again" in t.text() and t.state["winner"] is None
         t.play("NO", "YES")
         assert t.state["winner"] is None
         t.play("YES")
         assert t.state["winner"] == "Ann"
         assert "GAME OVER" in t.text() and "Ann" in t.text()
+
+
+def test_a_bankruptcy_is_told_whole_on_the_oled_and_by_the_voice(tmp_path: Path) -> None:
+    """"Bob is bankrupt: everything goes to Ann" said nothing of handing over the deeds, cards and money or taking
+    the token off: now each hand-over is an event the OLED pages through, the voice says and the page shows."""
+    from companion.face.cues import sentences
+
+    setup = start(Bob={"space": "pennsylvania-avenue", "cash": 100, "cards": ["chance-get-out-of-jail-free"]})
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Ann", "hotel": True}, "park-place": {"owner": "Ann"},
+                                "reading-railroad": {"owner": "Bob", "mortgaged": True},
+                                "oriental-avenue": {"owner": "Bob", "mortgaged": True}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        t.play("ROLL", "DICE 2 3", LOOK)
+        before = t.station.table.state
+        assert "Go bankrupt" in t.text()  # nothing left to mortgage: the only way out
+        t.play("YES", "YES")
+        assert t.state["winner"] == "Ann"
+        told = [e["text"] for e in t.station.controller.events]
+        hand_overs = ["Bob is bankrupt: everything goes to Ann",
+                      "Give Ann Bob's deeds of Reading Railroad (mortgaged) and Oriental Avenue (mortgaged)",
+                      "Give Ann Bob's Get out of jail free card", "Bob pays Ann $100 (everything left)",
+                      "Take Bob's token off the board"]
+        assert [text for text in told if text in hand_overs] == hand_overs  # in the order the table does them
+        pages = set()
+        for _ in range(10):
+            pages.add(t.text())
+            t.play("WAIT 1600")
+        for sentence in hand_overs:  # each one whole on a page of the game-over screen
+            assert any(sentence in page for page in pages), sentence
+        said = sentences(before, t.station.table.state, t.station.controller.events)  # type: ignore[arg-type]
+        assert all(f"{s}." in said or any(s.replace("$100", "one hundred dollars") in x for x in said)
+                   for s in hand_overs), said
 
 
 def test_a_table_without_phones_builds_and_mortgages_with_the_buttons(tmp_path: Path) -> None:
@@ -559,6 +635,30 @@ def test_a_debtor_without_a_phone_raises_money_with_the_buttons(tmp_path: Path) 
                                    {"act": {"player": "Bob", "do": "mortgage", "space": "reading-railroad"}}]
 
 
+def test_next_turns_the_story_pages_that_cover_the_question_then_browses(tmp_path: Path) -> None:
+    """A question too long to sit beside the story turns its pages with it; each page is whole instructions, NEXT
+    turns them (the cursor stays), and on the question's own page NEXT browses its choices again."""
+    setup = start(Bob={"space": "pennsylvania-avenue", "cash": 100})
+    setup["start"]["spaces"] = {"boardwalk": {"owner": "Ann", "houses": 1}, "park-place": {"owner": "Ann"},
+                                "oriental-avenue": {"owner": "Bob"}, "reading-railroad": {"owner": "Bob"}}
+    setup["start"]["turn"] = "Bob"
+    with table(tmp_path, setup) as t:
+        controller = t.station.controller
+        controller.scroll_time = 30.0  # no turning by time in this test
+        t.play("ROLL", "DICE 2 3", LOOK)
+        assert controller.shown is not None and controller.shown.covers  # the story's first page, over the question
+        first, cursor = t.text(), controller.game_mode.cursor
+        pages = [first]
+        while controller.shown is not None and controller.shown.covers and len(pages) < 10:
+            t.play("NEXT")
+            pages.append(t.text())
+            assert controller.game_mode.cursor == cursor  # NEXT turned a page, it did not browse
+        assert len(pages) >= 2 and "Move Bob's token 5 spaces forward to Boardwalk" in pages[0]
+        assert "sell, mortgage or trade" in pages[-1] and "< Mortgage >" in pages[-1]  # the question's own page
+        t.play("NEXT")
+        assert controller.game_mode.cursor != cursor  # now NEXT browses
+
+
 def test_a_1904_debtor_without_a_phone_borrows_from_the_bank_with_the_buttons(tmp_path: Path) -> None:
     """magie-1904 asks a debtor with free lots to borrow (no other answer): without phones the game was stuck."""
     setup = {"ruleset": "magie-1904", "players": ["Ann", "Bob"], "seed": 4,
@@ -567,7 +667,7 @@ def test_a_1904_debtor_without_a_phone_borrows_from_the_bank_with_the_buttons(tm
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 1 3")
         assert t.state["prompt"]["kind"] == "debt" and "< Borrow >" not in t.text() and "Borrow" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "Borrow on Lot 19: get $100" in t.text()
         t.play("YES")
         assert t.station.controller.mode == "game" and t.state["prompt"]["player"] == "Bob"
@@ -582,7 +682,7 @@ def test_a_1924_real_estate_office_is_used_with_the_buttons(tmp_path: Path) -> N
         t.play("ROLL", "DICE 3 4")
         assert t.state["prompt"]["kind"] == "real-estate-office"
         assert "Buy, sell" in t.text()
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "Buy an idle land card: pay $" in t.text()
         t.play("NEXT")
         assert "Sell Idle land 1: get $" in t.text()
@@ -627,14 +727,18 @@ def test_a_buyer_short_of_cash_mortgages_from_the_buy_question(tmp_path: Path) -
         t.play("ROLL", "DICE 1 2")
         assert "Buy Baltic Avenue for $60?" in t.text() and "NEXT: Mortgage" in t.text()
         assert "YES: buy $60 NO: auction" in t.text()  # YES and NO still answer the question
-        t.play("YES")
+        t.play(LOOK, "YES")
         assert "Ann has $40 and Baltic Avenue costs $60" in t.text() and t.state["prompt"]["kind"] == "buy"
         t.play("NEXT")
         assert "YES: pick NO: back" in t.text()
         t.play("YES")  # the deeds
         assert "Mortgage Reading Railroad: get $100" in t.text()
-        t.play("YES", "NO")  # mortgaged; back to the question
-        assert "Buy Baltic Avenue for $60?" in t.text() and "YES: buy $60 NO: auction" in t.text()
+        t.play("YES", "NO")  # mortgaged; back to the question (its page follows the story's)
+        pages = set()
+        for _ in range(4):
+            pages.add(t.text())
+            t.play("WAIT 1600")
+        assert any("Buy Baltic Avenue for $60?" in page and "YES: buy $60 NO: auction" in page for page in pages), pages
         t.play("YES")
         assert t.state["spaces"]["baltic-avenue"]["owner"] == "Ann" and t.state["players"][0]["cash"] == 80
 
@@ -648,7 +752,7 @@ def test_the_deeds_close_when_the_debt_is_paid_and_doubles_roll_again(tmp_path: 
     with table(tmp_path, setup) as t:
         t.play("ROLL", "DICE 2 2")  # Boardwalk with a hotel: $2000
         assert t.state["prompt"]["kind"] == "debt"
-        t.play("YES", "YES")  # the deeds; mortgage a railroad: paid
+        t.play(LOOK, "YES", "YES")  # the deeds; mortgage a railroad: paid
         assert t.station.controller.mode == "game" and t.state["prompt"]["kind"] == "roll"
         assert "roll again" in t.text()  # the game's screen again, with the story of the payment (it scrolls)
         assert "Bob pays Ann $2000 rent for Boardwalk" in [e["text"] for e in t.station.controller.events]
@@ -660,7 +764,7 @@ def test_the_fine_and_bids_the_player_cannot_pay_are_not_offered(tmp_path: Path)
         assert "Pay $50 fine" not in t.text()  # YES said "Ann has $10: the fine is $50"
     setup = start(Ann={"space": "go", "cash": 5})
     with table(tmp_path, setup, journal=tmp_path / "second.sqlite3") as t:
-        t.play("ROLL", "DICE 1 2", "NO")  # Baltic Avenue to auction: Ann has $5
+        t.play("ROLL", "DICE 1 2", LOOK, "NO")  # Baltic Avenue to auction: Ann has $5
         labels = [a.label for a in t.station.controller.game_mode.choices(t.station.table.state)]
         assert "Ann: bid $10" not in labels and "Ann: pass" in labels and "Bob: bid $10" in labels
 
@@ -748,7 +852,7 @@ def test_a_new_question_starts_at_its_start_not_where_the_last_one_was(tmp_path:
         assert "< Bob: accept offer >" in t.text()
         t.play("ROLL", "DICE 1 3")  # income tax: its own options come first
         assert "< Pay $200 >" in t.text()
-        t.play("YES", "YES")  # it pays: asked twice
+        t.play(LOOK, "YES", "YES")  # it pays: asked twice
         assert t.state["players"][0]["cash"] == 1300 and t.state["trade"] is not None
 
 
@@ -758,7 +862,7 @@ def test_chambers_one_die_and_its_star_prompt(tmp_path: Path) -> None:
         t.play("ROLL", "DICE 6 4")
         assert t.inputs() == [{"roll": [6]}]  # one die: the roller's die A
         assert "< Draw a card >" in t.text()
-        t.play("NEXT")
+        t.play(LOOK, "NEXT")
         assert "< Move 6 >" in t.text()
         t.play("YES")
         assert t.inputs()[-1] == {"answer": "move"}
@@ -813,6 +917,7 @@ def test_display_unplugged_the_game_goes_on_and_it_recovers(tmp_path: Path) -> N
         bus.plugged = False
         buttons.press("ROLL")
         roller.present(1, 2)
+        buttons.wait(0.7)  # a person reads the question
         buttons.press("YES")
         assert station.table.public()["spaces"]["baltic-avenue"]["owner"] == "Ann"  # type: ignore[index]
         assert not station.display.available and station.display.faults >= 1

@@ -174,7 +174,7 @@ def test_seats_of_a_new_game_register_a_lost_card(tmp_path: Path) -> None:
     with table(tmp_path) as t:
         t.play("HOLD MENU 2")
         t.highlight("New game")
-        t.play("YES")
+        t.play("YES", "YES")  # over a game in progress: asked first
         t.highlight("Property trading game")
         t.play("YES", "YES", "YES")  # the same players, start
         assert "SEATS 1/2" in t.text() and "Ann: tap your card" in t.text() and "YES keeps the one registered" in t.text()
@@ -195,7 +195,7 @@ def test_a_reader_that_stops_answering_is_said_and_the_buttons_do_everything(tmp
         t.chip.plugged = False
         t.play("WAIT 3000")
         assert STOPPED in t.text()
-        t.play("ROLL", "DICE 3 5", "YES")
+        t.play("ROLL", "DICE 3 5", "WAIT 700", "YES")  # read the question, then buy
         assert t.state["spaces"]["vermont-avenue"]["owner"] == "Ann"
         t.chip.plugged = True
         t.play("WAIT 2000")

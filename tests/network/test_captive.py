@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.journal import Journal
 from companion.network.dnsmasq import drop_in
 from companion.network.nmcli import HOTSPOT_ADDRESS, HOTSPOT_PREFIX, hotspot_profile
 from companion.web.captive import PROBES
@@ -51,11 +52,13 @@ def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[i
     config.write_text(f'display = "none"\ndice = "software"\npin_factory = "mock"\nweb_host = "127.0.0.1"\n'
                       f'web_port = {web}\ncaptive_port = {captive}\nnetwork = "hotspot"\nwifi_country = "GB"\n'
                       f'journal = "{tmp_path / "games.sqlite3"}"\n', encoding="utf-8")
+    with Journal(tmp_path / "games.sqlite3") as journal:  # the host's game (a fresh journal starts none)
+        journal.new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 1})
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--config", str(config)], cwd=ROOT,
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
     try:
         assert proc.stdout is not None
-        assert proc.stdout.readline().startswith("companion: started game 1")
+        assert proc.stdout.readline().startswith("companion: resumed game 1")
         deadline = time.monotonic() + WAIT
         while not hotspot_up(captive):  # the page is on the hotspot's address once it is up
             assert time.monotonic() < deadline and proc.poll() is None, "the hotspot did not open"

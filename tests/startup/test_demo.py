@@ -24,7 +24,9 @@ SCRIPT = """\
 # Ann buys Baltic Avenue; Bob lands on Ann's hotel on Oriental Avenue ($550) and goes bankrupt.
 ROLL
 DICE 1 2
+WAIT 700      # a person reads the question before pressing (sooner is refused: meant for the screen before)
 YES
+WAIT 700      # Bob's turn now
 ROLL
 DICE 7 1      # a bad reading first: shown, and the roller is asked again
 DICE 2 4

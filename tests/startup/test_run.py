@@ -24,8 +24,9 @@ def config(tmp_path: Path) -> Path:
     return path
 
 
-def run_until_started(*args: str) -> str:
-    """Start `companion run`, wait for the line saying which game it plays, stop it with SIGTERM."""
+def run_until_started(*args: str, errors: list[str] | None = None) -> str:
+    """Start `companion run`, wait for the line saying which game it plays, stop it with SIGTERM (``errors``: gets
+    what it wrote on stderr)."""
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -37,14 +38,29 @@ def run_until_started(*args: str) -> str:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err
+    if errors is not None:
+        errors.append(err)
     return first
 
 
-def test_run_starts_a_game_then_resumes_it_after_a_restart(tmp_path: Path) -> None:
+def test_run_on_a_fresh_journal_asks_for_a_game_then_resumes_the_one_started(tmp_path: Path) -> None:
+    """A fresh journal used to start a two-player addon game nobody asked for: now the OLED opens the set-up."""
     cfg = config(tmp_path)
     first = run_until_started("--config", str(cfg))
-    assert first.startswith("companion: started game 1") and str(cfg) in first and "pins.toml" in first
+    assert first.startswith("companion: no game yet: the OLED asks for its ruleset and players")
+    assert str(cfg) in first and "pins.toml" in first
+    with Journal(tmp_path / "games.sqlite3") as journal:
+        assert journal.games() == []  # nothing was started
+        journal.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})  # as the set-up does
     assert run_until_started("--config", str(cfg)).startswith("companion: resumed game 1")
+
+
+def test_run_on_mock_pins_says_nothing_of_a_card_reader(tmp_path: Path) -> None:
+    """Mock pins have no I2C bus: `run` printed "NFC reader: [Errno 2] No such file or directory: '/dev/i2c-1'", an
+    error for a reader nobody had fitted."""
+    errors: list[str] = []
+    run_until_started("--config", str(config(tmp_path)), errors=errors)
+    assert "NFC" not in errors[0] and "i2c" not in errors[0], errors[0]
 
 
 def test_run_goes_on_with_the_game_asked_for(tmp_path: Path) -> None:

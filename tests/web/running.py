@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.journal import Journal
+
 ROOT = Path(__file__).resolve().parents[2]
 START_WITHIN = 120.0  # seconds for `companion run` to say where its page is (a loaded two-core machine)
 PHONE = "127.0.0.200"  # the address of the phone that must still be answered during an attack
@@ -32,11 +34,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class RunningTable:
-    """``companion run --config`` over a fresh journal in ``folder``; :meth:`stop` ends it with SIGTERM."""
+    """``companion run --config`` over a journal in ``folder`` holding a new two-player addon game (a fresh journal
+    would open the set-up and start none); :meth:`stop` ends it with SIGTERM."""
 
     def __init__(self, folder: Path, *, host: str = "127.0.0.1", web_names: Sequence[str] = (),
                  command: Sequence[str] = (), preexec: Callable[[], None] | None = None) -> None:
         self.folder = folder
+        with Journal(folder / "games.sqlite3") as journal:  # the host's game (a fresh journal starts none)
+            journal.new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 1})
         config = folder / "config.toml"
         names = ", ".join(json.dumps(n) for n in web_names)
         config.write_text(f'display = "none"\ndice = "software"\nphone_dice = "software"\npin_factory = "mock"\n'

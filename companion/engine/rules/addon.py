@@ -329,7 +329,7 @@ class AddonRules(ClassicRules):
             d.say("say", "No triple play card matches")
         later = []
         for name, card, prize in prizes:
-            self.transfer(d, "bank", name, prize, f"for triple play card {self.board.cards[card].params['numbers']}")
+            self.transfer(d, "bank", name, prize, f"for the card {self.card_name(card)}")  # as printed: Triple play 2-4-5
             later += [["offer-half-prize", holder, name, prize] for holder in d.solvent()
                       if holder != name and self.held_card(d, holder, HALF_PRIZE_CARD)]
         d.push(*later)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..board import KindRule, Space
-from ..core import Ruleset, flag, known_keys, money, reject, whole
+from ..core import Ruleset, flag, known_keys, money, names_of, reject, whole
 from ..draft import Draft
 from ..errors import BoardError
 from ..rng import shuffled
@@ -390,10 +390,11 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         d.player(name)["laps"] += 1
         how = "landing on" if landed else "passing"
         options, space = d.state["options"], self.board.by_id[space_id]
+        where = space.name if space.name == "GO" else f"the {space.name} space"  # "passing GO", "passing the PASS space"
         if landed and options["go_landing_bonus"] and space.kind == "go":
-            self.transfer(d, "bank", name, 2 * options["salary"], f"double salary for landing on {space.name}")
+            self.transfer(d, "bank", name, 2 * options["salary"], f"double salary for landing on {where}")
             return
-        self.transfer(d, "bank", name, options["salary"], f"salary for {how} {space.name}")
+        self.transfer(d, "bank", name, options["salary"], f"salary for {how} {where}")
 
     # ================================================================== landing
     def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
@@ -653,6 +654,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         p = d.player(name)
         owned = self.owned(d, name)
         bank = s["bank"]
+        d.say("bankrupt", f"{name} is bankrupt" + (f": everything goes to {creditor}" if to_player else
+              ": property returns to the bank"), player=name, creditor=creditor)
+        self.tell_hand_over(d, name, creditor if to_player else None, owned)  # what the table does, item by item
         for sid in owned:  # buildings go back to the bank, sold at half price to a player creditor
             rec = d.space(sid)
             level = self.buildings(d, rec)
@@ -682,8 +686,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             else:
                 self.to_bottom(d, card)
         p.update(cards=[], bankrupt=True, in_jail=False, cash=0)
-        d.say("bankrupt", f"{name} is bankrupt" + (f": everything goes to {creditor}" if to_player else
-              ": property returns to the bank"), player=name, creditor=creditor)
+        d.say("hand-over", f"Take {name}'s token off the board", player=name)
         self.forget_player(d, name)
         was_turn = s["turn"]["player"] == name
         if was_turn:
@@ -701,6 +704,28 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             self.interrupt(d, *later)
         else:
             d.push(*later)
+
+    def tell_hand_over(self, d: Draft, name: str, creditor: str | None, owned: list[str]) -> None:
+        """A bankruptcy's hand-overs, each a sentence the OLED, the voice and the page tell ("hand-over" events,
+        before the payments they bring): the buildings back to the bank, the deeds and the kept cards to the
+        creditor (``None``: the bank), all told before the money and the token."""
+        spaces = [self.board.by_id[sid] for sid in owned]
+        built = [sp.name for sp in spaces if self.level(d.space(sp.id))]
+        if built:
+            d.say("hand-over", f"Put the buildings on {names_of(built)} back in the bank", player=name,
+                  spaces=[sp.id for sp in spaces if sp.name in built])
+        if spaces:
+            deeds = names_of(sp.name + (" (mortgaged)" if d.space(sp.id)["mortgaged"] else "") for sp in spaces)
+            taker = creditor or "the bank"
+            d.say("hand-over", f"Give {taker} {name}'s deed{'s' if len(spaces) > 1 else ''} of {deeds}", player=name,
+                  to=creditor or "bank", spaces=owned)
+        cards = d.player(name)["cards"]
+        if cards:
+            held = names_of(dict.fromkeys(self.card_name(c) for c in cards))
+            plural = "s" if len(cards) > 1 else ""
+            text = f"Give {creditor} {name}'s {held} card{plural}" if creditor else \
+                f"Put {name}'s {held} card{plural} back under {'their decks' if plural else 'its deck'}"
+            d.say("hand-over", text, player=name, to=creditor or "bank", cards=list(cards))
 
     def forget_player(self, d: Draft, name: str) -> None:
         """Take a bankrupt player out of a running auction or trade offer."""

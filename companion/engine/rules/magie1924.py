@@ -684,6 +684,7 @@ class Magie1924Rules(Auctions, MagieRules):
         p.update(bankrupt=True, in_jail=False)
         d.say("bankrupt", f"{name} is out of the game: the cards go back to the board", player=name,
               **({"reason": reason} if reason else {}))  # the payment that could not be made, when no prompt asked
+        d.say("hand-over", f"Take {name}'s token off the board", player=name)
         self.cancel_offers(d, name)
         self.withdraw_bidder(d, name)
         if s["turn"]["player"] == name:
