@@ -433,14 +433,20 @@ class Journal:
         if first is None:
             raise JournalError(f"there is no game {game_id}")
         setup_line = self._verified(game_id, *first)
-        start = self._snapshot(game_id)
+        # The last input taken is replayed even where a snapshot covers it: its events are the story the phones
+        # show. (Its outcome only picks the snapshot, a cache: the replay decides the state, as always.)
+        (newest,) = self._db.execute(
+            "SELECT max(id) FROM records WHERE game = ? AND (outcome IS NULL OR outcome = 'ok')", (game_id,)
+        ).fetchone()
+        start = self._snapshot(game_id, before=newest)
+        events: list[Event] = []
         if start is not None:
             covered, state = start
         else:
             result = _attempt(None, setup_line)
             if result.state is None:
                 raise JournalError(f"game {game_id} cannot be set up again: {result.reason}")
-            covered, state = first[0], result.state
+            covered, state, events = first[0], result.state, result.events
         last = covered
         marks: list[tuple[str, str | None, int]] = []
         rows = self._db.execute(
@@ -449,7 +455,7 @@ class Journal:
         for record, text, crc, marked in rows:
             result = _attempt(state, self._verified(game_id, record, text, crc))
             if result.state is not None:
-                state = result.state
+                state, events = result.state, result.events
             if marked != result.outcome:
                 marks.append((result.outcome, result.reason, record))
                 if marked is not None:
@@ -461,15 +467,17 @@ class Journal:
         (inputs, winner) = self._db.execute("SELECT inputs, winner FROM games WHERE id = ?", (game_id,)).fetchone()
         if marks or inputs != state["seq"] or winner != _winner(state):
             self._settle(game_id, marks, state, None)
-        return StoredGame(self, game_id, setup_line["setup"], state, last)
+        return StoredGame(self, game_id, setup_line["setup"], state, last, events)
 
-    def _snapshot(self, game_id: int) -> tuple[int, State] | None:
-        """The latest usable snapshot of a game: (record covered, state). Snapshots are a cache: one that cannot
-        be read (a damaged page of the file) only means replaying from the setup."""
+    def _snapshot(self, game_id: int, *, before: int) -> tuple[int, State] | None:
+        """The latest usable snapshot of a game covering records before ``before``: (record covered, state).
+        Snapshots are a cache: one that cannot be read (a damaged page of the file) only means replaying from the
+        setup."""
         try:
             rows = self._db.execute(
-                "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? ORDER BY record DESC",
-                (game_id, self._engine),
+                "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? AND record < ? "
+                "ORDER BY record DESC",
+                (game_id, self._engine, before),
             ).fetchall()
         except sqlite3.DatabaseError as error:
             self._problem(logging.WARNING, f"game {game_id}: its snapshots cannot be read ({error}): replayed from "
@@ -653,7 +661,7 @@ class StoredGame:
         self.id = game_id
         self.setup = setup
         self.state = state
-        self.events: list[Event] = list(events or [])  # of the latest input accepted here
+        self.events: list[Event] = list(events or [])  # of the latest input accepted (replayed on opening too)
         self._last_record = last_record
         self._interrupted = False
 

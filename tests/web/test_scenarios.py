@@ -146,6 +146,32 @@ def test_a_joined_player_buys(classic: tuple[Table, WebServer], phone: OpenPhone
     no_errors(page)
 
 
+def on_first_screen(page: Phone, selector: str) -> bool:
+    """Whether the element is within the phone's screen with the page scrolled to its top."""
+    return bool(page.run(f"""scrollTo(0, 0); const box = document.querySelector({selector!r}).getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;"""))
+
+
+def test_after_a_roll_from_the_phone_its_first_screen_says_the_dice_and_where_to(classic: tuple[Table, WebServer],
+                                                                                 phone: OpenPhone) -> None:
+    """Issue 38: Bob's page jumped to Cy's roll; the dice and his move were only in the story, far down."""
+    table, server = classic
+    bob = phone(server.url + f"/join#code={CODE}")
+    join(bob, "Bob")
+    table.submit({"roll": [1, 2]}, source="roller")
+    table.submit({"answer": "yes"}, source="roller")
+    bob.select('[aria-label="die 1"]', "6")
+    bob.select('[aria-label="die 2"]', "4")
+    bob.click(Role("button", "Enter dice"))
+    wait_text(bob, "[data-now=move] strong", "Jail, just visiting")
+    wait_text(bob, "[data-now=dice] .total", "10")
+    for shown in ('[data-now=dice] .die[data-face="6"]', '[data-now=dice] .die[data-face="4"]',
+                  "[data-now=dice] .total", "[data-now=move] strong", "#me-cash", "#prompt"):
+        assert on_first_screen(bob, shown), f"{bob.engine}: {shown} is not on the first screen"
+    shot(bob, "just-now-roll")
+    no_errors(bob)
+
+
 def test_an_auction_and_a_trade_between_two_phones(classic: tuple[Table, WebServer], phone: OpenPhone) -> None:
     table, server = classic
     ann = phone(server.url + f"/join#code={CODE}")
