@@ -167,17 +167,22 @@ def get_acts() -> Any:
     legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
     return jsonify({"seq": state["seq"], "player": name, "acts": [act for act, _ in legal],
                     "cash": [cash_change(events, name) for _, events in legal],
+                    "raised": [cash_change(events, name, received_only=True) for _, events in legal],
                     "refused": [{"act": act, "why": why} for act, why in refused]})
 
 
-def cash_change(events: list[Event], name: str) -> int:
+def cash_change(events: list[Event], name: str, *, received_only: bool = False) -> int:
     """What the events (an act tried on the engine) do to ``name``'s cash: + received, − paid; the page prices
-    each button with it ("Mortgage +$50"), whatever the ruleset's prices and interest."""
+    each button with it ("Mortgage +$50"), whatever the ruleset's prices and interest.
+
+    ``received_only``: what the act brings in, before what goes out with it: a mortgage raising $100 toward a debt
+    of $75 changes the cash by $25 (the debt is paid by itself) but brings $100 toward it."""
     change = 0
     for event in events:
         if event.get("kind") == "pay":
             amount = int(event.get("amount", 0))
-            change += (amount if event.get("payee") == name else 0) - (amount if event.get("payer") == name else 0)
+            paid = 0 if received_only else (amount if event.get("payer") == name else 0)
+            change += (amount if event.get("payee") == name else 0) - paid
     return change
 
 

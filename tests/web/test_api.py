@@ -72,12 +72,13 @@ def test_acts_are_the_legal_acts_of_the_phones_player_or_the_one_named(client: F
     assert body == {"seq": table.state["seq"], "player": "Ann",
                     "acts": [{"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}],  # no house: half a group
                     "cash": [30],  # what the mortgage pays Ann: the page's "Mortgage +$30"
+                    "raised": [30],  # and what it brings in (the same without a debt to pay from it)
                     "refused": [{"act": {"player": "Ann", "do": verb, "space": "baltic-avenue"}, "why": why} for verb, why in (
                         ("build", "Ann cannot build on Baltic Avenue: Ann does not own the whole purple group"),
                         ("unmortgage", "Ann cannot lift the mortgage on Baltic Avenue: it is not mortgaged"),
                         ("sell", "Ann cannot sell a building on Baltic Avenue: there is none"))]}
     assert join(client, "Bob").get("/api/acts").get_json() == {"seq": table.state["seq"], "player": "Bob",
-                                                                "acts": [], "cash": [], "refused": []}
+                                                                "acts": [], "cash": [], "raised": [], "refused": []}
 
 
 def test_the_money_story_says_who_paid_whom_and_for_what(client: FlaskClient, table: Table) -> None:
