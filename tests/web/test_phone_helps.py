@@ -12,7 +12,7 @@ import pytest
 
 from .test_banker import SIZES, in_view
 from .test_browser import browser, expect_text  # noqa: F401 - browser: a fixture
-from .test_story_first import panel_shot, table_with_phones
+from .test_story_first import CLASSIC, panel_shot, table_with_phones
 
 DEBT = {"ruleset": "classic", "players": ["Cleo", "Ann", "Bob"], "seed": 5, "start": {
     "players": {"Cleo": {"cash": 20, "space": "short-line"}},
@@ -44,3 +44,30 @@ def test_a_debt_shows_the_ways_to_raise_the_money_first_and_bankruptcy_last(brow
         expect_text(cleo.locator("#me-cash"), "$95")
         assert table.state["prompt"]["kind"] != "debt"  # type: ignore[index]
         assert cleo.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_auction_in_two_taps_and_the_leader_told_why_they_cannot_pass(browser: Any, tmp_path: Path,
+                                                                         size: str) -> None:
+    """The bid box started at $1 with no steps; the leader saw "Bid $41" (outbidding himself) and a greyed Pass."""
+    lines = ({"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Cleo", "do": "bid", "amount": 30}})
+    with table_with_phones(browser, tmp_path, CLASSIC, ("Ann", "Bob"), SIZES[size], *lines) as (table, (ann, bob)):
+        quick = bob.locator("#quick-bids [data-bid]")
+        expect_text(quick.nth(0), "Bid $40 (+$10)")  # the steps over the high bid, as the table's buttons
+        expect_text(quick.nth(1), "Bid $80 (+$50)")
+        expect_text(quick.nth(2), "Bid $130 (+$100)")
+        assert bob.input_value("#bid-amount") == "40"  # the box starts at the next sensible bid, not at $1
+        bob.evaluate("scrollTo(0, 0)")
+        assert in_view(bob, "#quick-bids [data-bid=\"130\"]")  # on the first screen
+        panel_shot(bob, f"auction-{size}")
+        quick.nth(1).click()  # one tap: $80
+        expect_text(bob.locator("#auction-lead strong"), "You lead at $80")
+        expect_text(bob.locator("#auction-lead .where"),
+                    "You cannot pass while you lead: the lot is yours once the others pass.")
+        assert bob.locator("#bid-form").is_hidden()  # no bid over his own, no greyed Pass
+        expect_text(bob.locator("#me-now"), "You lead the auction at $80")
+        assert table.state["auction"]["bid"] == 80 and table.state["auction"]["bidder"] == "Bob"  # type: ignore[index]
+        expect_text(ann.locator("#quick-bids [data-bid]").first, "Bid $90 (+$10)")
+        assert ann.input_value("#bid-amount") == "90"
+        assert ann.errors == [] and bob.errors == []
+

@@ -12,6 +12,7 @@ const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go
 export function renderTurn(state) {
   $("turn").textContent = state.winner ? "Game over" : `Turn ${state.turn.number}: ${state.turn.player}`;
   const prompt = state.prompt;
+  $("turn-panel").hidden = !!(prompt && prompt.kind === "auction" && state.auction);  // the auction's panel says it all
   const box = $("act-prompt");
   const me = actor();
   const ownDebt = Boolean(prompt && me) && prompt.kind === "debt" && prompt.player === me && "amount" in prompt;
