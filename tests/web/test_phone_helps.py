@@ -71,3 +71,45 @@ def test_an_auction_in_two_taps_and_the_leader_told_why_they_cannot_pass(browser
         assert ann.input_value("#bid-amount") == "90"
         assert ann.errors == [] and bob.errors == []
 
+
+def test_mortgaged_deeds_are_marked_in_the_trade_form_with_their_ten_percent(browser: Any, tmp_path: Path) -> None:
+    setup = {**CLASSIC, "players": ["Ann", "Bob"], "start": {"spaces": {
+        "reading-railroad": {"owner": "Bob", "mortgaged": True}, "baltic-avenue": {"owner": "Ann", "mortgaged": True},
+        "oriental-avenue": {"owner": "Bob"}}}}
+    with table_with_phones(browser, tmp_path, setup, ("Ann", "Bob"), SIZES["390"]) as (table, (ann, bob)):
+        ann.click("#trade-new summary")
+        ann.select_option("#trade-with", "Bob")
+        taken = ann.locator('#get-items label:has(input[value="space:reading-railroad"])')
+        expect_text(taken, "Reading Railroad mortgaged: you pay the bank $10 (10%)")
+        expect_text(ann.locator('#get-items label:has(input[value="space:oriental-avenue"])'), "Oriental Avenue")
+        expect_text(ann.locator('#give-items label:has(input[value="space:baltic-avenue"])'),
+                    "Baltic Avenue mortgaged: the taker pays the bank $3 (10%)")
+        ann.check('#get-items input[value="space:reading-railroad"]')
+        ann.fill("#give-cash", "50")
+        ann.click("#trade-form button")
+        expect_text(bob.locator("#trade-offer .offer p"), "Ann offers Bob: $50 for Reading Railroad (mortgaged: 10% is $10)")
+        bob.locator("#trade-offer button:has-text('Accept')").click()
+        for page in (ann, bob):  # the acceptance and what changes hands, on both phones
+            expect_text(page.locator("[data-now=news]"), "Bob accepts: trade done")
+            expect_text(page.locator("[data-now=hand]"), "Bob gives Ann the deed of Reading Railroad")
+        assert ann.errors == [] and bob.errors == []
+
+
+def test_after_the_game_no_acts_and_a_deed_card_only_what_that_deed_could_ever_have(browser: Any,
+                                                                                   tmp_path: Path) -> None:
+    setup = {**CLASSIC, "players": ["Ann", "Bob"], "start": {"players": {"Bob": {"cash": 10, "space": "short-line"}},
+             "spaces": {"reading-railroad": {"owner": "Ann"}, "boardwalk": {"owner": "Ann"}}}}
+    with table_with_phones(browser, tmp_path, setup, ("Ann",), SIZES["390"]) as (table, (ann,)):
+        ann.click('[data-deed="reading-railroad"] .deed')  # a railroad's card: mortgage, never a building
+        card = ann.locator("#deed-card")
+        expect_text(card.locator('[data-verb="mortgage"]'), "Mortgage +$100")
+        assert card.locator('[data-verb="build"], [data-why="build"], [data-why="sell"]').count() == 0
+        card.locator("button:has-text('Close')").click()
+        table.submit({"act": {"player": "Bob", "do": "bankrupt"}}, source="test")  # Bob resigns: Ann wins
+        expect_text(ann.locator("#over-winner"), "Ann wins!")
+        assert ann.locator("#mine-panel").is_hidden()  # no "Build house: Ann won" on every deed
+        expect_text(ann.locator("[data-now=news]").first, "Bob is bankrupt: property returns to the bank")
+        ann.click('.player[data-player="Ann"] [aria-haspopup="dialog"] >> nth=0')
+        assert ann.locator("#deed-card [data-verb], #deed-card .why").count() == 0
+        assert ann.errors == []
+
