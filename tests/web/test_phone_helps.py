@@ -113,3 +113,17 @@ def test_after_the_game_no_acts_and_a_deed_card_only_what_that_deed_could_ever_h
         assert ann.locator("#deed-card [data-verb], #deed-card .why").count() == 0
         assert ann.errors == []
 
+
+def test_the_game_over_charts_axis_says_both_ends_in_dollars_whole(browser: Any, tmp_path: Path) -> None:
+    """The axis read "16560" at the top (its "$" cut off by the chart's edge) and "$400" at the bottom."""
+    setup = {**CLASSIC, "players": ["Ann", "Bob"], "start": {"players": {"Ann": {"cash": 16560}, "Bob": {"cash": 400}}}}
+    with table_with_phones(browser, tmp_path, setup, ("Ann",), SIZES["320"]) as (table, (ann,)):
+        table.submit({"act": {"player": "host", "do": "end-game"}}, source="test")
+        expect_text(ann.locator("#over-winner"), "Ann wins!")
+        ticks = ann.locator("#over-chart text.tick:not(.name)")
+        expect_text(ticks.first, "$16560")
+        assert ticks.evaluate_all("ts => ts.map((t) => t.textContent)")[:2] == ["$16560", "$400"]
+        chart = ann.locator("#over-chart svg").bounding_box()
+        for box in (ticks.nth(0).bounding_box(), ticks.nth(1).bounding_box()):
+            assert box["x"] >= chart["x"]  # whole, inside the chart
+        assert ann.errors == []
