@@ -217,7 +217,7 @@ def post_join_code() -> Any:
 @requires(Permission.HOST)
 def get_join() -> Any:
     """The join code and its QR code (SVG), for the host to show on their phone; while the table's own Wi-Fi is up,
-    its name, password and QR code too."""
+    its name, password and QR code too; and the host PIN, which the page keeps off that screen."""
     access = context().access
     url = access.join_url(request.host_url)
     wifi = current_app.config.get("COMPANION_WIFI", lambda: None)()
@@ -225,7 +225,8 @@ def get_join() -> Any:
         ssid, password = wifi
         wifi = {"ssid": ssid, "password": password,
                 "svg": qr_svg(qr_payload(WifiCredentials(ssid, password)), "Join the table's Wi-Fi")}
-    return jsonify({"code": access.join_code, "url": url, "svg": qr_svg(url, "Join code"), "wifi": wifi})
+    return jsonify({"code": access.join_code, "url": url, "svg": qr_svg(url, "Join code"), "wifi": wifi,
+                    "pin": access.host_pin})  # the host's own phone: shown apart from the join screen
 
 
 def qr_svg(text: str, title: str) -> str:

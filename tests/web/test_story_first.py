@@ -102,3 +102,4 @@ def test_a_trades_acceptance_shows_the_hand_over_on_both_phones(browser: Any, tm
             assert in_view(page, "[data-now=hand]") and in_view(page, "[data-now=pay]")
         panel_shot(bob, f"trade-{size}")
         assert ann.errors == [] and bob.errors == []
+
