@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .test_banker import SIZES, in_view
-from .test_browser import browser, expect_text  # noqa: F401 - browser: a fixture
+from .test_browser import ARTIFACTS, browser, expect_text  # noqa: F401 - browser: a fixture
 from .test_story_first import CLASSIC, panel_shot, table_with_phones
 
 DEBT = {"ruleset": "classic", "players": ["Cleo", "Ann", "Bob"], "seed": 5, "start": {
@@ -37,6 +37,7 @@ def test_a_debt_shows_the_ways_to_raise_the_money_first_and_bankruptcy_last(brow
         cleo.evaluate("scrollTo(0, 0)")
         assert in_view(cleo, "#debt-short") and in_view(cleo, "#debt-ways [data-way]:first-child")
         panel_shot(cleo, f"debt-{size}")
+        cleo.locator("#turn-panel").screenshot(path=str(ARTIFACTS / f"debt-help-{size}.png"))
         ways.nth(1).click()  # Oriental Avenue: $70, still short
         expect_text(cleo.locator("#debt-short"), "Short $5")
         expect_text(cleo.locator("#debt-ways [data-way]").first, "Mortgage Reading Railroad: +$100 toward $5")

@@ -103,3 +103,31 @@ def test_a_trades_acceptance_shows_the_hand_over_on_both_phones(browser: Any, tm
         panel_shot(bob, f"trade-{size}")
         assert ann.errors == [] and bob.errors == []
 
+
+def test_an_elevator_is_told_with_both_ends(browser: Any, tmp_path: Path) -> None:
+    setup = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
+             "start": {"players": {"Ann": {"space": "virginia-avenue"}}}}
+    with table_with_phones(browser, tmp_path, setup, ("Ann",), SIZES["390"]) as (table, (ann,)):
+        table.submit({"roll": [4, 2]}, source="roller")
+        expect_text(ann.locator("[data-now=move] strong"), "Tax Refund (inner board)")
+        expect_text(ann.locator("[data-now=move] .via"),
+                    "Take the elevator: Pennsylvania Railroad (outer board) \u2192 West Elevator (inner board)")
+        assert in_view(ann, "[data-now=move] .via")
+        panel_shot(ann, "elevator-390")
+        assert ann.errors == []
+
+
+def test_a_bankruptcy_is_told_on_every_phone(browser: Any, tmp_path: Path) -> None:
+    setup = {**CLASSIC, "players": ["Bob", "Ann", "Cleo"], "start": {
+        "players": {"Bob": {"cash": 20, "space": "park-place"}},
+        "spaces": {"park-place": {"owner": "Ann"}, "boardwalk": {"owner": "Ann"}, "baltic-avenue": {"owner": "Bob"}}}}
+    with table_with_phones(browser, tmp_path, setup, ("Ann", "Bob"), SIZES["390"]) as (table, (ann, bob)):
+        table.submit({"roll": [1, 1]}, source="roller")  # Boardwalk: $100 rent, and Bob has $20
+        expect_text(bob.locator("#debt-short"), "Short $80")
+        bob.once("dialog", lambda dialog: dialog.accept())
+        bob.click('[data-answer="bankrupt"]')
+        for page in (ann, bob):
+            expect_text(page.locator("[data-now=news]").first, "Bob is bankrupt: everything goes to Ann")
+            assert in_view(page, "[data-now=news]")
+        panel_shot(ann, "bankruptcy-390")
+        assert ann.errors == [] and bob.errors == []
