@@ -169,6 +169,10 @@ def test_after_a_roll_from_the_phone_its_first_screen_says_the_dice_and_where_to
                   "[data-now=dice] .total", "[data-now=move] strong", "#me-cash", "#prompt"):
         assert on_first_screen(bob, shown), f"{bob.engine}: {shown} is not on the first screen"
     shot(bob, "just-now-roll")
+    table.submit({"roll": [3, 4]}, source="roller")  # Cy to Chance: a card, on Bob's first screen too
+    wait_text(bob, "[data-now=card] p", "Pay poor tax of $15.")
+    assert on_first_screen(bob, "[data-now=card] p"), f"{bob.engine}: the card is not on the first screen"
+    shot(bob, "just-now-card")
     no_errors(bob)
 
 
@@ -207,6 +211,10 @@ def test_an_auction_and_a_trade_between_two_phones(classic: tuple[Table, WebServ
     wait_text(ann, cash("Ann"), "$1560")
     wait_text(ann, cash("Bob"), "$1400")
     assert table.state["spaces"]["baltic-avenue"]["owner"] == "Bob"  # type: ignore[index]
+    for page in (ann, bob):  # the acceptance and its hand-over, first on both phones (issue 38)
+        wait_text(page, "[data-now=news]", "Bob accepts: trade done")
+        wait_text(page, "[data-now=hand]", "Ann gives Bob the deed of Baltic Avenue")
+        assert on_first_screen(page, "[data-now=hand]"), f"{page.engine}: the hand-over is not on the first screen"
     shot(ann, "trade-done")
     no_errors(ann, bob)
 
