@@ -93,3 +93,14 @@ def test_the_host_pin_is_on_the_hosts_own_phone_and_never_on_the_join_screen(bro
         assert PIN not in ann.content()
         assert ann.evaluate("fetch('/api/host/join').then((r) => r.status)") == 401
         assert host.errors == [] and ann.errors == []
+
+
+def test_after_the_game_the_hosts_tools_offer_no_act_on_it_but_undo(browser: Any, tmp_path: Path) -> None:
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 5}
+    with serving(tmp_path, setup) as (table, server), opened(browser, server.url + "/host") as host:
+        log_in(host)
+        expect_text(host.locator("#host-actions"), "UndoEnd the game (worth)")
+        table.submit({"act": {"player": "host", "do": "end-game"}}, source="test")
+        expect_text(host.locator("#over-winner"), f"{table.state['winner']} wins!")  # type: ignore[index]
+        expect_text(host.locator("#host-actions"), "Undo")  # no "End the game" after its end
+        assert host.errors == []

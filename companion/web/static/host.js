@@ -25,7 +25,7 @@ export function renderHost(state) {
   app.actAs = select.value;
   const actions = $("host-actions");
   actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
-  const hostVerbs = (app.board && app.board.host_verbs) || [];
+  const hostVerbs = (!state.winner && app.board && app.board.host_verbs) || [];  // after the game: Undo alone
   for (const verb of hostVerbs.filter((v) => !HOST_VERBS_WITH_DETAILS.has(v))) {
     const ending = verb === "end-game";
     actions.append(el("button", { type: "button", class: ending ? "danger" : "secondary", on: { click: () =>
