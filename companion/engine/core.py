@@ -485,7 +485,8 @@ class Ruleset:
             d.player(dst)["cash"] += amount
         # d.tell's work, written out: this runs on every payment
         d.events.append({"kind": "pay", "text": pay_sentence(src, dst, amount, reason) if d.words else
-                         partial(pay_sentence, src, dst, amount, reason), "payer": src, "payee": dst, "amount": amount})
+                         partial(pay_sentence, src, dst, amount, reason), "payer": src, "payee": dst, "amount": amount,
+                         "reason": reason})
 
     def account_name(self, account: str) -> str:
         return ACCOUNT_NAMES.get(account, account)

@@ -434,22 +434,24 @@ class Journal:
             raise JournalError(f"there is no game {game_id}")
         setup_line = self._verified(game_id, *first)
         start = self._snapshot(game_id)
+        events: list[Event] = []
         if start is not None:
             covered, state = start
         else:
             result = _attempt(None, setup_line)
             if result.state is None:
                 raise JournalError(f"game {game_id} cannot be set up again: {result.reason}")
-            covered, state = first[0], result.state
+            covered, state, events = first[0], result.state, result.events
         last = covered
         marks: list[tuple[str, str | None, int]] = []
         rows = self._db.execute(
             "SELECT id, line, crc, outcome FROM records WHERE game = ? AND id > ? ORDER BY id", (game_id, covered)
         ).fetchall()
+        taken = False  # an input after the snapshot, whose events are the last input's
         for record, text, crc, marked in rows:
             result = _attempt(state, self._verified(game_id, record, text, crc))
             if result.state is not None:
-                state = result.state
+                state, events, taken = result.state, result.events, True
             if marked != result.outcome:
                 marks.append((result.outcome, result.reason, record))
                 if marked is not None:
@@ -461,15 +463,44 @@ class Journal:
         (inputs, winner) = self._db.execute("SELECT inputs, winner FROM games WHERE id = ?", (game_id,)).fetchone()
         if marks or inputs != state["seq"] or winner != _winner(state):
             self._settle(game_id, marks, state, None)
-        return StoredGame(self, game_id, setup_line["setup"], state, last)
+        if start is not None and not taken:
+            events = self._events_up_to(game_id, setup_line, covered)  # the snapshot covers the last input taken
+        return StoredGame(self, game_id, setup_line["setup"], state, last, events)
 
-    def _snapshot(self, game_id: int) -> tuple[int, State] | None:
-        """The latest usable snapshot of a game: (record covered, state). Snapshots are a cache: one that cannot
-        be read (a damaged page of the file) only means replaying from the setup."""
+    def _events_up_to(self, game_id: int, setup_line: Line, covered: int) -> list[Event]:
+        """The events of the last input taken at or before record ``covered``: the story the phones show of a game
+        opened from a snapshot that covers it (replayed from the snapshot before it, or from the setup)."""
+        (newest,) = self._db.execute(
+            "SELECT max(id) FROM records WHERE game = ? AND id <= ? AND (outcome IS NULL OR outcome = 'ok')",
+            (game_id, covered),
+        ).fetchone()
+        earlier = self._snapshot(game_id, before=newest)
+        events: list[Event] = []
+        if earlier is None:  # from the setup (the game's first record)
+            (start,) = self._db.execute("SELECT min(id) FROM records WHERE game = ?", (game_id,)).fetchone()
+            result = _attempt(None, setup_line)
+            state, events = result.state, result.events
+        else:
+            start, state = earlier
+        rows = self._db.execute(
+            "SELECT id, line, crc FROM records WHERE game = ? AND id > ? AND id <= ? ORDER BY id",
+            (game_id, start, newest),
+        ).fetchall()
+        for record, text, crc in rows:
+            result = _attempt(state, self._verified(game_id, record, text, crc))
+            if result.state is not None:
+                state, events = result.state, result.events
+        return events
+
+    def _snapshot(self, game_id: int, *, before: int | None = None) -> tuple[int, State] | None:
+        """The latest usable snapshot of a game (of those covering records before ``before``): (record covered,
+        state). Snapshots are a cache: one that cannot be read (a damaged page of the file) only means replaying
+        from the setup."""
         try:
             rows = self._db.execute(
-                "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? ORDER BY record DESC",
-                (game_id, self._engine),
+                "SELECT record, state, crc FROM snapshots WHERE game = ? AND version = ? AND record < ? "
+                "ORDER BY record DESC",
+                (game_id, self._engine, before if before is not None else 2**62),
             ).fetchall()
         except sqlite3.DatabaseError as error:
             self._problem(logging.WARNING, f"game {game_id}: its snapshots cannot be read ({error}): replayed from "
@@ -653,7 +684,7 @@ class StoredGame:
         self.id = game_id
         self.setup = setup
         self.state = state
-        self.events: list[Event] = list(events or [])  # of the latest input accepted here
+        self.events: list[Event] = list(events or [])  # of the latest input accepted (replayed on opening too)
         self._last_record = last_record
         self._interrupted = False
 

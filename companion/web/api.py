@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -24,6 +24,7 @@ from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
+from .just_now import just_now
 from .server import CLIENT_GONE, PATIENCE
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -107,18 +108,32 @@ def running_state(seq: int | None = None, game: int | None = None) -> dict[str, 
 @requires(Permission.LOOK)
 def get_state() -> Any:
     """The state object of DESIGN.md; other players' face-down cards hidden (the host sees all)."""
-    return jsonify(as_seen_here(running_state()))
+    state = running_state()
+    return jsonify(as_seen_here(state, last_events(state)))
 
 
-def as_seen_here(state: State) -> State:
+def last_events(state: State) -> list[Event]:
+    """The events of the input that led to ``state`` (the table's current one), kept by the stored game."""
+    game = context().table.game
+    return list(game.events) if game is not None and game.state is state else []
+
+
+def as_seen_here(state: State, events: Iterable[Event]) -> State:
     """The state as this phone may see it: other players' face-down cards hidden (the host sees all)."""
-    return as_seen_by(state, context().access, session)
+    return as_seen_by(state, context().access, session, events)
 
 
-def as_seen_by(state: State, access: Access, kept: Mapping[str, Any]) -> State:
+def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: Iterable[Event]) -> State:
     """The state as the session ``kept`` (a live stream's) may see it now: its rights are the table's of this
-    moment (leaving host mode, or the seat freed by the host, hides the cards from then on)."""
-    return public_state(state, hide_secrets=not host_rights(access, kept), viewer=seated_player(access, state, kept))
+    moment (leaving host mode, or the seat freed by the host, hides the cards from then on).
+
+    The one place where the page's view of a state is made (``/api/state``, the live stream, an input's reply):
+    DESIGN.md's state, and ``just_now``, the story of the input that led to it (``events``) for the page's panel
+    at the top."""
+    hide, viewer = not host_rights(access, kept), seated_player(access, state, kept)
+    view = public_state(state, hide_secrets=hide, viewer=viewer)
+    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer)
+    return view
 
 
 @api.get("/history")
@@ -152,17 +167,22 @@ def get_acts() -> Any:
     legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
     return jsonify({"seq": state["seq"], "player": name, "acts": [act for act, _ in legal],
                     "cash": [cash_change(events, name) for _, events in legal],
+                    "raised": [cash_change(events, name, received_only=True) for _, events in legal],
                     "refused": [{"act": act, "why": why} for act, why in refused]})
 
 
-def cash_change(events: list[Event], name: str) -> int:
+def cash_change(events: list[Event], name: str, *, received_only: bool = False) -> int:
     """What the events (an act tried on the engine) do to ``name``'s cash: + received, − paid; the page prices
-    each button with it ("Mortgage +$50"), whatever the ruleset's prices and interest."""
+    each button with it ("Mortgage +$50"), whatever the ruleset's prices and interest.
+
+    ``received_only``: what the act brings in, before what goes out with it: a mortgage raising $100 toward a debt
+    of $75 changes the cash by $25 (the debt is paid by itself) but brings $100 toward it."""
     change = 0
     for event in events:
         if event.get("kind") == "pay":
             amount = int(event.get("amount", 0))
-            change += (amount if event.get("payee") == name else 0) - (amount if event.get("payer") == name else 0)
+            paid = 0 if received_only else (amount if event.get("payer") == name else 0)
+            change += (amount if event.get("payee") == name else 0) - paid
     return change
 
 
@@ -240,7 +260,7 @@ def get_stream() -> Any:
             game, state = ctx.table.game, ctx.table.state
             if state is not None and game is not None:
                 event_id = f"{game.id}:{state['seq']}"
-                data = json.dumps(as_seen_by(state, ctx.access, kept), separators=(",", ":"))
+                data = json.dumps(as_seen_by(state, ctx.access, kept, game.events), separators=(",", ":"))
                 if event_id != seen or (sent and data != sent):  # a new state, or this phone's view of it changed
                     seen, sent = event_id, data
                     yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
@@ -360,5 +380,5 @@ def submitted(line: dict[str, Any], seq: int, game: int | None = None) -> Any:
     so the permission checked on that state holds for the state it is applied to."""
     who = "host" if is_host() else f"phone:{current_player()}"
     update = context().table.submit(line, source=who, expect_seq=seq, expect_game=game)
-    return jsonify({"state": as_seen_here(update.state), "events": [e["text"] for e in update.events]})
+    return jsonify({"state": as_seen_here(update.state, update.events), "events": [e["text"] for e in update.events]})
 

@@ -104,7 +104,8 @@ def layout(board: Board) -> dict[str, Any]:
         "width": width,
         "height": height,
         "tracks": {name: list(ids) for name, ids in board.tracks.items()},
-        "spaces": [asdict(c) for c in cells],
+        "spaces": [{key: value for key, value in asdict(c).items() if value is not None and value is not False}
+                   for c in cells],  # no nulls, no "ownable": false (the page reads an absent key as either)
         "groups": {g: {"colour": group_colour(g), "spaces": list(ids)} for g, ids in board.groups.items()},
     }
 

@@ -9,13 +9,13 @@ import segno
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
-from companion.engine import IllegalInput, find_ruleset, public_state, ruleset_ids
+from companion.engine import IllegalInput, find_ruleset, ruleset_ids
 from companion.engine.core import MAX_AMOUNT, Ruleset
 from companion.gamefile import GameFileError
 from companion.network.wifi import WifiCredentials, qr_payload
 
 from .access import AccessDenied, Permission
-from .api import limit, running_state
+from .api import as_seen_here, last_events, limit, running_state
 from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, renewed_session, requires
@@ -109,7 +109,7 @@ def post_new_game() -> Any:
     """Start a game: ``{"setup": {...}}`` as the first line of a game file (a game in progress via ``start``)."""
     setup = field(json_body(), "setup", dict)
     state = context().table.new_game(setup, source="host")
-    return jsonify(public_state(state))
+    return jsonify(as_seen_here(state, last_events(state)))
 
 
 @host.post("/resume")
@@ -121,7 +121,7 @@ def post_resume() -> Any:
     if all(g.id != game_id for g in ctx.table.journal.games()):  # type: ignore[attr-defined]
         raise NotFound(f"there is no game {game_id}")
     state = ctx.table.resume(game_id, source="host")
-    return jsonify(public_state(state))  # type: ignore[arg-type]
+    return jsonify(as_seen_here(state, last_events(state)))  # type: ignore[arg-type]
 
 
 @host.post("/import")
@@ -136,7 +136,7 @@ def post_import() -> Any:
     except GameFileError as error:
         raise BadRequest(f"the game file cannot be used: {error}") from None
     state = ctx.table.resume(game.id, source="host")
-    return jsonify(public_state(state))  # type: ignore[arg-type]
+    return jsonify(as_seen_here(state, last_events(state)))  # type: ignore[arg-type]
 
 
 @host.get("/export")
@@ -158,7 +158,7 @@ def post_undo() -> Any:
     body = json_body()
     seq, game = field(body, "seq", int), field(body, "game", int, required=False)
     update = context().table.submit({"undo": 1}, source="host", expect_seq=seq, expect_game=game)
-    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+    return jsonify({"state": as_seen_here(update.state, update.events), "events": [e["text"] for e in update.events]})
 
 
 @host.post("/remove-player")
@@ -177,7 +177,7 @@ def post_remove_player() -> Any:
     update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq,
                               expect_game=game)
     ctx.access.free_seat(player)
-    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+    return jsonify({"state": as_seen_here(update.state, update.events), "events": [e["text"] for e in update.events]})
 
 
 @host.post("/rename-player")
@@ -196,7 +196,7 @@ def post_rename_player() -> Any:
         raise BadRequest(f"cannot rename {old!r} to {new!r}: {error}") from None
     state = ctx.table.resume(copy.id, source="host")
     ctx.access.rename_seat(old, new)
-    return jsonify(public_state(state))  # type: ignore[arg-type]
+    return jsonify(as_seen_here(state, last_events(state)))  # type: ignore[arg-type]
 
 
 @host.post("/free-seat")
@@ -218,7 +218,7 @@ def post_join_code() -> Any:
 @requires(Permission.HOST)
 def get_join() -> Any:
     """The join code and its QR code (SVG), for the host to show on their phone; while the table's own Wi-Fi is up,
-    its name, password and QR code too."""
+    its name, password and QR code too; and the host PIN, which the page keeps off that screen."""
     access = context().access
     url = access.join_url(request.host_url)
     wifi = current_app.config.get("COMPANION_WIFI", lambda: None)()
@@ -226,7 +226,8 @@ def get_join() -> Any:
         ssid, password = wifi
         wifi = {"ssid": ssid, "password": password,
                 "svg": qr_svg(qr_payload(WifiCredentials(ssid, password)), "Join the table's Wi-Fi")}
-    return jsonify({"code": access.join_code, "url": url, "svg": qr_svg(url, "Join code"), "wifi": wifi})
+    return jsonify({"code": access.join_code, "url": url, "svg": qr_svg(url, "Join code"), "wifi": wifi,
+                    "pin": access.host_pin})  # the host's own phone: shown apart from the join screen
 
 
 def qr_svg(text: str, title: str) -> str:

@@ -43,6 +43,20 @@ def test_append_reopen_gives_the_same_state(path: Path) -> None:
         assert again.record == game.record
 
 
+@pytest.mark.parametrize("snapshot_every", [1, 2, 100])
+def test_a_reopened_game_keeps_the_last_inputs_events(path: Path, snapshot_every: int) -> None:
+    """The phones' "Just now" tells the last input after a restart too, even where a snapshot covers that input."""
+    with Journal(path, snapshot_every=snapshot_every) as journal:
+        game = journal.new_game(SETUP)
+        game.submit({"roll": [1, 2]})
+        _, events = game.submit({"answer": "yes"})
+        assert [e["kind"] for e in events] == ["pay", "deed"]
+        with pytest.raises(IllegalInput):
+            game.submit({"answer": "maybe"})  # a refusal after it changes nothing
+    with Journal(path, snapshot_every=snapshot_every) as journal:
+        assert journal.open_game(game.id).events == events
+
+
 def test_every_input_is_committed_before_the_engine_sees_it(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[int] = []
 

@@ -21,6 +21,12 @@ CODE = "135790"
 SETUP = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy"], "seed": 5}
 
 
+def design_part(view: dict[str, Any]) -> dict[str, Any]:
+    """The page's view of a state without what it adds to DESIGN.md's state (``just_now``, the last input's story)."""
+    assert set(view["just_now"]) == {"seq", "lines"} and view["just_now"]["seq"] == view["seq"]
+    return {key: value for key, value in view.items() if key != "just_now"}
+
+
 @pytest.fixture
 def journal(tmp_path: Path) -> Iterator[Journal]:
     with Journal(tmp_path / "games.sqlite3") as j:

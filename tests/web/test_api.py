@@ -24,7 +24,7 @@ from companion.web import Access, create_app
 from companion.web.access import Permission
 from companion.web.feed import StreamSlots
 
-from .conftest import CODE, PIN, as_host, csrf, join, post, send
+from .conftest import CODE, PIN, as_host, csrf, design_part, join, post, send
 
 # The page's script: the entry module page.html loads (app.js) and every module it imports, each a file of its own.
 SCRIPTS = tuple(f"/static/{path.name}" for path in sorted((Path(companion.web.__file__).parent / "static").glob("*.js")))
@@ -43,7 +43,7 @@ def refused(response: Any, status: int, code: str) -> None:
 # ---------------------------------------------------------------------- looking
 def test_state_is_the_public_state_of_design(client: FlaskClient, table: Table) -> None:
     body = state_of(client)
-    assert body == public_state(table.state)
+    assert design_part(body) == public_state(table.state)  # and the last input's story, for the page
     assert not {"seed", "decks", "queue", "undo", "bank_balance"} & set(body)
     for key in ("ruleset", "seq", "players", "spaces", "pools", "bank", "turn", "prompt", "log", "winner"):
         assert key in body
@@ -72,12 +72,13 @@ def test_acts_are_the_legal_acts_of_the_phones_player_or_the_one_named(client: F
     assert body == {"seq": table.state["seq"], "player": "Ann",
                     "acts": [{"player": "Ann", "do": "mortgage", "space": "baltic-avenue"}],  # no house: half a group
                     "cash": [30],  # what the mortgage pays Ann: the page's "Mortgage +$30"
+                    "raised": [30],  # and what it brings in (the same without a debt to pay from it)
                     "refused": [{"act": {"player": "Ann", "do": verb, "space": "baltic-avenue"}, "why": why} for verb, why in (
                         ("build", "Ann cannot build on Baltic Avenue: Ann does not own the whole purple group"),
                         ("unmortgage", "Ann cannot lift the mortgage on Baltic Avenue: it is not mortgaged"),
                         ("sell", "Ann cannot sell a building on Baltic Avenue: there is none"))]}
     assert join(client, "Bob").get("/api/acts").get_json() == {"seq": table.state["seq"], "player": "Bob",
-                                                                "acts": [], "cash": [], "refused": []}
+                                                                "acts": [], "cash": [], "raised": [], "refused": []}
 
 
 def test_the_money_story_says_who_paid_whom_and_for_what(client: FlaskClient, table: Table) -> None:
@@ -502,11 +503,13 @@ def test_the_page_loads_its_script_as_modules_each_served_as_javascript(client: 
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "chambers"])
-def test_page_weight_is_under_150_kb(client: FlaskClient, table: Table, ruleset: str) -> None:
+def test_page_weight_is_under_160_kb(client: FlaskClient, table: Table, ruleset: str) -> None:
+    """150 KB until issue 38 added the "Just now" panel, the debt's ways out and the quick bids (addon 145 → 152.5 KB
+    with /api/board's nulls left out; gzip'd, what goes over the air, 53 KB of the 80 KB below)."""
     table.new_game({"ruleset": ruleset, "players": ["Ann", "Bob", "Cy", "Dee"]})
     total = sum(len(client.get(p).data) for p in FIRST_LOAD)
     print(f"page weight ({ruleset}): {total / 1024:.1f} KB")
-    assert total < 150 * 1024
+    assert total < 160 * 1024
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1924"])

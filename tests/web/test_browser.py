@@ -183,6 +183,7 @@ def test_a_new_game_of_the_same_players_replaces_the_old_one_on_every_page(serve
     host.click("summary:text('New game')")
     host.select_option("#new-ruleset", "classic")
     host.fill("#new-players", "Ann, Bob, Cy")
+    host.once("dialog", lambda dialog: dialog.accept())  # a game in progress: "Start a new one?" (issue 38)
     host.click("#new-form button")
     for page in (looker, host):
         expect_text(cash(page, "Ann"), "$1500")

@@ -146,6 +146,36 @@ def test_a_joined_player_buys(classic: tuple[Table, WebServer], phone: OpenPhone
     no_errors(page)
 
 
+def on_first_screen(page: Phone, selector: str) -> bool:
+    """Whether the element is within the phone's screen with the page scrolled to its top."""
+    return bool(page.run(f"""scrollTo(0, 0); const box = document.querySelector({selector!r}).getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;"""))
+
+
+def test_after_a_roll_from_the_phone_its_first_screen_says_the_dice_and_where_to(classic: tuple[Table, WebServer],
+                                                                                 phone: OpenPhone) -> None:
+    """Issue 38: Bob's page jumped to Cy's roll; the dice and his move were only in the story, far down."""
+    table, server = classic
+    bob = phone(server.url + f"/join#code={CODE}")
+    join(bob, "Bob")
+    table.submit({"roll": [1, 2]}, source="roller")
+    table.submit({"answer": "yes"}, source="roller")
+    bob.select('[aria-label="die 1"]', "6")
+    bob.select('[aria-label="die 2"]', "4")
+    bob.click(Role("button", "Enter dice"))
+    wait_text(bob, "[data-now=move] strong", "Jail, just visiting")
+    wait_text(bob, "[data-now=dice] .total", "10")
+    for shown in ('[data-now=dice] .die[data-face="6"]', '[data-now=dice] .die[data-face="4"]',
+                  "[data-now=dice] .total", "[data-now=move] strong", "#me-cash", "#prompt"):
+        assert on_first_screen(bob, shown), f"{bob.engine}: {shown} is not on the first screen"
+    shot(bob, "just-now-roll")
+    table.submit({"roll": [3, 4]}, source="roller")  # Cy to Chance: a card, on Bob's first screen too
+    wait_text(bob, "[data-now=card] p", "Pay poor tax of $15.")
+    assert on_first_screen(bob, "[data-now=card] p"), f"{bob.engine}: the card is not on the first screen"
+    shot(bob, "just-now-card")
+    no_errors(bob)
+
+
 def test_an_auction_and_a_trade_between_two_phones(classic: tuple[Table, WebServer], phone: OpenPhone) -> None:
     table, server = classic
     ann = phone(server.url + f"/join#code={CODE}")
@@ -181,6 +211,10 @@ def test_an_auction_and_a_trade_between_two_phones(classic: tuple[Table, WebServ
     wait_text(ann, cash("Ann"), "$1560")
     wait_text(ann, cash("Bob"), "$1400")
     assert table.state["spaces"]["baltic-avenue"]["owner"] == "Bob"  # type: ignore[index]
+    for page in (ann, bob):  # the acceptance and its hand-over, first on both phones (issue 38)
+        wait_text(page, "[data-now=news]", "Bob accepts: trade done")
+        wait_text(page, "[data-now=hand]", "Ann gives Bob the deed of Baltic Avenue")
+        assert on_first_screen(page, "[data-now=hand]"), f"{page.engine}: the hand-over is not on the first screen"
     shot(ann, "trade-done")
     no_errors(ann, bob)
 
@@ -233,7 +267,7 @@ def test_the_hosts_set_up(classic: tuple[Table, WebServer], phone: OpenPhone) ->
     page.click("#new-form details:has(#new-seed) > summary")  # "Advanced"
     page.fill("#new-seed", "7")
     shot(page, "host-new-game")
-    page.click(Role("button", "Start"))
+    page.click(Role("button", "Start"), confirm=True)  # a game in progress: "Start a new one?" (issue 38)
     until("the new game never started", lambda: table.state["players"][-1]["name"] == "Bob"  # type: ignore[index]
           and len(table.state["players"]) == 2)  # type: ignore[index]
     until("the page never showed the new game", lambda: page.count('.player[data-player="Cy"]') == 0)

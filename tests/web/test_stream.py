@@ -17,7 +17,7 @@ from companion.engine import public_state
 from companion.table import Table
 from companion.web import WebServer, make_server
 
-from .conftest import CODE, PIN
+from .conftest import CODE, PIN, design_part
 from .sse import WITHIN, EventStream
 
 SECRET_CARDS = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
@@ -35,10 +35,11 @@ def test_the_stream_sends_the_state_then_every_change(server: WebServer, table: 
     stream = EventStream(server.host, server.port)
     assert stream.response.getheader("Content-Type").startswith("text/event-stream")
     event_id, state = stream.next_state()
-    assert state == public_state(table.state) and event_id == f"{table.game.id}:0"
+    assert design_part(state) == public_state(table.state) and event_id == f"{table.game.id}:0"
     table.submit({"roll": [1, 2]}, source="buttons")
     event_id, state = stream.next_state()
-    assert state["seq"] == 1 and state == public_state(table.state) and event_id.endswith(":1")
+    assert state["seq"] == 1 and design_part(state) == public_state(table.state) and event_id.endswith(":1")
+    assert [line["kind"] for line in state["just_now"]["lines"]] == ["dice", "move"]
     stream.close()
 
 

@@ -8,7 +8,7 @@ import { drawWith, send } from "./talk.js";
 import { render } from "./render.js";
 import { follow, refresh } from "./stream.js";
 import { wire } from "./forms.js";
-import { hostSetup } from "./host.js";
+import { hostSetup, showNoGame } from "./host.js";
 
 drawWith(render, refresh);
 
@@ -31,6 +31,7 @@ async function start() {
   if (code && player && app.session.player !== player
       && await send("/api/join", { code, player }, `You are ${player}`)) await refresh();
   if (app.session.host) await hostSetup();
+  showNoGame();
   if (!app.session.table_code) follow();
 }
 

@@ -1,7 +1,12 @@
-// The auction's panel: the lot, the highest bid, who is still asked, and this phone's bid.
+// The auction's panel: the lot, the highest bid, who is still asked, and this phone's bid: quick bids over the high
+// bid in one tap, a box starting at the next sensible bid, and Pass; the highest bidder is told they lead, and why
+// they cannot pass.
 
-import { $ } from "./dom.js";
-import { actor, money, spaceName } from "./state.js";
+import { $, el } from "./dom.js";
+import { act } from "./talk.js";
+import { actor, money, player, spaceName } from "./state.js";
+
+const STEPS = [10, 50, 100];  // over the high bid, as the table's buttons raise it (+$10, +$50) and one larger
 
 export function renderAuction(state) {
   const auction = state.auction, prompt = state.prompt;
@@ -9,16 +14,31 @@ export function renderAuction(state) {
   $("auction-panel").hidden = !open;
   if (!open) return;
   const me = actor();
+  const leading = !!me && auction.bidder === me;
   const lot = auction.space ? spaceName(auction.space) : `a ${auction.building}`;
-  $("auction-text").textContent = `${lot}: ${auction.bidder ? `${auction.bidder} bids ${money(auction.bid)}` : "no bid yet"}` +
-    ` · waiting for ${(prompt.waiting || []).filter((n) => n !== auction.bidder).join(", ")}`;  // not the highest bidder
-  const bidding = me && (prompt.waiting || []).includes(me);
+  const others = (prompt.waiting || []).filter((n) => n !== auction.bidder).join(", ");  // not the highest bidder
+  $("auction-text").textContent = `${lot}: ${auction.bidder ? `${auction.bidder} bids ${money(auction.bid)}` : "no bid yet"}`
+    + ` · waiting for ${others}`;
+  $("auction-lead").hidden = !leading;
+  $("auction-lead").replaceChildren(el("strong", {}, `You lead at ${money(auction.bid)}`),
+    el("span", { class: "where" }, " You cannot pass while you lead: the lot is yours once the others pass."));
+  const bidding = !!me && !leading && (prompt.waiting || []).includes(me);
   $("bid-form").hidden = !bidding;
+  if (!bidding) return;
+  const lowest = Math.max(auction.bid + 1, auction.minimum || 1);
+  const cash = "cash" in player(me) ? player(me).cash : Infinity;
+  const amounts = [...new Set(STEPS.map((step) => Math.max(lowest, auction.bid + step)))];
+  const key = JSON.stringify([auction.bid, lowest, cash, me]);
   const amount = $("bid-amount");
-  amount.min = Math.max(auction.bid + 1, auction.minimum || 1);
-  if (Number(amount.value) < Number(amount.min)) amount.value = amount.min;
+  amount.min = lowest;
+  if ($("quick-bids").dataset.key !== key) {  // a new high bid: the quick bids and the box start over it
+    $("quick-bids").dataset.key = key;
+    $("quick-bids").replaceChildren(...amounts.map((sum) => el("button", { type: "button", "data-bid": sum, disabled: sum > cash,
+      on: { click: () => act("bid", { amount: sum }) } }, `Bid ${money(sum)} (+${money(sum - auction.bid)})`)));
+    amount.value = amounts[0];
+  }
   bidLabel();
-  $("pass-button").disabled = auction.bidder === me;
+  $("pass-button").disabled = false;
 }
 
 export const bidLabel = () => { $("bid-button").textContent = "Bid " + money(Number($("bid-amount").value) || 0); };

@@ -46,15 +46,15 @@ export function drawDeed() {
   const here = app.state.players.filter((p) => p.space === id && !p.bankrupt).map((p) => p.name);
   if (here.length) status.push("Here: " + here.join(", "));
   const acts = el("div", { class: "actions" });
-  const judged = app.acts && app.acts.player === actor() ? app.acts : null;
+  const judged = app.acts && app.acts.player === actor() && !app.state.winner ? app.acts : null;  // none after the game
   if (judged && rec && rec.owner === actor()) {
     judged.acts.forEach((a, i) => {
-      if (a.space !== id) return;
+      if (a.space !== id || !couldEver(a.do, space)) return;
       const label = verbLabel(a.do, id);
       acts.append(el("button", { type: "button", class: "secondary", "data-verb": a.do, on: { click: () => deedAct(a.do, id) } },
         label + (judged.cash[i] ? " " + signed(judged.cash[i]) : "")));
     });
-    for (const { act: a, why } of judged.refused.filter((r) => r.act.space === id)) {
+    for (const { act: a, why } of judged.refused.filter((r) => r.act.space === id && couldEver(r.act.do, space))) {
       acts.append(el("p", { class: "why", "data-why": a.do }, `${verbLabel(a.do, id)}: ${why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why}`));
     }
   }
@@ -65,6 +65,10 @@ export function drawDeed() {
     acts,
     el("form", { method: "dialog" }, el("button", { class: "secondary", autofocus: true }, "Close")));
 }
+
+// Buildings stand on streets, improvements and signs on land: a railroad's card never says "Build: ... not a street".
+const ONLY_ON = { build: "street", sell: "street", improve: "land", sign: "land" };
+const couldEver = (verb, space) => !ONLY_ON[verb] || ONLY_ON[verb] === space.kind;
 
 const VERB_LABELS = { build: "Build", sell: "Sell a building", mortgage: "Mortgage", unmortgage: "Lift mortgage",
   improve: "Improve", sign: "Put sign here" };

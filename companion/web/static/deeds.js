@@ -14,7 +14,8 @@ const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "
 export function renderMine(state) {
   const me = actor();
   // A ruleset with no deeds and no voluntary acts (chambers) has nothing to show here.
-  $("mine-panel").hidden = !playing(me) || !app.board || (!(app.board.verbs || []).length && !Object.keys(state.spaces || {}).length);
+  $("mine-panel").hidden = !playing(me) || !app.board || !!state.winner  // after the game: no acts to offer
+    || (!(app.board.verbs || []).length && !Object.keys(state.spaces || {}).length);
   if ($("mine-panel").hidden) return;
   // Rebuilt only when what it offers changes: a form half filled in (a loan, the bridge's ends, idle land) must not
   // be reset by another player's roll or by the stream's first state.

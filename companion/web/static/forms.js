@@ -6,7 +6,7 @@ import { app } from "./state.js";
 import { act, notice, send } from "./talk.js";
 import { follow, refresh } from "./stream.js";
 import { render } from "./render.js";
-import { hostSetup } from "./host.js";
+import { hostSetup, showNoGame } from "./host.js";
 import { bidLabel } from "./auction.js";
 import { bundleFrom, fillTradeItems } from "./trade.js";
 import { renderMoneyStory } from "./money.js";
@@ -26,7 +26,7 @@ export function wire() {
     event.preventDefault();
     const result = await send("/api/host/login", { pin: $("host-pin").value.trim() });
     $("host-pin").value = "";
-    if (result) { await refresh(); await hostSetup(); follow(); }
+    if (result) { await refresh(); await hostSetup(); showNoGame(); follow(); }
   });
   $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
   $("leave-button").addEventListener("click", async () => {
@@ -45,6 +45,8 @@ export function wire() {
   });
   $("new-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const going = app.session.game && app.state && !app.state.winner && app.state.seq > 0;  // one under way: asked first
+    if (going && !confirm(`A game is in progress (turn ${app.state.turn.number}). Start a new one? This one stays under Stored games.`)) return;
     const ruleset = app.rulesets.find((r) => r.id === $("new-ruleset").value);
     const setup = { ruleset: ruleset.id, players: playerNames(), options: readOptions(ruleset) };
     if ($("new-seed").value) setup.seed = Number($("new-seed").value);

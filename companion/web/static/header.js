@@ -13,9 +13,11 @@ export function renderMe(state) {
   if (!p) return;
   $("me-cash").textContent = "cash" in p ? money(p.cash) : "";
   const prompt = state.prompt;
-  const waiting = prompt && (prompt.player === me || (prompt.waiting || []).includes(me));
+  const leading = prompt && prompt.kind === "auction" && state.auction && state.auction.bidder === me;  // nothing to do
+  const waiting = prompt && !leading && (prompt.player === me || (prompt.waiting || []).includes(me));
   const offer = state.trade && state.trade.with === me;
   $("me-now").textContent = state.winner ? `Game over: ${state.winner} wins` : p.bankrupt ? "Out of the game"
+    : leading ? `You lead the auction at ${money(state.auction.bid)}`
     : waiting ? `Your move: ${prompt.text}` : offer ? `${state.trade.from} offers you a trade`
       : `Turn ${state.turn.number}: ${state.turn.player}${state.turn.player === me ? " (you)" : ""}`;
   $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";

@@ -25,7 +25,7 @@ export function renderHost(state) {
   app.actAs = select.value;
   const actions = $("host-actions");
   actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
-  const hostVerbs = (app.board && app.board.host_verbs) || [];
+  const hostVerbs = (!state.winner && app.board && app.board.host_verbs) || [];  // after the game: Undo alone
   for (const verb of hostVerbs.filter((v) => !HOST_VERBS_WITH_DETAILS.has(v))) {
     const ending = verb === "end-game";
     actions.append(el("button", { type: "button", class: ending ? "danger" : "secondary", on: { click: () =>
@@ -67,6 +67,7 @@ async function showJoin() {
         el("br"), el("span", { class: "where" }, spell(join.wifi.password))),
       el("p", {}, "2. Then open the page:"));
   }
+  $("pin-shown").textContent = join.pin || "";  // apart from the join screen, which is shown around the table
   $("join-show").replaceChildren(...shown, el("p", {}, "Join code: ", el("span", { class: "code" }, join.code)),
     document.importNode(qr, true), el("div", { class: "actions" }, renew));
 }
@@ -98,6 +99,21 @@ function spell(password) {
   return password.split("-").map((group) => [...group].map((ch) =>
     /[0-9]/.test(ch) ? DIGITS[+ch] : /[a-z]/.test(ch) ? ch : /[A-Z]/.test(ch) ? `capital ${ch}` : `"${ch}"`).join(" · "))
     .join(", dash, ");
+}
+
+// No game yet (a fresh journal): the host's phone opens the set-up (ruleset, players); another phone says who sets it up.
+export function showNoGame() {
+  if (app.session.game) return;
+  const host = app.session.host;
+  $("host-panel").hidden = !host && document.body.dataset.view !== "host";
+  $("pin-form").hidden = host;
+  $("host-tools").hidden = !host;
+  $("turn").textContent = "No game yet";
+  $("prompt").textContent = host ? "Set up the game below: the ruleset, then the players, then Start." : "The host sets up a game.";
+  if (host) {
+    $("new-game").open = true;
+    $("new-game").scrollIntoView({ block: "start" });
+  }
 }
 
 export async function hostSetup() {

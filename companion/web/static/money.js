@@ -74,10 +74,11 @@ export async function renderGameOver(state) {
 }
 
 function worthChart(state, points) {
-  const W = 320, H = 160, PAD = 34;
   const series = state.players.map((p) => ({ name: p.name, values: points.map((pt) => (pt.worth || pt.cash)[p.name]) }));
   const all = series.flatMap((s) => s.values).filter((v) => v !== undefined);
   const top = Math.max(...all, 1), bottom = Math.min(...all, top);
+  // Both ends of the axis in dollars, whole, and room left for the longer one ("$16560" lost its "$" to the edge).
+  const W = 320, H = 160, PAD = Math.max(34, 8 + 6 * Math.max(money(top).length, money(bottom).length));
   const margin = Math.max((top - bottom) * 0.1, 10);  // the differences between players, not the distance from $0
   const hi = top + margin, lo = Math.max(bottom - margin, 0);
   const x = (i) => PAD + (points.length > 1 ? (i / (points.length - 1)) * (W - PAD - 6) : 0);

@@ -26,7 +26,8 @@ export function renderPlayers(state) {
     card.style.setProperty("--pc", playerColour(p.name));
     card.append(el("h3", {}, el("span", {}, p.name), "cash" in p ? el("span", { class: "cash", "data-cash": p.name }, money(p.cash)) : null));
     if ("cash" in p) card.append(sparkline(p.name));
-    const status = p.bankrupt ? "out of the game" : p.in_jail ? "in jail" : "";
+    const visiting = !p.in_jail && app.board && (app.board.byId[p.space] || {}).kind === "jail";  // jail's other side
+    const status = p.bankrupt ? "out of the game" : p.in_jail ? "in jail" : visiting ? "just visiting" : "";
     card.append(el("p", { class: "where" }, `on ${spaceName(p.space)}${status ? " · " + status : ""}${p.laps ? ` · lap ${p.laps}` : ""}`));
     // Travel cards are dealt face down (RULES §2): other phones see how many, not which.
     const hidden = p.name === actor() ? [] : (p.cards || []).filter((c) => c.startsWith("travel-"));

@@ -2,8 +2,8 @@
 // from a list or the map, the dice, the jail's fine and cards).
 
 import { $, el } from "./dom.js";
-import { actor, app, cardName, player, signed, spaceName } from "./state.js";
-import { act, input, made, send } from "./talk.js";
+import { actor, app, cardName, money, player, signed, spaceName } from "./state.js";
+import { act, api, deedAct, input, made, send } from "./talk.js";
 import { highlightChoices } from "./board.js";
 
 // Answers that take a player out of the game (or to magie-1904's poorhouse): their words, and a confirmation.
@@ -12,9 +12,11 @@ const LEAVING = { bankrupt: "Go bankrupt", out: "Leave the game", poorhouse: "Go
 export function renderTurn(state) {
   $("turn").textContent = state.winner ? "Game over" : `Turn ${state.turn.number}: ${state.turn.player}`;
   const prompt = state.prompt;
-  $("prompt").textContent = state.winner ? `${state.winner} wins!` : prompt ? prompt.text : "";
+  $("turn-panel").hidden = !!(prompt && prompt.kind === "auction" && state.auction);  // the auction's panel says it all
   const box = $("act-prompt");
   const me = actor();
+  const ownDebt = Boolean(prompt && me) && prompt.kind === "debt" && prompt.player === me && "amount" in prompt;
+  $("prompt").textContent = state.winner ? `${state.winner} wins!` : ownDebt ? debtLine(state, prompt, me) : prompt ? prompt.text : "";
   const mine = Boolean(prompt && me) && (prompt.player === me || (prompt.player === null && app.session.host));
   // Rebuilt only when what it offers changes: another player's act must not reset dice or a list half chosen.
   const jailCards = prompt && prompt.purpose === "jail" && prompt.player === me ? player(me).cards : null;
@@ -27,6 +29,7 @@ export function renderTurn(state) {
   box.replaceChildren();
   if (!prompt || !me || state.winner) return;
   const label = (option) => priced(prompt, option) || LEAVING[option] || (app.board && app.board.byId[option] ? app.board.byId[option].name : option);
+  if (ownDebt) debtHelp(box, prompt, me);  // the ways out first
   if (mine && prompt.kind === "airplane" && prompt.options.includes(prompt.space)) {  // staying put is one tap
     box.append(el("button", { type: "button", "data-answer": prompt.space, on: { click: () => input({ answer: prompt.space }) } },
       `Stay on ${label(prompt.space)}`));
@@ -56,6 +59,32 @@ export function renderTurn(state) {
   }
   highlightChoices(mine ? prompt.options || [] : []);
 }
+
+// A debt on the debtor's own phone: what is owed and how much is missing, in large type, then each way to raise it
+// with what it brings toward the debt ("Mortgage Oriental Avenue: +$50 toward $55"), as the engine prices it (a
+// dry run of each act: /api/acts), then trading; going bankrupt comes last (the prompt's own answer, confirmed).
+function debtLine(state, prompt, me) {
+  const creditor = prompt.creditor === "bank" ? "the bank" : (state.pools || {})[prompt.creditor] !== undefined
+    ? "the " + prompt.creditor.replace(/-/g, " ") : prompt.creditor;
+  return `You owe ${creditor} ${money(prompt.amount)} and have ${money(player(me).cash)}`;
+}
+
+function debtHelp(box, prompt, me) {
+  const short = Math.max(prompt.amount - player(me).cash, 0);
+  const ways = el("div", { class: "debt-ways", id: "debt-ways" }, el("p", { class: "where" }, prompt.text));
+  box.append(el("p", { class: "short", id: "debt-short" }, `Short ${money(short)}`), ways);
+  const asked = box.dataset.key;
+  api(`/api/acts?player=${encodeURIComponent(me)}`).then((reply) => {
+    if (box.dataset.key !== asked) return;  // the prompt changed meanwhile: its own answer comes
+    const raising = reply.acts.map((act, i) => ({ act, raised: (reply.raised || [])[i] || 0 })).filter((w) => w.raised > 0 && w.act.space);
+    raising.sort((a, b) => b.raised - a.raised);
+    const buttons = raising.map(({ act: a, raised }) => el("button", { type: "button", class: "secondary", "data-way": `${a.do} ${a.space}`,
+      on: { click: () => deedAct(a.do, a.space) } }, `${WAYS[a.do] || a.do} ${spaceName(a.space)}: ${signed(raised)} toward ${money(short)}`));
+    const trading = (app.board.verbs || []).includes("trade") ? el("p", { class: "where" }, "Or sell deeds or cards to another player: Trade, below.") : "";
+    ways.replaceChildren(...(buttons.length ? [el("div", { class: "actions" }, ...buttons), trading] : [el("p", { class: "where" }, prompt.text)]));
+  }).catch(() => {});  // the engine's advice stays
+}
+const WAYS = { mortgage: "Mortgage", sell: "Sell a building on", "sell-idle": "Sell" };
 
 // A prompt's answer that costs money says how much: "Buy Baltic Avenue −$60"; declining it "No, auction it".
 function priced(prompt, option) {

@@ -13,6 +13,7 @@ import { renderTrade } from "./trade.js";
 import { renderMine } from "./deeds.js";
 import { renderJoin, renderMe } from "./header.js";
 import { drawDeed } from "./deedcard.js";
+import { renderNow } from "./now.js";
 
 // `game` is the id of the state's game (null: not known yet). Only an older state of the game shown is dropped (an
 // input's reply arriving after the stream's next state): another game always replaces it, even one of the same
@@ -27,7 +28,7 @@ export function render(state, game) {
   const failures = [];
   // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
   // renderMe last: it holds under the header the panel the table waits on, once that panel is drawn.
-  for (const panel of [renderHost, renderTurn, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens,
+  for (const panel of [renderHost, renderNow, renderTurn, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens,
     renderAuction, renderTrade, renderMine, renderJoin, renderMe]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }

@@ -12,7 +12,8 @@ export function renderTrade(state) {
   offer.replaceChildren();
   if (state.trade) {
     const t = state.trade;
-    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(spaceName), ...b.cards.map(cardName)].filter(Boolean).join(", ") || "nothing";
+    const deed = (id) => spaceName(id) + ((state.spaces[id] || {}).mortgaged && tenth(id) !== null ? ` (mortgaged: 10% is ${money(tenth(id))})` : "");
+    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(deed), ...b.cards.map(cardName)].filter(Boolean).join(", ") || "nothing";
     const text = t.loan  // magie-1904: a loan between players is offered and answered like a trade
       ? `${t.from} offers ${t.with} a loan of ${money(t.loan.amount)} at ${money(t.loan.interest)} each wages, on ${t.loan.spaces.map(spaceName).join(", ")}`
         + (t.loan.terms ? ` (terms: ${t.loan.terms})` : "")
@@ -48,12 +49,22 @@ export function fillTradeItems(boxId, owner) {
   box.replaceChildren();
   if (!p) return;
   const cards = (p.cards || []).filter((card) => !card.endsWith("-hidden"));  // another's face-down cards: not askable
+  const taker = boxId === "get-items" ? "you pay" : "the taker pays";  // who takes a mortgaged deed pays its 10%
   for (const id of deedsOf(app.state, owner).filter((id) => !cards.includes(id))) {  // magie-1924: the card is the deed
-    box.append(el("label", {}, el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id)));
+    const mortgaged = app.state.spaces[id].mortgaged && tenth(id) !== null;
+    box.append(el("label", { "data-mortgaged": mortgaged ? tenth(id) : null },
+      el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id),
+      mortgaged ? el("span", { class: "hint" }, ` mortgaged: ${taker} the bank ${money(tenth(id))} (10%)`) : ""));
   }
   for (const card of cards) {
     box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), cardName(card)));
   }
+}
+
+// 10% of a deed's printed mortgage value, rounded up as the engine does: what taking it mortgaged costs (null: none printed).
+function tenth(id) {
+  const line = ((app.board.deeds || {})[id] || { lines: [] }).lines.find(([label]) => label === "Mortgage value");
+  return line ? Math.ceil(Number(line[1].replace(/\D/g, "")) / 10) : null;
 }
 
 export function bundleFrom(boxId, cashId) {
