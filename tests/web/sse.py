@@ -64,3 +64,33 @@ class EventStream:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def patched(state: Any, ops: list[list[Any]]) -> Any:
+    """``state`` with a delta's operations applied, as the page applies them (docs/web.md, "The live stream"); the
+    state given is left as it was (the parts of it on an operation's path are copied)."""
+    root = {"": state}
+    copied: set[int] = {id(root)}
+    for op in ops:
+        path = ["", *op[0]]
+        node: Any = root
+        for key in path[:-1]:
+            child = node[key]
+            if id(child) not in copied:
+                child = list(child) if isinstance(child, list) else dict(child)
+                copied.add(id(child))
+                node[key] = child
+            node = child
+        last = path[-1]
+        if len(op) == 1:
+            del node[last]
+        elif len(op) == 2:
+            if isinstance(node, list) and last == len(node):
+                node.append(op[1])
+            else:
+                node[last] = op[1]
+        else:
+            items, drop = op[1], op[2]
+            node[last] = [*node[last][drop:], *items]
+            copied.add(id(node[last]))
+    return root[""]
