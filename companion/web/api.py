@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -21,7 +22,7 @@ from .app import context
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
-from .feed import Feed
+from .feed import Feed, Viewer
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .server import CLIENT_GONE, PATIENCE
@@ -118,7 +119,20 @@ def as_seen_here(state: State) -> State:
 def as_seen_by(state: State, access: Access, kept: Mapping[str, Any]) -> State:
     """The state as the session ``kept`` (a live stream's) may see it now: its rights are the table's of this
     moment (leaving host mode, or the seat freed by the host, hides the cards from then on)."""
-    return public_state(state, hide_secrets=not host_rights(access, kept), viewer=seated_player(access, state, kept))
+    return seen_as(state, viewer_of(access, state, kept))
+
+
+def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
+    """Whom the session ``kept`` is now, as far as what it may see goes."""
+    return Viewer(host_rights(access, kept), seated_player(access, state, kept))
+
+
+def seen_as(state: State, viewer: Viewer) -> State:
+    """The state as ``viewer`` may see it: other players' face-down cards hidden (the host sees all).
+
+    What a phone is shown depends on the state and the viewer alone: the live streams share one view (and its JSON)
+    among all the phones of one viewer, and the same for every viewer when the views are equal (:mod:`.feed`)."""
+    return public_state(state, hide_secrets=not viewer.host, viewer=viewer.player)
 
 
 @api.get("/history")
@@ -233,19 +247,19 @@ def get_stream() -> Any:
         return slot.ended.is_set() or client_gone()
 
     def events() -> Iterator[str]:
-        seen, sent = last, ""
+        held: tuple[str, Viewer] | None = None  # the state the phone holds (its event id), as whom it saw it
         version = ctx.feed.version
         yield "retry: 1000\n\n"
         while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
-            game, state = ctx.table.game, ctx.table.state
-            if state is not None and game is not None:
-                event_id = f"{game.id}:{state['seq']}"
-                data = json.dumps(as_seen_by(state, ctx.access, kept), separators=(",", ":"))
-                if event_id != seen or (sent and data != sent):  # a new state, or this phone's view of it changed
-                    seen, sent = event_id, data
-                    yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
-                elif not sent:
-                    sent = data  # resumed with Last-Event-ID at this state: the phone has it as it may see it now
+            frame = ctx.feed.latest()
+            if frame is not None:
+                viewer = viewer_of(ctx.access, frame.state, kept)
+                if held is None and last == frame.event_id:
+                    held = (last, viewer)  # resumed with Last-Event-ID at this state: the phone has it
+                if held != (frame.event_id, viewer):  # a new state, or this phone's view of it changed
+                    held = (frame.event_id, viewer)
+                    view = frame.view(viewer, partial(seen_as, viewer=viewer))
+                    yield f"id: {frame.event_id}\nevent: state\ndata: {view.text()}\n\n"
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:
                 return
@@ -358,7 +372,11 @@ def post_roll() -> Any:
 def submitted(line: dict[str, Any], seq: int, game: int | None = None) -> Any:
     """Send the line to the table; the game and seq it was made on are checked again under the table's lock,
     so the permission checked on that state holds for the state it is applied to."""
+    ctx = context()
     who = "host" if is_host() else f"phone:{current_player()}"
-    update = context().table.submit(line, source=who, expect_seq=seq, expect_game=game)
-    return jsonify({"state": as_seen_here(update.state), "events": [e["text"] for e in update.events]})
+    update = ctx.table.submit(line, source=who, expect_seq=seq, expect_game=game)
+    viewer = viewer_of(ctx.access, update.state, session)
+    view = ctx.feed.frame_of(update).view(viewer, partial(seen_as, viewer=viewer))  # the streams' own, if shown
+    events = json.dumps([e["text"] for e in update.events], separators=(",", ":"))
+    return Response(f'{{"state":{view.text()},"events":{events}}}', mimetype="application/json")
 

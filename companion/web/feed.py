@@ -1,24 +1,75 @@
-"""The live feed: one subscription to the table that wakes every open stream, and the cash history.
+"""The live feed: one subscription to the table that wakes every open stream, the recent states and their views, and
+the cash history.
 
-Each stream waits on one condition for the feed's ``version`` to move; whatever happened in
-between, it sends the current state (a phone only needs the latest one).
+Each accepted input becomes a :class:`Frame`. A stream shows a frame as its phone may see it (:class:`Viewer`: the
+host's, a seat's or anyone's view); each view of a frame is built and serialised once, by the first stream (or
+reply) that needs it, and shared by every other that shows the same: eight phones following one input cost one or
+a few serialisations, not eight. The streams are woken first, before the history and the ledger are written.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter, deque
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from companion.engine import find_ruleset
+from companion.engine import State, find_ruleset
 from companion.engine.draft import Draft
 from companion.table import Table, Update
 
+from .delta import same
 from .ledger import Ledger
 from .addresses import device, is_own
 
 HISTORY_POINTS = 400
+RECENT_FRAMES = 16  # the inputs a stream may be behind and still be sent what changed, not the whole state
+
+
+class Viewer(NamedTuple):
+    """Whom a view is for: the host (who sees every card) or not, and the player whose seat the phone holds."""
+
+    host: bool
+    player: str | None
+
+
+class View:
+    """One frame as one viewer may see it: the value, and its JSON (the whole state) once asked for."""
+
+    __slots__ = ("value", "_text")
+
+    def __init__(self, value: State) -> None:
+        self.value = value
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self.value, separators=(",", ":"))
+        return self._text
+
+
+class Frame:
+    """One state the table published (an input accepted, a game started or resumed) and its views, built on demand
+    and kept for every stream that shows it."""
+
+    def __init__(self, game: int | None, state: State, before: State | None = None) -> None:
+        self.game, self.state, self.before = game, state, before
+        self.event_id = f"{game}:{state['seq']}"
+        self._views: dict[Hashable, View] = {}
+        self._lock = threading.Lock()
+
+    def view(self, viewer: Hashable, build: Callable[[State], State]) -> View:
+        """The frame as ``viewer`` sees it (``build`` makes it from the state): built once, and a view equal to one
+        already built for another viewer is that one (a game without face-down cards looks the same to all)."""
+        with self._lock:
+            found = self._views.get(viewer)
+            if found is None:
+                value = build(self.state)
+                found = next((v for v in self._views.values() if same(v.value, value)), None) or View(value)
+                self._views[viewer] = found
+            return found
 
 
 class Feed:
@@ -31,10 +82,24 @@ class Feed:
         self._changed = threading.Condition()
         self._history: deque[dict[str, Any]] = deque(maxlen=history_points)
         self._game: int | None = None
+        self._frames: deque[Frame] = deque(maxlen=RECENT_FRAMES)
+        if table.state is not None:
+            self._frames.append(Frame(self._game_id(), table.state))
         self.ledger = Ledger()
         self._record(table.state, self._game_id())
         self.ledger.seed(table.state, self._game)
         self._unsubscribe = table.subscribe(self._on_update)
+
+    def latest(self) -> Frame | None:
+        """The table's newest state as a frame (None before any game)."""
+        with self._changed:
+            return self._frames[-1] if self._frames else None
+
+    def frame_of(self, update: Update) -> Frame:
+        """The frame of ``update`` (a new one if it is no longer among the recent ones)."""
+        with self._changed:
+            found = next((f for f in reversed(self._frames) if f.state is update.state), None)
+        return found or Frame(self._game_id(), update.state, update.before)
 
     def close(self) -> None:
         """Stop listening and release every waiting stream."""
@@ -67,11 +132,12 @@ class Feed:
 
     def _on_update(self, update: Update) -> None:
         game = self._game_id()
-        self._record(update.state, game)
-        self.ledger.record(update, game)
-        with self._changed:
+        with self._changed:  # the streams first: they wait on this, the history and the ledger can follow
+            self._frames.append(Frame(game, update.state, update.before))
             self.version += 1
             self._changed.notify_all()
+        self._record(update.state, game)
+        self.ledger.record(update, game)
 
     def _record(self, state: dict[str, Any] | None, game: int | None) -> None:
         if state is None:

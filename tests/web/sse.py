@@ -66,22 +66,29 @@ class EventStream:
         self.conn.close()
 
 
+
+def keys(pointer: str) -> list[str]:
+    """A JSON Pointer's keys (RFC 6901)."""
+    return [k.replace("~1", "/").replace("~0", "~") for k in pointer.split("/")[1:]] if pointer else []
+
+
 def patched(state: Any, ops: list[list[Any]]) -> Any:
-    """``state`` with a delta's operations applied, as the page applies them (docs/web.md, "The live stream"); the
-    state given is left as it was (the parts of it on an operation's path are copied)."""
-    root = {"": state}
+    """``state`` with a delta's operations applied, as the page applies them (companion/web/delta.py); the state
+    given is left as it was (the parts of it on an operation's path are copied)."""
+    root: dict[str, Any] = {"": state}
     copied: set[int] = {id(root)}
     for op in ops:
-        path = ["", *op[0]]
         node: Any = root
+        path: list[Any] = ["", *keys(op[0])]
         for key in path[:-1]:
+            key = int(key) if isinstance(node, list) else key
             child = node[key]
             if id(child) not in copied:
                 child = list(child) if isinstance(child, list) else dict(child)
                 copied.add(id(child))
                 node[key] = child
             node = child
-        last = path[-1]
+        last = int(path[-1]) if isinstance(node, list) else path[-1]
         if len(op) == 1:
             del node[last]
         elif len(op) == 2:
@@ -90,7 +97,6 @@ def patched(state: Any, ops: list[list[Any]]) -> Any:
             else:
                 node[last] = op[1]
         else:
-            items, drop = op[1], op[2]
-            node[last] = [*node[last][drop:], *items]
+            node[last] = [*node[last][op[2]:], *op[1]]
             copied.add(id(node[last]))
     return root[""]
