@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from pi_box import nbody_seconds, percentile  # noqa: E402
 from tests.web.running import RunningTable  # noqa: E402
-from tests.web.sse import patched  # noqa: E402
+from tests.web.sse import MergedConnection, patched  # noqa: E402
 
 #: The n-body loop's CPU time per step on the machine the targets were set on (the 2-core development machine,
 #: 2026-11-28, best of three runs at load 8): a figure measured elsewhere is scaled by this over that machine's own.
@@ -141,12 +141,11 @@ class Follower:
             game = int(fields.get("id", "0:0").split(":")[0])
             if kind == "state":
                 self.state, self.game = json.loads(data), game
-            elif kind == "delta":
-                delta = json.loads(data)
-                if self.state is None or game != self.game or delta["base"] != self.state["seq"]:
-                    self.broken = f"a delta from {delta['base']} to a phone holding {self.state and self.state['seq']}"
+            elif kind == "delta":  # what changed since the event before
+                if self.state is None or game != self.game:
+                    self.broken = "a delta before the state, or of another game"
                     continue
-                self.state = patched(self.state, delta["ops"])
+                self.state = patched(self.state, json.loads(data))
             else:
                 continue
             self.arrived.setdefault(self.state["seq"], now)  # type: ignore[index]
@@ -194,21 +193,6 @@ class Phones:
 
 
 # ---------------------------------------------------------------------- the host
-class MergedConnection(http.client.HTTPConnection):
-    """http.client's connection, sending a request's head and body in one write as Chromium does for a small body
-    (http.client writes them apart: with Nagle's algorithm and the peer's delayed acknowledgement the body leaves
-    tens of ms later, and the server's doorway looks again for the rest of a request only every 0.1 s)."""
-
-    def _send_output(self, message_body: Any = None, encode_chunked: bool = False) -> None:
-        if not isinstance(message_body, bytes):
-            super()._send_output(message_body, encode_chunked)
-            return
-        self._buffer.extend((b"", b""))  # type: ignore[attr-defined]
-        message = b"\r\n".join(self._buffer) + message_body  # type: ignore[attr-defined]
-        del self._buffer[:]  # type: ignore[attr-defined]
-        self.send(message)
-
-
 class Host:
     """The host's one keep-alive connection: its cookie and CSRF token, each reply's time and size."""
 

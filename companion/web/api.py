@@ -14,7 +14,7 @@ from flask_wtf.csrf import generate_csrf
 
 from companion.engine import Event, State, find_ruleset, public_state
 from companion.engine.rules.classic import ClassicRules
-from companion.table import StaleInput
+from companion.table import StaleInput, Update
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
@@ -22,7 +22,7 @@ from .app import context
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
-from .feed import Feed, Viewer
+from .feed import Feed, Frame, Viewer
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .server import CLIENT_GONE, PATIENCE
@@ -227,10 +227,12 @@ def get_openapi() -> Any:
 @api.get("/stream")
 @requires(Permission.LOOK)
 def get_stream() -> Any:
-    """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``.
+    """Server-sent events: the ``state`` first, then after every input a ``delta`` (what changed since the state
+    before, :mod:`.delta`), or the whole ``state`` again when the phone is too far behind; resumes with
+    ``Last-Event-ID``.
 
     Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened;
-    when only that changes (the host freed this phone's seat), the same state is sent again as it may see it now.
+    when only that changes (the host freed this phone's seat), the whole state is sent again as it may see it now.
     """
     ctx = context()
     kept = dict(session)  # the cookie's session; the generator runs outside the request
@@ -247,7 +249,7 @@ def get_stream() -> Any:
         return slot.ended.is_set() or client_gone()
 
     def events() -> Iterator[str]:
-        held: tuple[str, Viewer] | None = None  # the state the phone holds (its event id), as whom it saw it
+        held: tuple[Frame, Viewer] | None = None  # the state the phone holds, as whom it saw it
         version = ctx.feed.version
         yield "retry: 1000\n\n"
         while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
@@ -255,11 +257,11 @@ def get_stream() -> Any:
             if frame is not None:
                 viewer = viewer_of(ctx.access, frame.state, kept)
                 if held is None and last == frame.event_id:
-                    held = (last, viewer)  # resumed with Last-Event-ID at this state: the phone has it
-                if held != (frame.event_id, viewer):  # a new state, or this phone's view of it changed
-                    held = (frame.event_id, viewer)
-                    view = frame.view(viewer, partial(seen_as, viewer=viewer))
-                    yield f"id: {frame.event_id}\nevent: state\ndata: {view.text()}\n\n"
+                    held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
+                if held != (frame, viewer):  # a new state, or this phone's view of it changed
+                    since = held[0] if held is not None and held[1] == viewer else None
+                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer))
+                    held = (frame, viewer)
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:
                 return
@@ -372,11 +374,21 @@ def post_roll() -> Any:
 def submitted(line: dict[str, Any], seq: int, game: int | None = None) -> Any:
     """Send the line to the table; the game and seq it was made on are checked again under the table's lock,
     so the permission checked on that state holds for the state it is applied to."""
-    ctx = context()
     who = "host" if is_host() else f"phone:{current_player()}"
-    update = ctx.table.submit(line, source=who, expect_seq=seq, expect_game=game)
+    return accepted(context().table.submit(line, source=who, expect_seq=seq, expect_game=game))
+
+
+def accepted(update: Update) -> Response:
+    """The answer to an accepted input: what changed for this phone from the state it acted on (the ``delta`` its
+    stream sends as well: worked out once for both), the game and the new seq, and what happened in words."""
+    ctx = context()
     viewer = viewer_of(ctx.access, update.state, session)
-    view = ctx.feed.frame_of(update).view(viewer, partial(seen_as, viewer=viewer))  # the streams' own, if shown
+    build = partial(seen_as, viewer=viewer)
+    frame = ctx.feed.frame_of(update)
+    before = ctx.feed.frame_before(frame)
+    assert before is not None, "an input's update names the state it followed"
     events = json.dumps([e["text"] for e in update.events], separators=(",", ":"))
-    return Response(f'{{"state":{view.text()},"events":{events}}}', mimetype="application/json")
+    ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
+    return Response(f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
+                    f'"ops":{ops},"events":{events}}}', mimetype="application/json")
 

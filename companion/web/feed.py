@@ -2,9 +2,11 @@
 the cash history.
 
 Each accepted input becomes a :class:`Frame`. A stream shows a frame as its phone may see it (:class:`Viewer`: the
-host's, a seat's or anyone's view); each view of a frame is built and serialised once, by the first stream (or
-reply) that needs it, and shared by every other that shows the same: eight phones following one input cost one or
-a few serialisations, not eight. The streams are woken first, before the history and the ledger are written.
+host's, a seat's or anyone's view); each view of a frame is built once, by the first stream (or reply) that needs it,
+and shared by every other that shows the same, and so is what changed since the frame before (:mod:`.delta`, which
+is what a stream sends a phone holding that frame: :meth:`Feed.catch_up`): eight phones following one input cost
+one or a few small serialisations, not eight of the whole state. The streams are woken first, before the history and
+the ledger are written.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from companion.engine import State, find_ruleset
 from companion.engine.draft import Draft
 from companion.table import Table, Update
 
-from .delta import same
+from .delta import diff, same
 from .ledger import Ledger
 from .addresses import device, is_own
 
@@ -58,7 +60,18 @@ class Frame:
         self.game, self.state, self.before = game, state, before
         self.event_id = f"{game}:{state['seq']}"
         self._views: dict[Hashable, View] = {}
+        self._changes: dict[int, tuple[View, View, str]] = {}  # id of the view before: it, the view now, the ops
         self._lock = threading.Lock()
+
+    def changes(self, before: View, now: View) -> str:
+        """What changed from ``before`` (a view of the frame before this one) to ``now`` (this frame's view for the
+        same viewer): :func:`.delta.diff`'s operations as JSON, worked out once for every stream that sends them."""
+        with self._lock:
+            found = self._changes.get(id(before))
+            if found is None or found[0] is not before or found[1] is not now:
+                found = (before, now, json.dumps(diff(before.value, now.value), separators=(",", ":")))
+                self._changes[id(before)] = found
+            return found[2]
 
     def view(self, viewer: Hashable, build: Callable[[State], State]) -> View:
         """The frame as ``viewer`` sees it (``build`` makes it from the state): built once, and a view equal to one
@@ -100,6 +113,48 @@ class Feed:
         with self._changed:
             found = next((f for f in reversed(self._frames) if f.state is update.state), None)
         return found or Frame(self._game_id(), update.state, update.before)
+
+    def frame_before(self, frame: Frame) -> Frame | None:
+        """The frame whose state ``frame`` followed (a new one if it is no longer among the recent ones); None for
+        a game started or resumed."""
+        if frame.before is None:
+            return None
+        with self._changed:
+            found = next((f for f in reversed(self._frames) if f.state is frame.before), None)
+        return found or Frame(frame.game, frame.before)
+
+    def catch_up(self, held: Frame | None, latest: Frame, viewer: Viewer, build: Callable[[State], State]) -> str:
+        """The events that bring a phone holding ``held`` (as ``viewer`` saw it; None: nothing) to ``latest``: what
+        changed input by input while ``held`` is among the recent frames and the inputs since follow each other in
+        one game, else the whole state. A ``delta`` event's data is the operations alone (:mod:`.delta`): they
+        apply to the state of the event before it on the same stream (the one resumed from with ``Last-Event-ID``),
+        its id says the state they bring."""
+        chain = self._chain(held, latest) if held is not None else None
+        if chain is None:
+            return sse(latest.event_id, "state", latest.view(viewer, build).text())
+        parts, before = [], held.view(viewer, build)  # type: ignore[union-attr]
+        for frame in chain:
+            now = frame.view(viewer, build)
+            parts.append(sse(frame.event_id, "delta", frame.changes(before, now)))
+            before = now
+        return "".join(parts)
+
+    def _chain(self, held: Frame, latest: Frame) -> list[Frame] | None:
+        """The frames after ``held`` up to ``latest``, each the state after the one before; None if there is none
+        such (``held`` is no longer among the recent frames, or a game started or resumed since)."""
+        with self._changed:
+            frames = list(self._frames)
+        start = next((i for i, f in enumerate(frames) if f is held), None)
+        end = next((i for i, f in enumerate(frames) if f is latest), None)
+        if start is None or end is None or end < start:
+            return None
+        chain = frames[start + 1:end + 1]
+        previous = held
+        for frame in chain:
+            if frame.before is not previous.state or frame.game != previous.game:
+                return None
+            previous = frame
+        return chain
 
     def close(self) -> None:
         """Stop listening and release every waiting stream."""
@@ -152,6 +207,11 @@ class Feed:
                 self._game = game
             if not self._history or self._history[-1] != point:
                 self._history.append(point)
+
+
+def sse(event_id: str, kind: str, data: str) -> str:
+    """One server-sent event (its fields without the optional space after the colon: every byte counts)."""
+    return f"id:{event_id}\nevent:{kind}\ndata:{data}\n\n"
 
 
 def net_worth(state: dict[str, Any]) -> dict[str, int]:

@@ -15,7 +15,7 @@ from companion.gamefile import GameFileError
 from companion.network.wifi import WifiCredentials, qr_payload
 
 from .access import AccessDenied, Permission
-from .api import limit, running_state
+from .api import accepted, limit, running_state
 from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, renewed_session, requires
@@ -156,8 +156,7 @@ def post_undo() -> Any:
     """Take back the last input: ``{"seq": n}``."""
     body = json_body()
     seq, game = field(body, "seq", int), field(body, "game", int, required=False)
-    update = context().table.submit({"undo": 1}, source="host", expect_seq=seq, expect_game=game)
-    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+    return accepted(context().table.submit({"undo": 1}, source="host", expect_seq=seq, expect_game=game))
 
 
 @host.post("/remove-player")
@@ -176,7 +175,7 @@ def post_remove_player() -> Any:
     update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq,
                               expect_game=game)
     ctx.access.free_seat(player)
-    return jsonify({"state": public_state(update.state), "events": [e["text"] for e in update.events]})
+    return accepted(update)
 
 
 @host.post("/rename-player")

@@ -7,7 +7,9 @@ from typing import Any
 
 from companion.engine import public_state
 from companion.table import Table
-from companion.web.feed import Feed, Frame, Viewer
+from companion.web.feed import RECENT_FRAMES, Feed, Frame, Viewer
+
+from .sse import patched
 
 ANN, BOB, HOST = Viewer(False, "Ann"), Viewer(False, "Bob"), Viewer(True, None)
 
@@ -61,3 +63,44 @@ def test_the_frame_of_an_update_is_the_one_the_streams_were_woken_with(table: Ta
     gone = table.submit({"answer": "no"}, source="buttons")  # after close: not heard, a frame of its own
     assert feed.frame_of(gone).state is gone.state and feed.frame_of(gone).event_id.endswith(":2")
 
+
+
+def events(text: str) -> list[tuple[str, str, Any]]:
+    """The server-sent events of ``text``: (id, kind, data)."""
+    found = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(":", 1) for line in block.split("\n"))
+        found.append((fields["id"], fields["event"], json.loads(fields["data"])))
+    return found
+
+
+def test_a_phone_behind_is_sent_what_changed_input_by_input_until_it_is_too_far_behind(table: Table) -> None:
+    feed = Feed(table)
+    build = Builder(ANN)
+    held = feed.latest()
+    assert held is not None
+    held_state = held.view(ANN, build).value
+    lines = [{"roll": [1, 2]}, {"answer": "no"}]
+    for line in lines:
+        table.submit(line, source="buttons")
+    sent = events(feed.catch_up(held, feed.latest(), ANN, build))  # type: ignore[arg-type]
+    assert [kind for _, kind, _ in sent] == ["delta", "delta"]
+    assert [event_id for event_id, _, _ in sent] == [f"{table.game.id}:1", f"{table.game.id}:2"]
+    for _, _, ops in sent:
+        held_state = patched(held_state, ops)
+    assert held_state == public_state(table.state)
+    behind = feed.latest()
+    for n in range(RECENT_FRAMES):  # the state it holds is no longer kept (declined, undone, declined...)
+        table.submit({"undo": 1} if n % 2 == 0 else {"answer": "no"}, source="host")
+    (_, kind, data), = events(feed.catch_up(behind, feed.latest(), ANN, build))  # type: ignore[arg-type]
+    assert kind == "state" and data == public_state(table.state)
+    feed.close()
+
+
+def test_a_new_game_is_sent_whole(table: Table) -> None:
+    feed = Feed(table)
+    held = feed.latest()
+    table.new_game({"ruleset": "classic", "players": ["Dee", "Eve"], "seed": 2})
+    (event_id, kind, data), = events(feed.catch_up(held, feed.latest(), ANN, Builder(ANN)))  # type: ignore[arg-type]
+    assert kind == "state" and data == public_state(table.state) and event_id == f"{table.game.id}:0"
+    feed.close()

@@ -20,6 +20,7 @@ from companion.table import Table
 from companion.web import Access, create_app
 
 from .conftest import CODE, PIN, SETUP, as_host, join, post
+from .sse import patched
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10**7) | st.text(max_size=12)
@@ -75,8 +76,8 @@ def test_any_input_is_answered_and_a_refusal_changes_nothing(phones: tuple[dict[
     answer = response.get_json()
     event(f"status {response.status_code}")
     if response.status_code == 200:
-        assert answer["state"] == public_state(table.state)
-        assert answer["state"]["seq"] == before["seq"] + 1
+        assert patched(before, answer["ops"]) == public_state(table.state)  # what changed, from the state acted on
+        assert answer["seq"] == before["seq"] + 1 and answer["base"] == before["seq"]
     else:
         assert set(answer) == {"error", "message"} and answer["message"]
         assert public_state(table.state) == before
