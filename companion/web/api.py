@@ -10,7 +10,6 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, g, jsonify, request, session
-from flask_wtf.csrf import generate_csrf
 
 from companion.engine import Event, State, find_ruleset, public_state
 from companion.engine.rules.classic import ClassicRules
@@ -18,6 +17,7 @@ from companion.table import StaleInput, Update
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
+from .csrf import generate_csrf
 from .app import context
 from .board import layout, links
 from .deeds import deeds

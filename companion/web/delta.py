@@ -79,7 +79,7 @@ def _window(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> bool:
     """Add the window operation if ``new`` is ``old`` less its first items, more some at its end; False if not."""
     for drop in range(len(old)):
         kept = len(old) - drop
-        if kept <= len(new) and same(old[drop], new[0]) and all(same(a, b) for a, b in zip(old[drop:], new)):
+        if kept <= len(new) and same(old[drop], new[0]) and all(a is b or same(a, b) for a, b in zip(old[drop:], new)):
             if drop or kept < len(new):
                 ops.append([path, new[kept:], drop])
             return True
@@ -94,7 +94,7 @@ def same(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:
-        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+        return a.keys() == b.keys() and all(v is b[k] or same(v, b[k]) for k, v in a.items())
     if kind is list:
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(x is y or same(x, y) for x, y in zip(a, b))
     return bool(a == b)

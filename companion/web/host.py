@@ -7,7 +7,6 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, request, session
-from flask_wtf.csrf import generate_csrf
 
 from companion.engine import IllegalInput, find_ruleset, public_state, ruleset_ids
 from companion.engine.core import MAX_AMOUNT, Ruleset
@@ -16,6 +15,7 @@ from companion.network.wifi import WifiCredentials, qr_payload
 
 from .access import AccessDenied, Permission
 from .api import accepted, limit, running_state
+from .csrf import generate_csrf
 from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, renewed_session, requires
