@@ -244,10 +244,11 @@ def submit_inputs(table: RunningTable, phones: list[Phone], count: int) -> tuple
             refused += 1
         else:
             break
-        state = answer["state"]
-        arrivals = [phone.wait_for(state["seq"]) for phone in phones]
+        seq = answer["seq"]  # the reply carries what changed (and the new seq), not the whole state
+        arrivals = [phone.wait_for(seq) for phone in phones]
+        state = table.state()  # the bot chooses on the whole state, as phones see it
         if any(a is None for a in arrivals):
-            print(f"  an input (seq {state['seq']}) reached only {sum(a is not None for a in arrivals)} streams")
+            print(f"  an input (seq {seq}) reached only {sum(a is not None for a in arrivals)} streams")
             continue
         delays.append(max(arrivals) - start)  # type: ignore[type-var]
         time.sleep(0.2)

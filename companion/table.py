@@ -40,12 +40,14 @@ class GameJournal(Protocol):
 
 @dataclass(frozen=True)
 class Update:
-    """One accepted input: the new state, what happened, and who sent it."""
+    """One accepted input: the new state, what happened, and who sent it; ``before``: the state it was applied to
+    (None for a game started or resumed)."""
 
     state: State
     events: list[Event]
     source: str
     line: Mapping[str, Any] = field(default_factory=dict)
+    before: State | None = None
 
 
 Listener = Callable[[Update], None]
@@ -110,8 +112,9 @@ class Table:
             if expect_seq is not None and expect_seq != self._game.state["seq"]:
                 raise StaleInput(f"someone else acted first (the game is at input {self._game.state['seq']}, "
                                  f"not {expect_seq})")
+            before = self._game.state
             state, events = self._game.submit(dict(line), source=source)
-            update = Update(state, events, source, line)
+            update = Update(state, events, source, line, before)
             self._publish(update)
             return update
 

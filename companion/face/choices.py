@@ -216,11 +216,32 @@ def tried_whole(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> tupl
 
 
 def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
-    """The entry that opens ``name``'s deeds ("Build, mortgage"), when the engine takes any act on them now."""
-    deeds = deed_choices(state, name, labels)
-    words = list(dict.fromkeys(DEED_WORDS.get(c.line["act"]["do"], ("",))[0] for c in deeds if c.line))
-    label = ", ".join(words[:2]).capitalize()
-    return [ButtonChoice(label if len(label) <= ENTRY_COLS else words[0].capitalize(), None)] if deeds else []
+    """The entry that opens ``name``'s deeds ("Build, mortgage": the words of the first two kinds of act the engine
+    takes now, in :func:`deed_choices`' order), when it takes any.
+
+    Worked out for every new state (its screen shows the entry, or counts it), so each kind of act is tried only until
+    the engine takes one, and the kinds after the first two not at all: a few tries of the engine, not every act on
+    every deed (the whole list is made when the deeds are opened)."""
+    ruleset = find_ruleset(state["ruleset"])
+    words: list[str] = []
+    for act in ruleset.candidate_acts(state, name):
+        word = DEED_WORDS.get(act["do"], ("",))[0]
+        if word not in words and _taken(ruleset, state, act):
+            words.append(word)
+            if len(words) == 2:
+                break
+    label = ", ".join(words).capitalize()
+    return [ButtonChoice(label if len(label) <= ENTRY_COLS else words[0].capitalize(), None)] if words else []
+
+
+def _taken(ruleset: Ruleset, state: State, act: Mapping[str, Any]) -> bool:
+    """Whether the engine takes the voluntary act now (tried as :meth:`~companion.engine.core.Ruleset.judged_acts`
+    tries it)."""
+    try:
+        ruleset.apply(state, {"act": act}, table=False)
+    except IllegalInput:
+        return False
+    return True
 
 
 def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:

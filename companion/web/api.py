@@ -5,23 +5,24 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from importlib import resources
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, g, jsonify, request, session
-from flask_wtf.csrf import generate_csrf
 
 from companion.engine import Event, State, find_ruleset, public_state
 from companion.engine.rules.classic import ClassicRules
-from companion.table import StaleInput
+from companion.table import StaleInput, Update
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
+from .csrf import generate_csrf
 from .app import context
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
-from .feed import Feed
+from .feed import Feed, Frame, Viewer
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
@@ -125,14 +126,26 @@ def as_seen_here(state: State, events: Iterable[Event]) -> State:
 
 def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: Iterable[Event]) -> State:
     """The state as the session ``kept`` (a live stream's) may see it now: its rights are the table's of this
-    moment (leaving host mode, or the seat freed by the host, hides the cards from then on).
+    moment (leaving host mode, or the seat freed by the host, hides the cards from then on)."""
+    return seen_as(state, events, viewer_of(access, state, kept))
+
+
+def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
+    """Whom the session ``kept`` is now, as far as what it may see goes."""
+    return Viewer(host_rights(access, kept), seated_player(access, state, kept))
+
+
+def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
+    """The state as ``viewer`` may see it: other players' face-down cards hidden (the host sees all).
 
     The one place where the page's view of a state is made (``/api/state``, the live stream, an input's reply):
     DESIGN.md's state, and ``just_now``, the story of the input that led to it (``events``) for the page's panel
-    at the top."""
-    hide, viewer = not host_rights(access, kept), seated_player(access, state, kept)
-    view = public_state(state, hide_secrets=hide, viewer=viewer)
-    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer)
+    at the top. What a phone is shown depends on the state, its events and the viewer alone: the live streams share
+    one view (and its JSON) among all the phones of one viewer, and the same for every viewer when the views are
+    equal (:mod:`.feed`)."""
+    hide = not viewer.host
+    view = public_state(state, hide_secrets=hide, viewer=viewer.player)
+    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player)
     return view
 
 
@@ -233,10 +246,12 @@ def get_openapi() -> Any:
 @api.get("/stream")
 @requires(Permission.LOOK)
 def get_stream() -> Any:
-    """Server-sent events: ``state`` after every input; resumes with ``Last-Event-ID``.
+    """Server-sent events: the ``state`` first, then after every input a ``delta`` (what changed since the state
+    before, :mod:`.delta`), or the whole ``state`` again when the phone is too far behind; resumes with
+    ``Last-Event-ID``.
 
     Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened;
-    when only that changes (the host freed this phone's seat), the same state is sent again as it may see it now.
+    when only that changes (the host freed this phone's seat), the whole state is sent again as it may see it now.
     """
     ctx = context()
     kept = dict(session)  # the cookie's session; the generator runs outside the request
@@ -253,19 +268,19 @@ def get_stream() -> Any:
         return slot.ended.is_set() or client_gone()
 
     def events() -> Iterator[str]:
-        seen, sent = last, ""
+        held: tuple[Frame, Viewer] | None = None  # the state the phone holds, as whom it saw it
         version = ctx.feed.version
         yield "retry: 1000\n\n"
         while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
-            game, state = ctx.table.game, ctx.table.state
-            if state is not None and game is not None:
-                event_id = f"{game.id}:{state['seq']}"
-                data = json.dumps(as_seen_by(state, ctx.access, kept, game.events), separators=(",", ":"))
-                if event_id != seen or (sent and data != sent):  # a new state, or this phone's view of it changed
-                    seen, sent = event_id, data
-                    yield f"id: {event_id}\nevent: state\ndata: {data}\n\n"
-                elif not sent:
-                    sent = data  # resumed with Last-Event-ID at this state: the phone has it as it may see it now
+            frame = ctx.feed.latest()
+            if frame is not None:
+                viewer = viewer_of(ctx.access, frame.state, kept)
+                if held is None and last == frame.event_id:
+                    held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
+                if held != (frame, viewer):  # a new state, or this phone's view of it changed
+                    since = held[0] if held is not None and held[1] == viewer else None
+                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer))
+                    held = (frame, viewer)
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:
                 return
@@ -379,6 +394,20 @@ def submitted(line: dict[str, Any], seq: int, game: int | None = None) -> Any:
     """Send the line to the table; the game and seq it was made on are checked again under the table's lock,
     so the permission checked on that state holds for the state it is applied to."""
     who = "host" if is_host() else f"phone:{current_player()}"
-    update = context().table.submit(line, source=who, expect_seq=seq, expect_game=game)
-    return jsonify({"state": as_seen_here(update.state, update.events), "events": [e["text"] for e in update.events]})
+    return accepted(context().table.submit(line, source=who, expect_seq=seq, expect_game=game))
+
+
+def accepted(update: Update) -> Response:
+    """The answer to an accepted input: what changed for this phone from the state it acted on (the ``delta`` its
+    stream sends as well: worked out once for both), the game and the new seq, and what happened in words."""
+    ctx = context()
+    viewer = viewer_of(ctx.access, update.state, session)
+    build = partial(seen_as, viewer=viewer)
+    frame = ctx.feed.frame_of(update)
+    before = ctx.feed.frame_before(frame)
+    assert before is not None, "an input's update names the state it followed"
+    events = json.dumps([e["text"] for e in update.events], separators=(",", ":"))
+    ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
+    return Response(f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
+                    f'"ops":{ops},"events":{events}}}', mimetype="application/json")
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request, session
 from flask_limiter import Limiter
-from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.config import PhoneDice
@@ -25,10 +24,12 @@ from companion.table import StaleInput, Table
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
 from .compress import compress_when_asked
+from .csrf import CSRFError, protect
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed, StreamSlots
 from .hosts import answers_to, known_names
 from .server import BODY_LIMIT, no_bound
+from .sessions import KeptSessions
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +76,6 @@ def create_app(
         PERMANENT_SESSION_LIFETIME=7 * 24 * 3600,
         MAX_CONTENT_LENGTH=MAX_BODY,
         MAX_FORM_MEMORY_SIZE=MAX_BODY,
-        WTF_CSRF_TIME_LIMIT=None,  # the token lives as long as the session
-        WTF_CSRF_SSL_STRICT=False,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,
         JSON_SORT_KEYS=False,
@@ -88,8 +87,9 @@ def create_app(
     if table_code is not None:
         access.table_code = table_code
     _check_host(app)  # first of all: a name the table does not answer to gets nothing
-    _bound_bodies(app)  # before the CSRF check, which reads the body
-    CSRFProtect(app)
+    _bound_bodies(app)  # before the CSRF check
+    protect(app)
+    app.session_interface = KeptSessions()
     limiter = Limiter(requesting_device, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
     if cards is not None:
@@ -190,6 +190,8 @@ def _bound_bodies(app: Flask) -> None:
         view = app.view_functions.get(request.endpoint or "")
         limit = getattr(view, "max_body", MAX_INPUT_BODY)
         request.max_content_length = limit  # a Content-Length over it: 413 before anything is read
+        if (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge()  # at once, not when the view reads it (the CSRF check reads no body)
         request.environ.get(BODY_LIMIT, no_bound)(limit)  # chunks over it: 413 from their size line (server.py)
         if request.content_length is None and request.method == "POST":
             read_unsized_body(limit)

@@ -1,24 +1,89 @@
-"""The live feed: one subscription to the table that wakes every open stream, and the cash history.
+"""The live feed: one subscription to the table that wakes every open stream, the recent states and their views, and
+the cash history.
 
-Each stream waits on one condition for the feed's ``version`` to move; whatever happened in
-between, it sends the current state (a phone only needs the latest one).
+Each accepted input becomes a :class:`Frame`. A stream shows a frame as its phone may see it (:class:`Viewer`: the
+host's, a seat's or anyone's view); each view of a frame is built once, by the first stream (or reply) that needs it,
+and shared by every other that shows the same, and so is what changed since the frame before (:mod:`.delta`, which
+is what a stream sends a phone holding that frame: :meth:`Feed.catch_up`): eight phones following one input cost
+one or a few small serialisations, not eight of the whole state. The streams are woken first, before the history and
+the ledger are written.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter, deque
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from companion.engine import find_ruleset
+from companion.engine import Event, State, find_ruleset
 from companion.engine.draft import Draft
 from companion.table import Table, Update
 
+from .delta import diff, same
 from .ledger import Ledger
 from .addresses import device, is_own
 
 HISTORY_POINTS = 400
+RECENT_FRAMES = 16  # the inputs a stream may be behind and still be sent what changed, not the whole state
+
+
+class Viewer(NamedTuple):
+    """Whom a view is for: the host (who sees every card) or not, and the player whose seat the phone holds."""
+
+    host: bool
+    player: str | None
+
+
+class View:
+    """One frame as one viewer may see it: the value, and its JSON (the whole state) once asked for."""
+
+    __slots__ = ("value", "_text")
+
+    def __init__(self, value: State) -> None:
+        self.value = value
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self.value, separators=(",", ":"))
+        return self._text
+
+
+class Frame:
+    """One state the table published (an input accepted, a game started or resumed) and its views, built on demand
+    and kept for every stream that shows it."""
+
+    def __init__(self, game: int | None, state: State, before: State | None = None,
+                 events: Sequence[Event] = ()) -> None:
+        self.game, self.state, self.before, self.events = game, state, before, events
+        self.event_id = f"{game}:{state['seq']}"
+        self._views: dict[Hashable, View] = {}
+        self._changes: dict[int, tuple[View, View, str]] = {}  # id of the view before: it, the view now, the ops
+        self._lock = threading.Lock()
+
+    def changes(self, before: View, now: View) -> str:
+        """What changed from ``before`` (a view of the frame before this one) to ``now`` (this frame's view for the
+        same viewer): :func:`.delta.diff`'s operations as JSON, worked out once for every stream that sends them."""
+        with self._lock:
+            found = self._changes.get(id(before))
+            if found is None or found[0] is not before or found[1] is not now:
+                found = (before, now, json.dumps(diff(before.value, now.value), separators=(",", ":")))
+                self._changes[id(before)] = found
+            return found[2]
+
+    def view(self, viewer: Hashable, build: Callable[[State, Sequence[Event]], State]) -> View:
+        """The frame as ``viewer`` sees it (``build`` makes it from the state and its input's events): built once, and a view equal to one
+        already built for another viewer is that one (a game without face-down cards looks the same to all)."""
+        with self._lock:
+            found = self._views.get(viewer)
+            if found is None:
+                value = build(self.state, self.events)
+                found = next((v for v in self._views.values() if same(v.value, value)), None) or View(value)
+                self._views[viewer] = found
+            return found
 
 
 class Feed:
@@ -31,10 +96,67 @@ class Feed:
         self._changed = threading.Condition()
         self._history: deque[dict[str, Any]] = deque(maxlen=history_points)
         self._game: int | None = None
+        self._frames: deque[Frame] = deque(maxlen=RECENT_FRAMES)
+        if table.state is not None:
+            events = table.game.events if table.game is not None else ()
+            self._frames.append(Frame(self._game_id(), table.state, events=events))
         self.ledger = Ledger()
         self._record(table.state, self._game_id())
         self.ledger.seed(table.state, self._game)
         self._unsubscribe = table.subscribe(self._on_update)
+
+    def latest(self) -> Frame | None:
+        """The table's newest state as a frame (None before any game)."""
+        with self._changed:
+            return self._frames[-1] if self._frames else None
+
+    def frame_of(self, update: Update) -> Frame:
+        """The frame of ``update`` (a new one if it is no longer among the recent ones)."""
+        with self._changed:
+            found = next((f for f in reversed(self._frames) if f.state is update.state), None)
+        return found or Frame(self._game_id(), update.state, update.before, update.events)
+
+    def frame_before(self, frame: Frame) -> Frame | None:
+        """The frame whose state ``frame`` followed (a new one if it is no longer among the recent ones); None for
+        a game started or resumed."""
+        if frame.before is None:
+            return None
+        with self._changed:
+            found = next((f for f in reversed(self._frames) if f.state is frame.before), None)
+        return found or Frame(frame.game, frame.before)
+
+    def catch_up(self, held: Frame | None, latest: Frame, viewer: Viewer, build: Callable[[State, Sequence[Event]], State]) -> str:
+        """The events that bring a phone holding ``held`` (as ``viewer`` saw it; None: nothing) to ``latest``: what
+        changed input by input while ``held`` is among the recent frames and the inputs since follow each other in
+        one game, else the whole state. A ``delta`` event's data is the operations alone (:mod:`.delta`): they
+        apply to the state of the event before it on the same stream (the one resumed from with ``Last-Event-ID``),
+        its id says the state they bring."""
+        chain = self._chain(held, latest) if held is not None else None
+        if chain is None:
+            return sse(latest.event_id, "state", latest.view(viewer, build).text())
+        parts, before = [], held.view(viewer, build)  # type: ignore[union-attr]
+        for frame in chain:
+            now = frame.view(viewer, build)
+            parts.append(sse(frame.event_id, "delta", frame.changes(before, now)))
+            before = now
+        return "".join(parts)
+
+    def _chain(self, held: Frame, latest: Frame) -> list[Frame] | None:
+        """The frames after ``held`` up to ``latest``, each the state after the one before; None if there is none
+        such (``held`` is no longer among the recent frames, or a game started or resumed since)."""
+        with self._changed:
+            frames = list(self._frames)
+        start = next((i for i, f in enumerate(frames) if f is held), None)
+        end = next((i for i, f in enumerate(frames) if f is latest), None)
+        if start is None or end is None or end < start:
+            return None
+        chain = frames[start + 1:end + 1]
+        previous = held
+        for frame in chain:
+            if frame.before is not previous.state or frame.game != previous.game:
+                return None
+            previous = frame
+        return chain
 
     def close(self) -> None:
         """Stop listening and release every waiting stream."""
@@ -67,11 +189,12 @@ class Feed:
 
     def _on_update(self, update: Update) -> None:
         game = self._game_id()
-        self._record(update.state, game)
-        self.ledger.record(update, game)
-        with self._changed:
+        with self._changed:  # the streams first: they wait on this, the history and the ledger can follow
+            self._frames.append(Frame(game, update.state, update.before, update.events))
             self.version += 1
             self._changed.notify_all()
+        self._record(update.state, game)
+        self.ledger.record(update, game)
 
     def _record(self, state: dict[str, Any] | None, game: int | None) -> None:
         if state is None:
@@ -86,6 +209,11 @@ class Feed:
                 self._game = game
             if not self._history or self._history[-1] != point:
                 self._history.append(point)
+
+
+def sse(event_id: str, kind: str, data: str) -> str:
+    """One server-sent event (its fields without the optional space after the colon: every byte counts)."""
+    return f"id:{event_id}\nevent:{kind}\ndata:{data}\n\n"
 
 
 def net_worth(state: dict[str, Any]) -> dict[str, int]:

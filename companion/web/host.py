@@ -7,7 +7,6 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, request, session
-from flask_wtf.csrf import generate_csrf
 
 from companion.engine import IllegalInput, find_ruleset, ruleset_ids
 from companion.engine.core import MAX_AMOUNT, Ruleset
@@ -15,7 +14,8 @@ from companion.gamefile import GameFileError
 from companion.network.wifi import WifiCredentials, qr_payload
 
 from .access import AccessDenied, Permission
-from .api import as_seen_here, last_events, limit, running_state
+from .api import accepted, as_seen_here, last_events, limit, running_state
+from .csrf import generate_csrf
 from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, renewed_session, requires
@@ -157,8 +157,7 @@ def post_undo() -> Any:
     """Take back the last input: ``{"seq": n}``."""
     body = json_body()
     seq, game = field(body, "seq", int), field(body, "game", int, required=False)
-    update = context().table.submit({"undo": 1}, source="host", expect_seq=seq, expect_game=game)
-    return jsonify({"state": as_seen_here(update.state, update.events), "events": [e["text"] for e in update.events]})
+    return accepted(context().table.submit({"undo": 1}, source="host", expect_seq=seq, expect_game=game))
 
 
 @host.post("/remove-player")
@@ -177,7 +176,7 @@ def post_remove_player() -> Any:
     update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq,
                               expect_game=game)
     ctx.access.free_seat(player)
-    return jsonify({"state": as_seen_here(update.state, update.events), "events": [e["text"] for e in update.events]})
+    return accepted(update)
 
 
 @host.post("/rename-player")

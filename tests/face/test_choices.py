@@ -215,3 +215,23 @@ def test_one_press_never_spends_plays_or_does_what_cannot_be_undone(ruleset: str
                 assert own[first_choice(state, engine)].roll
             state, _ = apply(state, line)
     assert checked > 0
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924"])
+def test_the_deeds_entry_says_what_the_whole_list_of_deed_acts_would(ruleset: str) -> None:
+    """The entry ("Build, mortgage") is worked out by trying each kind of act only until one is taken (issue 43):
+    at every state of a bot game, for every player, it is what the whole list (:func:`deed_choices`) makes of it."""
+    lines: list[dict] = []
+    play_game(GameSpec(ruleset, 3, seed=6), 0, lines)
+    labels = space_labels(find_ruleset(ruleset))
+    state, _ = new_game(lines[0]["setup"])
+    for line in lines[1:160]:
+        for player in state["players"]:
+            deeds = choices_module.deed_choices(state, player["name"], labels)
+            words = list(dict.fromkeys(choices_module.DEED_WORDS.get(c.line["act"]["do"], ("",))[0]
+                                       for c in deeds if c.line))
+            label = ", ".join(words[:2]).capitalize()
+            whole = [ButtonChoice(label if len(label) <= choices_module.ENTRY_COLS else words[0].capitalize(), None)] \
+                if deeds else []
+            assert choices_module.deeds_entry(state, player["name"], labels) == whole, (state["seq"], player["name"])
+        state, _ = apply(state, line)

@@ -219,7 +219,7 @@ def test_a_joined_player_rolls_and_buys(app: Flask, table: Table) -> None:
     response = send(ann, {"roll": [1, 2]})
     assert response.status_code == 200
     body = response.get_json()
-    assert body["state"]["seq"] == 1 and "Ann rolls 1 and 2" in body["events"]
+    assert body["seq"] == 1 and body["base"] == 0 and "Ann rolls 1 and 2" in body["events"]
     assert send(ann, {"answer": "yes"}).status_code == 200
     assert table.state["spaces"]["baltic-avenue"]["owner"] == "Ann"
 

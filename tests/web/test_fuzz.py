@@ -20,6 +20,7 @@ from companion.table import Table
 from companion.web import Access, create_app
 
 from .conftest import CODE, PIN, SETUP, as_host, design_part, join, post
+from .sse import patched
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10**7) | st.text(max_size=12)
@@ -64,6 +65,7 @@ def test_any_input_is_answered_and_a_refusal_changes_nothing(phones: tuple[dict[
     clients, table = phones
     client = clients[who]
     before = public_state(table.state)
+    seen = client.get("/api/state").get_json()  # the view this phone holds: DESIGN.md's state and just_now
     body = {"input": line, "seq": before["seq"] + seq_delta}
     address = {"environ_base": {"REMOTE_ADDR": next(ADDRESSES)}}  # each example its own address, and a fresh limit
     client.application.extensions["companion"].limiter.reset()  # of refusals (per address and per phone)
@@ -75,8 +77,9 @@ def test_any_input_is_answered_and_a_refusal_changes_nothing(phones: tuple[dict[
     answer = response.get_json()
     event(f"status {response.status_code}")
     if response.status_code == 200:
-        assert design_part(answer["state"]) == public_state(table.state)
-        assert answer["state"]["seq"] == before["seq"] + 1
+        # what changed, from the view of the state acted on
+        assert design_part(patched(seen, answer["ops"])) == public_state(table.state)
+        assert answer["seq"] == before["seq"] + 1 and answer["base"] == before["seq"]
     else:
         assert set(answer) == {"error", "message"} and answer["message"]
         assert public_state(table.state) == before

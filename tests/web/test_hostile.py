@@ -529,7 +529,7 @@ def test_a_player_flooding_accepted_inputs_is_slowed_and_the_others_still_play(t
                                                   source="127.0.0.15", headers=bob)
                 statuses.append(status)
                 if status == 200:
-                    seq, offered = answer["state"]["seq"], not offered
+                    seq, offered = answer["seq"], not offered
                 elif status == 409:
                     seq = table.state()["seq"]
 

@@ -14,7 +14,8 @@ from companion.table import Table
 from companion.web import Access, create_app
 from companion.web.just_now import NEWS_KINDS, just_now
 
-from .conftest import CODE, PIN
+from .conftest import CODE, PIN, as_host, post
+from .sse import patched
 
 CLASSIC = {"ruleset": "classic", "players": ["Ann", "Bob", "Cleo"], "seed": 5}
 
@@ -110,7 +111,6 @@ def test_every_event_of_bot_games_of_every_ruleset_becomes_a_line() -> None:
 
 def client(table: Table) -> FlaskClient:
     app = create_app(table, access=Access(host_pin=PIN, join_code=CODE), phone_dice="software")
-    app.config["WTF_CSRF_ENABLED"] = False
     return app.test_client()
 
 
@@ -119,12 +119,13 @@ def test_the_state_the_stream_and_an_inputs_reply_carry_it_and_a_restart_keeps_i
     with Journal(path) as journal:
         table = Table(journal)
         table.new_game(CLASSIC)
-        web = client(table)
-        assert web.post("/api/host/login", json={"pin": PIN}).status_code == 200
-        reply = web.post("/api/input", json={"input": {"roll": [1, 2]}, "seq": 0}).get_json()
-        assert [line["kind"] for line in reply["state"]["just_now"]["lines"]] == ["dice", "move"]
+        web = as_host(client(table))
+        before = web.get("/api/state").get_json()
+        reply = post(web, "/api/input", {"input": {"roll": [1, 2]}, "seq": 0}).get_json()
+        carried = patched(before, reply["ops"])["just_now"]  # the reply: what changed from the state acted on
+        assert [line["kind"] for line in carried["lines"]] == ["dice", "move"]
         seen = web.get("/api/state").get_json()["just_now"]
-        assert seen == reply["state"]["just_now"]
+        assert seen == carried
         assert seen["lines"][1]["to"] == "Baltic Avenue"
     with Journal(path) as journal:  # the Pi restarted: the stored game keeps the last input's events
         table = Table(journal, journal.latest_game())

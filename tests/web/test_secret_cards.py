@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from companion.engine import find_ruleset, new_game, public_state
 
+from .sse import patched
+
 SETUP = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
          "deal": {"Ann": ["travel-forward-2", "triple-play-136"], "Bob": ["travel-back-1", "triple-play-445"]}}
 
@@ -43,9 +45,13 @@ def test_the_reply_to_a_phones_input_hides_the_other_players_travel_cards(table,
 
     table.new_game({**SETUP, "start": {"turn": "Ann"}}, source="host")
     ann = join(app.test_client(), "Ann")
+    before = ann.get("/api/state").get_json()
     reply = send(ann, {"roll": [1, 2]}, seq=0)
     assert reply.status_code == 200, reply.get_json()
-    assert [p["cards"][0] for p in reply.get_json()["state"]["players"]] == ["travel-forward-2", "travel-hidden"]
+    assert "travel-back-1" not in reply.get_data(as_text=True)
+    after = patched(before, reply.get_json()["ops"])  # what changed for Ann, from the state she acted on
+    assert after == ann.get("/api/state").get_json()
+    assert [p["cards"][0] for p in after["players"]] == ["travel-forward-2", "travel-hidden"]
 
 
 

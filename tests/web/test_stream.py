@@ -61,10 +61,11 @@ def test_resume_with_last_event_id_sends_only_what_is_new(server: WebServer, tab
     event_id, state = again.next_state()
     assert state["seq"] == 1  # what it missed, at once
     again.close()
-    current = EventStream(server.host, server.port, last_event_id=event_id)
+    current = EventStream(server.host, server.port, last_event_id=event_id, held=state)
     table.submit({"answer": "yes"}, source="buttons")
     _, state = current.next_state()
-    assert state["seq"] == 2  # the state it had already seen was not sent again
+    assert state["seq"] == 2 and design_part(state) == public_state(table.state)  # the state it had seen was not sent again:
+    assert current.kinds == ["delta"]  # only what changed since
     current.close()
 
 

@@ -6,11 +6,11 @@ import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { drawWith, send } from "./talk.js";
 import { render } from "./render.js";
-import { follow, refresh } from "./stream.js";
+import { changed, follow, refresh } from "./stream.js";
 import { wire } from "./forms.js";
 import { hostSetup, showNoGame } from "./host.js";
 
-drawWith(render, refresh);
+drawWith(render, refresh, changed);
 
 // The header's height, for the prompt's panel that stays under it.
 new ResizeObserver(([entry]) => document.documentElement.style.setProperty("--head", entry.target.offsetHeight + "px"))

@@ -36,6 +36,33 @@ function groupOrder(id) {
   return `${at(first)}:${at(space)}`;
 }
 
+// What changed (a stream's delta, the reply to an input: companion/web/delta.py), applied: a new state, the one given
+// left as it was (the parts on each operation's path are copied), since the views compare the state before an act
+// with the one after it. Each operation is [pointer, value] (set), [pointer] (delete) or [pointer, items, drop] (an
+// array's first `drop` items go, `items` come at its end); a pointer is RFC 6901's ("/players/0/cash").
+export function patched(state, ops) {
+  const root = { "": state };
+  const copied = new Set([root]);
+  for (const [pointer, ...rest] of ops) {
+    const keys = ["", ...pointer.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"))];
+    let node = root;
+    for (const key of keys.slice(0, -1)) {
+      let child = node[key];
+      if (!copied.has(child)) {
+        child = Array.isArray(child) ? child.slice() : { ...child };
+        copied.add(child);
+        node[key] = child;
+      }
+      node = child;
+    }
+    const last = keys[keys.length - 1];
+    if (rest.length === 0) delete node[last];
+    else if (rest.length === 1) node[last] = rest[0];  // an array's index one past its end appends
+    else copied.add(node[last] = node[last].slice(rest[1]).concat(rest[0]));
+  }
+  return root[""];
+}
+
 export function playing(name) {  // a seated player still in the game: one out of it is offered no acts
   return !!name && !!player(name) && !player(name).bankrupt;
 }

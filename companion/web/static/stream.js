@@ -1,16 +1,25 @@
 // Following the game: the state, the history and the session fetched afresh, the board of the state's ruleset, and
-// the live stream of states (opened again after the Pi refused it, or when a sleeping phone wakes).
+// the live stream: the whole state, then what changed after each input (opened again after the Pi refused it, or
+// when a sleeping phone wakes).
 
 import { $ } from "./dom.js";
-import { app } from "./state.js";
+import { app, patched } from "./state.js";
 import { api, loadSession } from "./talk.js";
 import { render } from "./render.js";
 import { drawBoard } from "./board.js";
+
+// The newest state this page has, which the next change applies to: drawn, or being drawn (a new board may be
+// fetched first, while the next change arrives).
+const held = { state: null, game: null };
+function hold(state, game) {
+  if (!held.state || game !== held.game || state.seq >= held.state.seq) Object.assign(held, { state, game });
+}
 
 export async function refresh() {
   await loadSession();
   try {
     const state = await api("/api/state");
+    hold(state, app.session.game_id);
     if (!app.board || app.ruleset !== state.ruleset) await loadBoard(state.ruleset);
     const history = await api("/api/history");
     app.history = history.points;
@@ -43,19 +52,49 @@ export function follow() {
     $("live").className = "live";
     if (stream.readyState === EventSource.CLOSED && app.stream === stream) followAgain();
   });
-  stream.addEventListener("state", async (event) => {
+  // Each event's id is GAME:SEQ, of the state it brings; a delta's changes apply to the state of the event before.
+  let before = null;
+  stream.addEventListener("state", (event) => {
     const state = JSON.parse(event.data);
-    const game = Number(event.lastEventId.split(":")[0]);  // the event id is GAME:SEQ
-    const newTurn = app.state && app.state.turn.number !== state.turn.number;
-    if (!app.board || app.ruleset !== state.ruleset || (app.board.dynamic_links && newTurn)) await loadBoard(state.ruleset);
-    if (app.state && game === app.game && state.seq >= app.state.seq) {
-      const cash = Object.fromEntries(state.players.filter((p) => "cash" in p).map((p) => [p.name, p.cash]));
-      if (!app.history.length || app.history[app.history.length - 1].seq !== state.seq) app.history.push({ seq: state.seq, cash });
-    } else if (app.state) {
-      app.history = (await api("/api/history")).points;
-    }
-    render(state, game);
+    before = state.seq;
+    show(state, Number(event.lastEventId.split(":")[0]));
   });
+  stream.addEventListener("delta", (event) => {
+    const [game, seq] = event.lastEventId.split(":").map(Number);
+    if (before === null) before = held.state && held.state.seq;  // resumed with Last-Event-ID: the state held
+    changed(game, seq, { base: before, ops: JSON.parse(event.data) });
+    before = seq;
+  });
+}
+
+// A state to show: the board of its ruleset first, a point of the cash history (all of it fetched again for another
+// game), then every panel.
+async function show(state, game) {
+  hold(state, game);
+  const newTurn = app.state && app.state.turn.number !== state.turn.number;
+  if (!app.board || app.ruleset !== state.ruleset || (app.board.dynamic_links && newTurn)) await loadBoard(state.ruleset);
+  if (app.state && game === app.game && state.seq >= app.state.seq) {
+    const cash = Object.fromEntries(state.players.filter((p) => "cash" in p).map((p) => [p.name, p.cash]));
+    if (!app.history.length || app.history[app.history.length - 1].seq !== state.seq) app.history.push({ seq: state.seq, cash });
+  } else if (app.state) {
+    app.history = (await api("/api/history")).points;
+  }
+  render(state, game);
+}
+
+// What changed (`{base, ops}`: a stream's delta, or the reply to this phone's input) bringing game `game` to `seq`:
+// applied to the state held when made from it, and shown; dropped when the page has it already (the reply and the
+// stream each bring it, whichever comes first); else (the page missed an input) the stream is opened anew, which
+// sends the whole state. Returns the state at `seq` when the page has it now.
+export function changed(game, seq, delta) {
+  if (held.state && game === held.game && seq <= held.state.seq) return held.state.seq === seq ? held.state : null;
+  if (!held.state || game !== held.game || delta.base !== held.state.seq) {
+    follow();
+    return null;
+  }
+  const state = patched(held.state, delta.ops);
+  show(state, game);
+  return state;
 }
 
 // The browser reconnects a dropped stream by itself, but gives up on one the Pi refused (429: too many open from

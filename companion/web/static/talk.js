@@ -5,9 +5,10 @@ import { $, el } from "./dom.js";
 import { actor, app, signed, spaceName } from "./state.js";
 
 // Drawing a reply needs every view, and every view acts through this module: the entry module (app.js) hands the
-// page's render and refresh (render.js, stream.js) here once, so that no module imports one that imports it.
-const page = { render: () => {}, refresh: async () => {} };
-export function drawWith(render, refresh) { Object.assign(page, { render, refresh }); }
+// page's render, refresh and changed (render.js, stream.js) here once, so that no module imports one that imports
+// it.
+const page = { render: () => {}, refresh: async () => {}, changed: () => null };
+export function drawWith(render, refresh, changed) { Object.assign(page, { render, refresh, changed }); }
 const render = (state, game) => page.render(state, game);
 export const refresh = () => page.refresh();
 
@@ -74,12 +75,13 @@ export async function send(path, body, okText, done) {
   if (moving) calm(true);
   try {
     const result = await api(path, body);
-    // An input's reply is a state of the game it was made on; a bare state (new game, resume, import, rename)
-    // is of a game whose id the stream or the session tells next.
-    if (result && result.state && result.state.seq !== undefined) render(result.state, body && body.game);
-    else if (result && result.seq !== undefined && result.players) render(result, null);
+    // An input's reply is what changed from the state it was made on (the stream brings the same; whichever comes
+    // first is drawn); a bare state (new game, resume, import, rename) is of a game whose id the stream or the
+    // session tells next.
+    const after = result && result.ops ? page.changed(result.game, result.seq, result) : null;
+    if (result && result.seq !== undefined && result.players) render(result, null);
     if (okText) notice(okText, true);
-    if (done && result && result.state) confirmation(done(before, result.state), before);
+    if (done && after) confirmation(done(before, after), before);
     return result;
   } catch (error) {
     sayBeside(origin, error.message);

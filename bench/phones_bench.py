@@ -1,0 +1,376 @@
+"""Eight phones following the live stream while the host makes money actions (issue 43's comparison); prints figures,
+asserts nothing.
+
+`companion run` (as systemd starts it: mock pins, software dice, the phone page on loopback; tests/web/running.py)
+with a game of eight players, each owning two deeds. Eight phones (one loopback address each, each joined as its
+player) follow ``GET /api/stream`` over a keep-alive connection, as the page does; the host sends ``--actions``
+money actions (mortgage, lift the mortgage, in turn round the table) one after the other over one keep-alive
+connection, each once every phone has the one before. Printed:
+
+* the server's CPU per action: the process's CPU time (user and system, every thread) over the actions, divided by
+  their number; beside it the same at the reference speed (this machine's CPU time of the n-body loop of
+  bench/pi_box.py, scaled to :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle
+  table's own CPU (nothing happening, the phones following) per second, over the same time, which the figure
+  includes;
+* all phones updated: from the action's request sent to the last phone's event parsed, p50 and p99;
+* bytes per phone per action: everything each phone's socket received over the actions (HTTP chunk framing and
+  server-sent events' fields included), divided by the actions;
+* the host's reply: its round trip and its bytes;
+* each phone's state at the end against ``GET /api/state`` (its own view): the stream's updates add up.
+
+``--profile FILE``: the server's threads under yappi (CPU clock) over the actions only, the functions with the most
+CPU written to FILE (per action), for finding where the time goes (yappi: ``pip install yappi``).
+
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE]
+
+The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from pi_box import nbody_seconds, percentile  # noqa: E402
+from tests.web.running import RunningTable  # noqa: E402
+from tests.web.sse import MergedConnection, patched  # noqa: E402
+
+#: The n-body loop's CPU time per step on the machine the targets were set on (the 2-core development machine,
+#: 2026-11-28, best of three runs at load 8): a figure measured elsewhere is scaled by this over that machine's own.
+REFERENCE_STEP_US = 4.43
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+DEEDS = ["mediterranean-avenue", "baltic-avenue", "oriental-avenue", "vermont-avenue", "connecticut-avenue",
+         "st-charles-place", "states-avenue", "virginia-avenue", "st-james-place", "tennessee-avenue",
+         "new-york-avenue", "kentucky-avenue", "indiana-avenue", "illinois-avenue", "atlantic-avenue",
+         "ventnor-avenue"]
+HOST_ADDRESS = "127.0.5.100"
+WITHIN = 30.0
+TARGETS = {"cpu": 0.8, "cpu_first": 3.0, "p50": 1.0, "p99": 4.0, "bytes": 250}
+#: Issue 43's measure of the open-source web banker (monopoly-money: Node, a websocket per phone, nothing persisted).
+PEER = "0.83 ms CPU per action, all 8 phones p50 1.1 ms / p99 4.3 ms, 210 bytes per phone per action"
+
+
+def setup(players: int) -> dict[str, Any]:
+    """Classic, ``players`` players each owning two deeds (none mortgaged), Ann to roll."""
+    names = NAMES[:players]
+    return {"ruleset": "classic", "players": names, "seed": 1, "start": {
+        "players": {n: {"cash": 1500, "space": "go", "cards": [], "in_jail": False} for n in names},
+        "spaces": {DEEDS[i]: {"owner": names[i // 2], "houses": 0, "hotel": False, "mortgaged": False}
+                   for i in range(2 * players)},
+        "pools": {}, "turn": names[0]}}
+
+
+# ---------------------------------------------------------------------- the phones
+class Follower:
+    """One phone's live stream on a raw socket: every byte received counted, its events parsed and applied as the
+    page applies them, and the time each ``seq`` arrived."""
+
+    def __init__(self, table: RunningTable, source: str, cookie: str) -> None:
+        self.table, self.source, self.cookie = table, source, cookie
+        self.sock = socket.create_connection((table.host, table.port), timeout=WITHIN, source_address=(source, 0))
+        self.sock.sendall((f"GET /api/stream HTTP/1.1\r\nHost: {table.host}:{table.port}\r\n"
+                           f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode())
+        self.sock.setblocking(False)
+        self.received = 0
+        self.raw = b""  # bytes not parsed yet (the head, then chunk framing)
+        self.head = True
+        self.text = b""  # the body, de-chunked, not yet parsed into events
+        self.state: dict[str, Any] | None = None
+        self.game: int | None = None
+        self.arrived: dict[int, float] = {}
+        self.broken: str | None = None
+
+    def read(self, now: float) -> None:
+        try:
+            data = self.sock.recv(65536)
+        except BlockingIOError:
+            return
+        if not data:
+            self.broken = self.broken or "the stream ended"
+            return
+        self.received += len(data)
+        self.raw += data
+        if self.head:
+            end = self.raw.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = self.raw.split(b"\r\n", 1)[0]
+            if b" 200 " not in status:
+                self.broken = status.decode()
+            self.raw, self.head = self.raw[end + 4:], False
+        self._unchunk()
+        self._events(now)
+
+    def _unchunk(self) -> None:
+        while True:
+            line_end = self.raw.find(b"\r\n")
+            if line_end < 0:
+                return
+            size = int(self.raw[:line_end].split(b";")[0], 16)
+            if len(self.raw) < line_end + 2 + size + 2:
+                return
+            self.text += self.raw[line_end + 2:line_end + 2 + size]
+            self.raw = self.raw[line_end + 2 + size + 2:]
+
+    def _events(self, now: float) -> None:
+        while (end := self.text.find(b"\n\n")) >= 0:
+            block, self.text = self.text[:end].decode(), self.text[end + 2:]
+            fields: dict[str, str] = {}
+            for line in block.split("\n"):
+                if line and not line.startswith(":"):
+                    key, _, value = line.partition(":")
+                    fields[key] = fields.get(key, "") + value.removeprefix(" ")
+            kind, data = fields.get("event"), fields.get("data")
+            if data is None:
+                continue
+            game = int(fields.get("id", "0:0").split(":")[0])
+            if kind == "state":
+                self.state, self.game = json.loads(data), game
+            elif kind == "delta":  # what changed since the event before
+                if self.state is None or game != self.game:
+                    self.broken = "a delta before the state, or of another game"
+                    continue
+                self.state = patched(self.state, json.loads(data))
+            else:
+                continue
+            self.arrived.setdefault(self.state["seq"], now)  # type: ignore[index]
+
+
+class Phones:
+    """The phones' streams, read by one thread (a selector), so that the bench's own threads do not slow them."""
+
+    def __init__(self, followers: list[Follower]) -> None:
+        self.followers = followers
+        self.changed = threading.Condition()
+        self.stop = threading.Event()
+        self.selector = selectors.DefaultSelector()
+        for follower in followers:
+            self.selector.register(follower.sock, selectors.EVENT_READ, follower)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            for key, _ in self.selector.select(0.1):
+                key.data.read(time.perf_counter())
+            with self.changed:
+                self.changed.notify_all()
+
+    def all_have(self, seq: int, within: float = WITHIN) -> float | None:
+        """When the last phone had ``seq`` (perf_counter), or None if one did not in time."""
+        deadline = time.monotonic() + within
+        with self.changed:
+            while not all(f.state is not None and f.state["seq"] >= seq for f in self.followers):
+                left = deadline - time.monotonic()
+                if left <= 0 or any(f.broken for f in self.followers):
+                    return None
+                self.changed.wait(min(left, 0.1))
+            return max(min(t for s, t in f.arrived.items() if s >= seq) for f in self.followers)
+
+    def received(self) -> int:
+        return sum(f.received for f in self.followers)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+        for follower in self.followers:
+            follower.sock.close()
+
+
+# ---------------------------------------------------------------------- the host
+class Host:
+    """The host's one keep-alive connection: its cookie and CSRF token, each reply's time and size."""
+
+    def __init__(self, table: RunningTable) -> None:
+        self.headers = table.signed_in("/api/host/login", {"pin": table.pin}, source=HOST_ADDRESS)
+        self.conn = MergedConnection(table.host, table.port, timeout=WITHIN, source_address=(HOST_ADDRESS, 0))
+
+    def post(self, path: str, body: Any) -> tuple[int, Any, int]:
+        data = json.dumps(body, separators=(",", ":")).encode()
+        self.conn.request("POST", path, body=data, headers={**self.headers, "Content-Type": "application/json"})
+        response = self.conn.getresponse()
+        raw = response.read()
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.headers["Cookie"] = cookie.split(";", 1)[0]
+        return response.status, json.loads(raw) if raw else None, len(raw)
+
+    def get(self, path: str) -> Any:
+        self.conn.request("GET", path, headers=self.headers)
+        response = self.conn.getresponse()
+        return json.loads(response.read())
+
+
+def new_seq(reply: Any) -> int:
+    """The seq an accepted input's reply is at (the whole state, or what changed)."""
+    return int(reply["state"]["seq"]) if "state" in reply else int(reply["seq"])
+
+
+def money_actions(host: Host, phones: Phones, count: int, players: int, game: int, seq: int,
+                  mortgaged: dict[str, bool]) -> tuple[list[float], list[float], list[int], int]:
+    """``count`` actions, each once every phone has the one before: all-phones delays, reply times and sizes."""
+    delays, replies, sizes = [], [], []
+    for i in range(count):
+        name = NAMES[i % players]
+        deed = DEEDS[2 * (i % players) + (i // players) % 2]
+        verb = "unmortgage" if mortgaged[deed] else "mortgage"
+        body = {"input": {"act": {"player": name, "do": verb, "space": deed}}, "seq": seq, "game": game}
+        sent = time.perf_counter()
+        status, reply, size = host.post("/api/input", body)
+        replied = time.perf_counter()
+        if status != 200:
+            raise SystemExit(f"action {i} ({verb} {deed}) refused: {status} {reply}")
+        mortgaged[deed] = not mortgaged[deed]
+        seq = new_seq(reply)
+        last = phones.all_have(seq)
+        if last is None:
+            broken = [f.broken for f in phones.followers if f.broken]
+            raise SystemExit(f"not every phone had seq {seq} within {WITHIN} s {broken}")
+        delays.append(last - sent)
+        replies.append(replied - sent)
+        sizes.append(size)
+    return delays, replies, sizes, seq
+
+
+# ---------------------------------------------------------------------- profiling
+SITECUSTOMIZE = '''
+import os, signal
+if os.environ.get("COMPANION_YAPPI"):
+    import yappi
+    yappi.set_clock_type("cpu")
+    def _start(*_):
+        yappi.clear_stats()
+        yappi.start(builtins=True, profile_threads=True)
+    def _stop(*_):
+        yappi.stop()
+        yappi.get_func_stats().save(os.environ["COMPANION_YAPPI"], type="pstat")
+    signal.signal(signal.SIGUSR1, _start)
+    signal.signal(signal.SIGUSR2, _stop)
+'''
+
+
+def write_profile(path: Path, stats_file: Path, actions: int) -> None:
+    """The functions with the most CPU (their own, and with what they call), per action, into ``path``."""
+    import pstats
+
+    with path.open("w", encoding="utf-8") as out:
+        stats = pstats.Stats(str(stats_file), stream=out)
+        out.write(f"yappi, CPU clock, every thread of `companion run`, over {actions} actions (divide by it)\n")
+        stats.sort_stats("cumulative").print_stats(70)
+        stats.sort_stats("tottime").print_stats(50)
+
+
+# ---------------------------------------------------------------------- main
+def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, here_us: float) -> str:
+    per = 1000 * cpu / actions
+    scaled = per * REFERENCE_STEP_US / here_us
+    idle_share = 1000 * idle_per_second * wall / actions
+    return (f"server CPU per action: {per:.2f} ms here, {scaled:.2f} ms at the reference speed "
+            f"(target <= {TARGETS['cpu']} ms, first milestone <= {TARGETS['cpu_first']} ms); of which the idle "
+            f"table's own {idle_share:.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--phones", type=int, default=8, choices=range(1, 9), metavar="1-8")
+    parser.add_argument("--warm-up", type=int, default=24, help="actions before the measured ones")
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds of the idle table measured")
+    parser.add_argument("--steps", type=int, default=50_000, help="n-body steps of the reference loop")
+    parser.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
+    args = parser.parse_args()
+
+    here_us = nbody_seconds(args.steps) * 1e6 / args.steps
+    print(f"reference loop (n-body of bench/pi_box.py, Python {sys.version.split()[0]}): {here_us:.2f} us of CPU per "
+          f"step here; the reference speed {REFERENCE_STEP_US} us (figures 'at the reference speed' are scaled by "
+          f"{REFERENCE_STEP_US / here_us:.2f}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as folder:
+        if args.profile:
+            custom = Path(folder) / "custom"
+            custom.mkdir()
+            (custom / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+            os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+            os.environ["COMPANION_YAPPI"] = str(Path(folder) / "profile.pstat")
+        table = RunningTable(Path(folder))
+        try:
+            run(table, args, here_us, Path(folder))
+        finally:
+            table.stop()
+
+
+def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
+    print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
+    host = Host(table)
+    status, reply, _ = host.post("/api/host/new-game", {"setup": setup(args.phones)})
+    assert status == 200, reply
+    game = int(host.get("/api/session")["game_id"])
+    followers = []
+    for n in range(args.phones):
+        source = f"127.0.5.{n + 1}"
+        joined = table.signed_in("/api/join", {"code": table.join_code, "player": NAMES[n]}, source=source)
+        followers.append(Follower(table, source, joined["Cookie"]))
+    phones = Phones(followers)
+    seq = int(host.get("/api/state")["seq"])
+    if phones.all_have(seq) is None:
+        raise SystemExit(f"the phones' streams did not start: {[f.broken for f in followers]}")
+    mortgaged = {deed: False for deed in DEEDS}
+    time.sleep(1.0)  # the joins' and the new game's work done
+    cpu, wall = table.cpu_seconds(), time.monotonic()
+    time.sleep(args.idle)
+    idle = (table.cpu_seconds() - cpu) / (time.monotonic() - wall)
+    print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
+          f"({1000 * idle:.1f} ms of CPU per second; target <= 1%)")
+    _, _, _, seq = money_actions(host, phones, args.warm_up, args.phones, game, seq, mortgaged)
+    if args.profile:
+        os.kill(table.proc.pid, signal.SIGUSR1)
+        time.sleep(0.5)
+    received, cpu, wall = phones.received(), table.cpu_seconds(), time.monotonic()
+    delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged)
+    cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
+    if args.profile:
+        os.kill(table.proc.pid, signal.SIGUSR2)
+    n = len(delays)
+    print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
+    print(cpu_figures(cpu, n, idle, wall, here_us))
+    print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
+          f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
+          f"p99 <= {TARGETS['p99']:g} ms)")
+    print(f"bytes per phone per action: {received / args.phones / n:.0f} (target <= {TARGETS['bytes']})")
+    print(f"the host's reply: p50 {1000 * percentile(replies, 0.5):.1f} ms, "
+          f"{sum(sizes) / n:.0f} bytes of JSON per action")
+    print(f"the peer, as issue 43 measured it: {PEER}")
+    for follower in followers:
+        headers = {"Cookie": follower.cookie}
+        status, state, _ = table.request("GET", "/api/state", source=follower.source, headers=headers)
+        if status != 200 or state != follower.state:
+            print(f"MISMATCH: the phone at {follower.source} holds a state unlike GET /api/state's")
+            break
+    else:
+        print(f"each phone's state at the end equals GET /api/state's ({args.phones} phones)")
+    phones.close()
+    if args.profile:
+        stats = folder / "profile.pstat"
+        deadline = time.monotonic() + 30
+        while not stats.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        write_profile(args.profile, stats, n)
+        print(f"profile: {args.profile}")
+
+
+if __name__ == "__main__":
+    main()

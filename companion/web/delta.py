@@ -1,0 +1,100 @@
+"""What changed between two JSON values: the operations a phone applies to the state it holds to get the next one.
+
+Generic: any key of any object, at any depth, is compared (nothing here knows the state's keys), and the engine's
+copy-on-write states share every part an input did not touch, so parts that are the same object are skipped without
+a look inside: a money action is compared in a few dozen steps, whatever the size of the state.
+
+An operation is a JSON array whose first item is where it applies, a JSON Pointer (RFC 6901: the keys and indexes
+from the root, each after a ``/``, ``~`` written ``~0`` and ``/`` ``~1``: ``"/players/0/cash"``; ``""`` is the root):
+
+* ``[path, value]``: set (an object's key, new or not; an array's index, or the index one past its end: append);
+* ``[path]``: delete an object's key;
+* ``[path, items, drop]``: an array loses its first ``drop`` items and ``items`` are added at its end (the log's
+  window of recent lines moving on by a line costs that line, not the window).
+
+Applied in order, they turn a copy of ``old`` into ``new`` (the page: ``patched`` in static/state.js; the tests:
+``tests/web/sse.py``). Booleans are never taken for numbers (``True == 1`` in Python, not in JSON).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Op = list[Any]
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    """The operations that turn ``old`` into ``new`` (an empty list when they are equal)."""
+    ops: list[Op] = []
+    _diff(old, new, "", ops)
+    return ops
+
+
+def pointer(path: str, key: str | int) -> str:
+    """``path`` (a JSON Pointer) one key or index further."""
+    text = str(key)
+    if "~" in text or "/" in text:
+        text = text.replace("~", "~0").replace("/", "~1")
+    return f"{path}/{text}"
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+    if old is new:
+        return
+    kind = type(new)
+    if kind is not type(old):
+        ops.append([path, new])
+    elif kind is dict:
+        for key, value in new.items():
+            if key in old:
+                _diff(old[key], value, pointer(path, key), ops)
+            else:
+                ops.append([pointer(path, key), value])
+        ops.extend([pointer(path, key)] for key in old if key not in new)
+    elif kind is list:
+        _diff_list(old, new, path, ops)
+    elif old != new:
+        ops.append([path, new])
+
+
+def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
+    """Index by index when few items changed in place; else as a window that moved on (the first items dropped, new
+    ones added at the end); else the whole array."""
+    if len(old) == len(new):
+        changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and not same(a, b)]
+        if not changed:
+            return
+        if len(changed) == 1 or not _window(old, new, path, ops):
+            if 2 * len(changed) > len(new):
+                ops.append([path, new])
+                return
+            for i in changed:
+                _diff(old[i], new[i], pointer(path, i), ops)
+        return
+    if not _window(old, new, path, ops):
+        ops.append([path, new])
+
+
+def _window(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> bool:
+    """Add the window operation if ``new`` is ``old`` less its first items, more some at its end; False if not."""
+    for drop in range(len(old)):
+        kept = len(old) - drop
+        if kept <= len(new) and same(old[drop], new[0]) and all(a is b or same(a, b) for a, b in zip(old[drop:], new)):
+            if drop or kept < len(new):
+                ops.append([path, new[kept:], drop])
+            return True
+    return False
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON: the same object, or equal values of the same types all the way down (``True`` is not 1)."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        return a.keys() == b.keys() and all(v is b[k] or same(v, b[k]) for k, v in a.items())
+    if kind is list:
+        return len(a) == len(b) and all(x is y or same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
