@@ -10,10 +10,9 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request, session
+from flask import Flask, jsonify, render_template, request, session
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -23,34 +22,21 @@ from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
+from .api import api, input_is_taken_now
+from .cards import cards as cards_routes
 from .compress import compress_when_asked
+from .context import MAX_BODY, MAX_INPUT_BODY, WebContext
 from .csrf import CSRFError, protect
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
-from .feed import Feed, StreamSlots
+from .feed import Feed
+from .guard import is_host
+from .host import host
 from .hosts import answers_to, known_names
+from .pages import pages
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
 
 log = logging.getLogger(__name__)
-
-MAX_BODY = 256 * 1024  # the largest request: an imported game file
-MAX_INPUT_BODY = 8 * 1024  # one input line
-MAX_NEW_GAME_BODY = 32 * 1024  # a setup with a game in progress
-
-
-@dataclass
-class WebContext:
-    """What the routes work on: ``app.extensions["companion"]``."""
-
-    table: Table
-    access: Access
-    feed: Feed
-    phone_dice: PhoneDice
-    limiter: Limiter
-    stream_keepalive: float = 15.0
-    streams: StreamSlots = field(default_factory=StreamSlots)
-    #: The table's card reader, once the table has one (``companion.web.cards.CardDesk``; None: no reader).
-    cards: Callable[[], Any] = lambda: None
 
 
 def create_app(
@@ -98,13 +84,6 @@ def create_app(
     access.on_retire(context.streams.end_session)  # a session id replaced: its streams end (the page opens anew)
     app.extensions["companion"] = context
 
-    from .api import api
-    from .cards import cards as cards_routes
-    from .api import input_is_taken_now
-    from .guard import is_host
-    from .host import host
-    from .pages import pages
-
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(host)
@@ -148,25 +127,10 @@ def requesting_phone() -> str:
     return "phone:" + str(session.get("sid", ""))
 
 
-def context() -> WebContext:
-    """The :class:`WebContext` of the app serving this request."""
-    return current_app.extensions["companion"]
-
-
 def _json_error(status: int, code: str, message: str) -> Any:
     response = jsonify(error_body(code, message))
     response.status_code = status
     return response
-
-
-def body_limit(max_bytes: int) -> Any:
-    """Declare the largest body a route accepts (default: one input line, ``MAX_INPUT_BODY``)."""
-
-    def mark(view: Any) -> Any:
-        view.max_body = max_bytes
-        return view
-
-    return mark
 
 
 def _check_host(app: Flask) -> None:
