@@ -77,7 +77,8 @@ class Assets:
             return response
         response.headers["Cache-Control"] = EVERY_TIME
         response.set_etag(asset.digest[:16] + ("-gz" if packed else ""))  # each representation its own
-        return response.make_conditional(request)
+        response.make_conditional(request)  # 304 while the phone holds this one
+        return response
 
 
 def serve_assets(app: Flask, folder: Path) -> Assets:
