@@ -3,9 +3,10 @@
 The page names them under ``/static/<version>/``, where the version is a hash of every file in ``static/``: a phone
 keeps them a year without asking again (``immutable``), and an update of any file changes the path of all of them,
 so a page never runs a mix of old and new modules (they import each other by relative paths, which stay in the
-page's version). A path of another version is not found (the page that named it reloads). The files are read when
-the app is made (a file changed on disk is served from the next start, as the version says) and each is gzip'd once,
-at the first phone that asks for gzip, when that makes it smaller. ``/static/<name>`` serves the current file too,
+page's version). A path of another version is not found: only a page served before an update names one, and
+reloading it names the new one (it cannot run half old, half new). The files are read when the app is made (a file
+changed on disk is served from the next start, as the version says) and each is gzip'd once, at the first phone
+that asks for gzip, when that makes it smaller. ``/static/<name>`` serves the current file too,
 checked again each time (``no-cache``, with its hash as ETag), for a link to a file itself.
 
 The answers carry only what a script or a style sheet needs: no content security policy, frame or referrer

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask, request
+from flask import request
 from flask.testing import FlaskClient
 
 import companion.web
