@@ -148,6 +148,8 @@ def test_no_opens_the_auction_held_on_the_buttons_or_the_phones(tmp_path: Path) 
         assert "Bob: bid $20" in t.text()
         t.play(LOOK, "NEXT")
         assert "Bob: bid $60" in t.text()  # the big step
+        t.play("NEXT")
+        assert "Bob: bid $110" in t.text()  # the biggest: the phones' quick bids are the same (companion.bids)
         t.play("NEXT", "YES")  # Bob passes
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 10}},
                               {"act": {"player": "Bob", "do": "pass"}}]
