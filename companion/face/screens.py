@@ -210,7 +210,8 @@ def label(option: str, labels: Labels) -> str:
 
 # ====================================================================== the game frame
 def header(state: Mapping[str, Any], labels: Labels) -> Row:
-    """Whose turn it is, their cash and where their token stands."""
+    """Whose turn it is, their cash and where their token stands: the place's name as printed when it fits beside
+    them, else none (until 2026-11-28 it was shortened word by word, "St. Charles Pl", "Reading RR")."""
     name = state["turn"]["player"]
     player = next((p for p in state["players"] if p["name"] == name), None)
     if player is None:
@@ -224,14 +225,8 @@ def header(state: Mapping[str, Any], labels: Labels) -> Row:
     room = cols - len(left) - 1
     if room < 3:
         return Row(left, invert=True)
-    right = fit_label(place, room)
+    right = place if len(place) <= room else ""  # as printed, or not at all (the story and MENU's players say it)
     return Row(left.ljust(cols - len(right)) + right, invert=True)
-
-
-def short_place(name: str, cols: int = 0) -> str:
-    """Shorter street names for the header and the players: 'Vermont Avenue' → 'Vermont Ave' (as short as the
-    abbreviations go when ``cols`` is 0, else only as far as needed to fit)."""
-    return abbreviate(name, cols)
 
 
 @dataclass(frozen=True)
@@ -653,15 +648,19 @@ def help_screen() -> Screen:
 
 
 def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:
-    """Every player: cash and place (MENU pressed briefly)."""
-    lines = []
+    """Every player: cash and place (MENU pressed briefly), the place as printed: beside the cash when it fits,
+    else on the row below; a player's rows are never on two pages."""
+    blocks = []
     for p in state["players"]:
-        place = short_place(labels.spaces.get(p.get("space", ""), p.get("space", "")))
-        status = "out" if p.get("bankrupt") else ("jail" if p.get("in_jail") else place)
-        lines.append(spread(f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"], status))
+        place = labels.spaces.get(p.get("space", ""), p.get("space", ""))
+        status = "out" if p.get("bankrupt") else ("in jail" if p.get("in_jail") else place)
+        who = f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"]
+        fits = len(who) + 1 + len(status) <= COLS["small"]
+        blocks.append([spread(who, status)] if fits else
+                      [fit(who, COLS["small"])] + [r.rjust(COLS["small"]) for r in wrap(status)])
     for pool, amount in (state.get("pools") or {}).items():
-        lines.append(spread(label(pool, labels), money(amount)))
-    shown, scrolls = window(lines, BODY_ROWS, scroll)
+        blocks.append([spread(label(pool, labels), money(amount))])
+    shown, scrolls = sentence_window(blocks, BODY_ROWS, scroll)
     rows = (Row("PLAYERS", invert=True, align="center"), *(Row(r) for r in shown),
             Row("MENU: back", align="center"))
     return Screen(rows, scrolls=scrolls, name="players")
