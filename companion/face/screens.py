@@ -468,7 +468,8 @@ def turned_page(told: Sequence[Sequence[str]], asked: Sequence[Sequence[str]], r
     following = turned[(at + 1) % len(turned)][0][0]
     holds = len(turned) > 1 and last < len(told) and following == last + 1 and following < len(told) \
         and len(whole) > following and whole[following] == whole[last]
-    alone = large_type and covers and len(page) == 1
+    alone = large_type and covers and len(page) == 1 and (  # a whole sentence, never a piece of one in large type
+        len(whole) <= page[0][0] or list(whole).count(whole[page[0][0]]) == 1)
     rows_of = story_pages.large(" ".join(page[0][1]), room // 2, COLS["large"]) if alone else None
     lines = [story_pages.Large(r) for r in rows_of] if rows_of is not None else \
         (big(page[0][0]) if alone else None)
