@@ -395,11 +395,11 @@ def rows_height(rows: Sequence[Row]) -> int:
     return sum(CELL[r.font][1] for r in rows) // PAGE
 
 
-def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-                room: int) -> tuple[list[list[str]], list[int], list[int]]:
+def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], room: int,
+                most: int = BODY_ROWS) -> tuple[list[list[str]], list[int], list[int]]:
     """The story's blocks for pages of ``room`` rows, with the index of the event each tells and of the sentence it
     is a piece of: an instruction (a move, an elevator, a hand-over) whole on one page, taking the option's rows too
-    if it must, a long list shared out between whole hand-overs (:mod:`.instructions`); any other sentence whole, or
+    if it must (up to ``most`` rows), a long list shared out between whole hand-overs (:mod:`.instructions`); any other sentence whole, or
     one longer than a page cut only between its clauses (:mod:`.story_pages`)."""
     ruleset = find_ruleset(state["ruleset"])
     blocks: list[list[str]] = []
@@ -407,7 +407,7 @@ def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
     whole: list[int] = []
     for index, event in enumerate(events):
         text = str(event["text"])
-        told = instructions.blocks(event, ruleset, room, BODY_ROWS, wrap) if len(sentences(text)) == 1 else None
+        told = instructions.blocks(event, ruleset, room, most, wrap) if len(sentences(text)) == 1 else None
         if told is not None:  # each block a whole instruction
             parts = [[block] for block in told]
         else:
@@ -494,8 +494,10 @@ def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any
     winner = str(state["winner"])
     rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
     size = 4  # the hint on the last row, as on every screen
-    body = [block for text in ([f"! {notice}"] if notice else []) + story(events) for sentence in sentences(text)
-            for block in story_pages.pieces(sentence, size, wrap)]  # whole instructions (the hand-overs) a page
+    told = [e for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
+    body = [block for sentence in sentences(f"! {notice}") for block in story_pages.pieces(sentence, size, wrap)] \
+        if notice else []
+    body += told_pieces(state, told, size, most=size)[0]  # each instruction (the hand-overs) whole on a page
     standings = []
     for p in state["players"]:
         mark = " (out)" if p.get("bankrupt") else ""

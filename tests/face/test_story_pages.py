@@ -148,3 +148,25 @@ def test_no_page_ends_mid_name_or_starts_with_a_fragment(ruleset: str) -> None:
     print(ruleset, pages_checked, sorted(kinds), long_ones, instructions_checked)
     assert len(kinds) >= 6 and pages_checked > 1000, kinds  # every kind of event the games have was drawn
     assert instructions_checked > 100
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_at_game_over_each_hand_over_is_whole_on_its_page(ruleset: str) -> None:
+    """The game-over screen has four rows under the winner: a bankruptcy's hand-over of many deeds was cut between
+    the items of its list ("...(mortgaged)," / "Vermont Avenue (mortgaged) and ..."); now each page is a whole
+    hand-over naming the taker."""
+    labels = space_labels(find_ruleset(ruleset))
+    over = 0
+    for whole, events in stories(ruleset):
+        state = public_state(whole)
+        if state.get("winner") is None:
+            continue
+        over += 1
+        told = [e for e in events if e.get("text") and e.get("kind") != "new-game"]
+        blocks, owners, sentence = screens.told_pieces(state, told, 4, most=4)
+        for i, block in enumerate(blocks):
+            if instructions.is_instruction(told[owners[i]]):
+                assert sentence.count(sentence[i]) == 1 and len(block) <= 4, told[owners[i]]["text"]
+        shown = {screens.game_screen(state, events, labels, scroll=s).rows for s in range(30)}
+        assert all(screens.rows_height(rows) == 8 for rows in shown)  # the whole 64 pixels, never more
+    assert over > 0 or ruleset == "addon"  # its bot games stop at the turn cap before anyone wins
