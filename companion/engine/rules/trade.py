@@ -106,6 +106,9 @@ class Trades(Ruleset):
             due += self.pass_space(d, giver, taker, sid)
         for card in bundle["cards"]:
             self.pass_card(d, giver, taker, card)
+            # A hand at the table moves it, as the deeds (told as they are: the OLED, the voice and both phones).
+            d.say("hand-over", f"{giver} gives {taker} the {self.card_name(card)} card", player=giver, to=taker,
+                  cards=[card])
         return due
 
     def pass_space(self, d: Draft, giver: str, taker: str, space_id: str) -> list[Task]:
