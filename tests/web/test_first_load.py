@@ -32,12 +32,12 @@ PRE_SPLIT = 42_693
 #: The same at 17eb165, the modules as they were merged (19 of them, every answer with the page's security headers
 #: and Flask's file headers, ~700 B each): 25 requests.
 AT_THE_SPLIT = 62_476
-#: Since the split the page grew (issue 38's panels and "Just now": +4.8 KB of script gzip'd as one file, +0.6 KB of
-#: style, +0.6 KB of JSON): 70,431 B in 26 requests before the static answers were trimmed and versioned, 60,313 B
-#: after. The ceiling is that, with room for a few bytes of headers: a change that makes the first load larger
+#: Since the split the page grew (issue 38's panels and "Just now": +5.1 KB of script gzip'd as one file, +0.6 KB of
+#: style, +0.6 KB of JSON): 70,662 B in 26 requests on main (f697cf7) before the static answers were trimmed and
+#: versioned, 60,681 B after. The ceiling is that, with room for a few bytes of headers: a change that makes the first load larger
 #: fails here, and says so by raising it. Against PRE_SPLIT the first load is still larger (issue 37's clause "the
 #: first load's size unchanged" is not met; docs/web.md, "The page", says by how much and why).
-CEILING = 60_500
+CEILING = 61_000
 #: The most a static file's head may take: status, type, length, encoding, Vary, cache, nosniff, date, server.
 STATIC_HEAD = 300
 GAME = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy", "Dee"], "seed": 1}
