@@ -18,8 +18,8 @@ from companion.table import StaleInput, Update
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
+from .context import context
 from .csrf import generate_csrf
-from .app import context
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany

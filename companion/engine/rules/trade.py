@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import IllegalInput
+
 from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft, Task
-from ..errors import IllegalInput
 
 
 #: The reason of a trade's cash payment (a ruleset may judge the trade after both sides, not after each).
