@@ -35,7 +35,7 @@ PHONE_HEADERS = {
 ACCEPT = {"page": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "style": "text/css,*/*;q=0.1",
           "script": "*/*", "api": "*/*"}
 # The page's own requests at start, in order (stream.js: loadSession, then the state, its ruleset's board, the
-# history); {ruleset} is the state's, {first} the first of /api/host/rulesets (the host's set-up shows its options).
+# history); {ruleset} is the state's.
 START = ("/api/session", "/api/state", "/api/board?ruleset={ruleset}", "/api/history")
 ASSETS = re.compile(r'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"[^>]*>')
 IMPORTS = re.compile(r'^\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^\s*import\s*"([^"]+)"', re.M)
@@ -60,11 +60,11 @@ VIEWER = Profile("a phone not joined yet")
 PLAYER = Profile("a seated player's phone", login=("/api/join", {"code": "{join_code}", "player": "Ann"}),
                  start=(*START, "/api/acts?player=Ann"))
 #: The host's phone at /host, logged in with the PIN: the host's tools (host.js, setup.js) come with ``import()``,
-#: it acts for the first player, and its tools ask for the join code, the cards, the rulesets (and the first one's
-#: board, for its options) and the stored games.
+#: it acts for the first player, and its tools ask for the join code, the cards, the rulesets and the stored games
+#: (the set-up's options are of the first ruleset, classic, whose board the page has already).
 HOST = Profile("the host's phone", path="/host", login=("/api/host/login", {"pin": "{host_pin}"}), later=("host.js",),
                start=(*START, "/api/acts?player=Ann", "/api/host/join", "/api/host/cards", "/api/host/rulesets",
-                      "/api/board?ruleset={first}", "/api/host/games"))
+                      "/api/host/games"))
 PROFILES = (VIEWER, PLAYER, HOST)
 
 
@@ -224,14 +224,12 @@ def first_load(host: str, port: int, profile: Profile = VIEWER, codes: dict[str,
                 queue += [(urljoin(url, a or b), "script") for a, b in IMPORTS.findall(text)]
             else:
                 queue += [(urljoin(url, u.strip()), "style") for u in CSS_URLS.findall(text)]
-        named = {"ruleset": "", "first": ""}
+        ruleset = ""
         for api in profile.start:
-            answer = phone.get(api.format(**named), "api")
+            answer = phone.get(api.format(ruleset=ruleset), "api")
             load.answers.append(answer)
             if urlsplit(answer.path).path == "/api/state" and answer.status == 200:
-                named["ruleset"] = json.loads(answer.content)["ruleset"]
-            if urlsplit(answer.path).path == "/api/host/rulesets" and answer.status == 200:
-                named["first"] = json.loads(answer.content)[0]["id"]
+                ruleset = json.loads(answer.content)["ruleset"]
     finally:
         phone.close()
     return load

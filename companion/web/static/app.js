@@ -5,10 +5,9 @@
 import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { drawWith, send } from "./talk.js";
-import { render } from "./render.js";
+import { hostTools, render } from "./render.js";
 import { changed, follow, refresh } from "./stream.js";
-import { wire } from "./forms.js";
-import { hostSetup, showNoGame } from "./host.js";
+import { showNoGame, wire } from "./forms.js";
 
 drawWith(render, refresh, changed);
 
@@ -30,7 +29,7 @@ async function start() {
   const player = fragment.get("player");
   if (code && player && app.session.player !== player
       && await send("/api/join", { code, player }, `You are ${player}`)) await refresh();
-  if (app.session.host) await hostSetup();
+  if (app.session.host) await (await hostTools()).hostSetup();
   showNoGame();
   if (!app.session.table_code) follow();
 }

@@ -1,16 +1,29 @@
-// The page's forms and buttons that stay (join, table code, host PIN, bid, trade, new game, import, export...),
-// wired once.
+// The page's forms and buttons that stay (join, table code, host PIN, bid, trade, money story), wired once; the
+// host's own are wired by host.js when it comes.
 
-import { $, el } from "./dom.js";
+import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { act, notice, send } from "./talk.js";
 import { follow, refresh } from "./stream.js";
-import { render } from "./render.js";
-import { hostSetup, showNoGame } from "./host.js";
+import { hostTools } from "./render.js";
 import { bidLabel } from "./auction.js";
 import { bundleFrom, fillTradeItems } from "./trade.js";
 import { renderMoneyStory } from "./money.js";
-import { playerNames, readOptions, readStart, showProgress } from "./setup.js";
+
+// No game yet (a fresh journal): the host's phone opens the set-up (ruleset, players); another phone says who sets it up.
+export function showNoGame() {
+  if (app.session.game) return;
+  const host = app.session.host;
+  $("host-panel").hidden = !host && document.body.dataset.view !== "host";
+  $("pin-form").hidden = host;
+  $("host-tools").hidden = !host;
+  $("turn").textContent = "No game yet";
+  $("prompt").textContent = host ? "Set up the game below: the ruleset, then the players, then Start." : "The host sets up a game.";
+  if (host) {
+    $("new-game").open = true;
+    $("new-game").scrollIntoView({ block: "start" });
+  }
+}
 
 export function wire() {
   $("join-form").addEventListener("submit", async (event) => {
@@ -26,14 +39,12 @@ export function wire() {
     event.preventDefault();
     const result = await send("/api/host/login", { pin: $("host-pin").value.trim() });
     $("host-pin").value = "";
-    if (result) { await refresh(); await hostSetup(); showNoGame(); follow(); }
+    if (result) { await refresh(); await (await hostTools()).hostSetup(); showNoGame(); follow(); }
   });
-  $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
   $("leave-button").addEventListener("click", async () => {
     if (confirm(`Give up ${app.session.player}'s seat on this phone? Another phone can then join as ${app.session.player}.`)
         && await send("/api/leave", {}, "seat given up")) { await refresh(); follow(); }
   });
-  $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
   $("bid-amount").addEventListener("input", bidLabel);
@@ -43,33 +54,6 @@ export function wire() {
     const ok = await act("trade", { with: $("trade-with").value, give: bundleFrom("give-items", "give-cash"), get: bundleFrom("get-items", "get-cash") });
     if (ok) $("trade-new").open = false;
   });
-  $("new-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const going = app.session.game && app.state && !app.state.winner && app.state.seq > 0;  // one under way: asked first
-    if (going && !confirm(`A game is in progress (turn ${app.state.turn.number}). Start a new one? This one stays under Stored games.`)) return;
-    const ruleset = app.rulesets.find((r) => r.id === $("new-ruleset").value);
-    const setup = { ruleset: ruleset.id, players: playerNames(), options: readOptions(ruleset) };
-    if ($("new-seed").value) setup.seed = Number($("new-seed").value);
-    if ($("new-progress").open) setup.start = readStart();
-    if (await send("/api/host/new-game", { setup }, "new game started")) await refresh();
-  });
-  $("new-progress").addEventListener("toggle", showProgress);
   $("money-details").addEventListener("toggle", () => app.state && renderMoneyStory(app.state));
   $("money-who").addEventListener("change", () => app.state && renderMoneyStory(app.state));
-  $("new-players").addEventListener("change", showProgress);
-  $("import-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (await send("/api/host/import", { text: $("import-text").value }, "game imported")) await refresh();
-  });
-  $("export-button").addEventListener("click", async () => {
-    const response = await fetch("/api/host/export", { credentials: "same-origin" });
-    if (!response.ok) return notice((await response.json()).message);
-    const url = URL.createObjectURL(await response.blob());
-    const name = (response.headers.get("Content-Disposition") || "").match(/filename="(.+)"/);
-    const link = el("a", { href: url, download: name ? name[1] : "game.jsonl" });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  });
 }

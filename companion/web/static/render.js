@@ -1,8 +1,8 @@
-// Drawing a state: every panel, each on its own (their views are the modules imported here).
+// Drawing a state: every panel, each on its own (their views are the modules imported here, and the host's tools,
+// host.js, once this phone is the host).
 
 import { $ } from "./dom.js";
 import { app } from "./state.js";
-import { renderHost } from "./host.js";
 import { renderTurn } from "./prompt.js";
 import { renderGameOver, renderMoneyStory } from "./money.js";
 import { renderBank, renderPlayers } from "./players.js";
@@ -34,4 +34,30 @@ export function render(state, game) {
   }
   if ($("deed-card").open) drawDeed();
   if (failures.length) setTimeout(() => { throw failures[0]; });
+}
+
+// The host's tools (host.js, and setup.js which it imports) come to the host's phone alone, when it first is the host:
+// not on every phone's first load (docs/web.md, "The page"). `refresh` waits for them before drawing.
+const host = { tools: null, coming: null };
+export function hostTools() {
+  host.coming ||= import("./host.js").then((tools) => {
+    tools.wire();
+    return (host.tools = tools);
+  }, (error) => {
+    host.coming = null;  // asked again next time
+    throw error;
+  });
+  return host.coming;
+}
+
+// The host's panel: on /host, the PIN's form; once this phone is the host, its tools instead.
+function renderHost(state) {
+  const on = !!app.session.host;
+  $("host-panel").hidden = document.body.dataset.view !== "host" && !on;
+  $("pin-form").hidden = on;
+  $("host-tools").hidden = !on;
+  document.body.toggleAttribute("data-host-in", on);  // the logged-in host sees the game first
+  if (!on) return;
+  if (host.tools) host.tools.renderHost(state);
+  else hostTools().then(() => render(app.state, app.game));
 }

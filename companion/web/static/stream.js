@@ -5,7 +5,7 @@
 import { $ } from "./dom.js";
 import { app, patched } from "./state.js";
 import { api, loadSession } from "./talk.js";
-import { render } from "./render.js";
+import { hostTools, render } from "./render.js";
 import { drawBoard } from "./board.js";
 
 // The newest state this page has, which the next change applies to: drawn, or being drawn (a new board may be
@@ -17,6 +17,7 @@ function hold(state, game) {
 
 export async function refresh() {
   await loadSession();
+  if (app.session.host) await hostTools();  // drawn with the host's tools from the first
   try {
     const state = await api("/api/state");
     hold(state, app.session.game_id);

@@ -9,7 +9,7 @@ import { actor, app, signed, spaceName } from "./state.js";
 // it.
 const page = { render: () => {}, refresh: async () => {}, changed: () => null };
 export function drawWith(render, refresh, changed) { Object.assign(page, { render, refresh, changed }); }
-const render = (state, game) => page.render(state, game);
+export const render = (state, game) => page.render(state, game);
 export const refresh = () => page.refresh();
 
 // After an act, the controls that move money stay inert until the reply is drawn and this long after it, so
