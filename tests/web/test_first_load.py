@@ -43,6 +43,8 @@ CEILING = 61_000
 CEILINGS = {VIEWER: CEILING, PLAYER: CEILING, HOST: 70_000}
 #: The host's tools, imported when the host's view first shows: on the host's phone alone.
 HOST_ONLY = {"host.js", "setup.js"}
+#: The money story and the game's end, imported when either first shows: in no first load of a game under way.
+LATER = {"money.js"}
 #: The most a static file's head may take: status, type, length, encoding, Vary, cache, nosniff, date, server.
 STATIC_HEAD = 300
 GAME = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy", "Dee"], "seed": 1}
@@ -76,7 +78,7 @@ def test_a_first_load_is_measured_on_the_wire_and_stays_under_its_ceiling(served
           f"before the modules {PRE_SPLIT} B in 9, at the split {AT_THE_SPLIT} B in 25")
     assert [a.status for a in load.answers] == [200] * len(load.answers)
     scripts = sorted(a.path.rsplit("/", 1)[1] for a in load.of("script"))
-    assert scripts == sorted(SCRIPTS if profile is HOST else set(SCRIPTS) - HOST_ONLY)  # each module once
+    assert scripts == sorted(set(SCRIPTS) - LATER - (set() if profile is HOST else HOST_ONLY))  # each module once
     assert load.requests() == len(scripts) + 2 + len(profile.start)  # the page, its style sheet, its requests
     for answer in load.of("script") + load.of("style"):
         assert answer.head <= STATIC_HEAD, (answer.path, answer.headers)

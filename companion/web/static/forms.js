@@ -5,10 +5,9 @@ import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { act, notice, send } from "./talk.js";
 import { follow, refresh } from "./stream.js";
-import { hostTools } from "./render.js";
+import { hostTools, renderMoney } from "./render.js";
 import { bidLabel } from "./auction.js";
 import { bundleFrom, fillTradeItems } from "./trade.js";
-import { renderMoneyStory } from "./money.js";
 
 // No game yet (a fresh journal): the host's phone opens the set-up (ruleset, players); another phone says who sets it up.
 export function showNoGame() {
@@ -54,6 +53,6 @@ export function wire() {
     const ok = await act("trade", { with: $("trade-with").value, give: bundleFrom("give-items", "give-cash"), get: bundleFrom("get-items", "get-cash") });
     if (ok) $("trade-new").open = false;
   });
-  $("money-details").addEventListener("toggle", () => app.state && renderMoneyStory(app.state));
-  $("money-who").addEventListener("change", () => app.state && renderMoneyStory(app.state));
+  $("money-details").addEventListener("toggle", () => app.state && renderMoney(app.state));
+  $("money-who").addEventListener("change", () => app.state && renderMoney(app.state));
 }

@@ -1,5 +1,6 @@
 // The money story (each player's payments in and out, newest first) and the game-over summary with its chart of
-// everyone's worth over the game, drawn here as SVG (no chart library).
+// everyone's worth over the game, drawn here as SVG (no chart library). Imported when either first shows
+// (render.js's `moneyViews`).
 
 import { $, el, svg } from "./dom.js";
 import { app, money, playerColour, signed, spaceName } from "./state.js";

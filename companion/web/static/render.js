@@ -4,7 +4,6 @@
 import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { renderTurn } from "./prompt.js";
-import { renderGameOver, renderMoneyStory } from "./money.js";
 import { renderBank, renderPlayers } from "./players.js";
 import { renderStory } from "./story.js";
 import { renderTokens } from "./board.js";
@@ -28,7 +27,7 @@ export function render(state, game) {
   const failures = [];
   // The host panel first: it sets whom the host acts for, which the prompt, auction, trade and deed panels read.
   // renderMe last: it holds under the header the panel the table waits on, once that panel is drawn.
-  for (const panel of [renderHost, renderNow, renderTurn, renderGameOver, renderMoneyStory, renderPlayers, renderBank, renderStory, renderTokens,
+  for (const panel of [renderHost, renderNow, renderTurn, renderMoney, renderPlayers, renderBank, renderStory, renderTokens,
     renderAuction, renderTrade, renderMine, renderJoin, renderMe]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
@@ -60,4 +59,13 @@ function renderHost(state) {
   if (!on) return;
   if (host.tools) host.tools.renderHost(state);
   else hostTools().then(() => render(app.state, app.game));
+}
+
+// The money story, once opened, and the game's end come to few loads: money.js is imported when either first shows.
+const moneyViews = () => import("./money.js");
+export function renderMoney(state) {
+  $("over-panel").hidden = !state.winner;
+  $("money-panel").hidden = !state.players.some((p) => "cash" in p);
+  if (state.winner) moneyViews().then((views) => views.renderGameOver(state));
+  if (!$("money-panel").hidden && $("money-details").open) moneyViews().then((views) => views.renderMoneyStory(state));
 }
