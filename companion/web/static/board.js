@@ -1,8 +1,7 @@
 // The board: its spaces drawn once per ruleset, the owners' bars, buildings and tokens on them, and a destination
 // picked with a tap.
 
-import { $, el, svg } from "./dom.js";
-import { app, playerColour, spaceName } from "./state.js";
+import { $, el, svg, app, playerColour, spaceName } from "./state.js";
 import { openDeed } from "./deedcard.js";
 
 export function drawBoard() {

@@ -1,8 +1,7 @@
 // A deed as a chip (in a player's list) and as its card (the title deed as printed, with who owns it, what stands
 // on it, who is there, and the acts its owner may take on it now).
 
-import { $, el } from "./dom.js";
-import { actor, app, groupName, kindName, signed, spaceName } from "./state.js";
+import { $, el, actor, app, groupName, kindName, signed, spaceName } from "./state.js";
 import { deedAct } from "./talk.js";
 
 export function deedChip(id, rec) {

@@ -1,8 +1,7 @@
 // The "My deeds and cards" panel: each deed with the acts the engine takes now (and why not the others), travel
 // cards, magie-1924's idle land, magie-1904's loans, addon's bridge, going bankrupt, and any other verb.
 
-import { $, el } from "./dom.js";
-import { actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
 import { act, api, deedAct, notice } from "./talk.js";
 import { deedChip, drawDeed } from "./deedcard.js";
 

@@ -1,8 +1,7 @@
 // This phone's own: the header (its player's cash, and what the table waits for from them, with that panel held
 // under it) and the join panel.
 
-import { $, el } from "./dom.js";
-import { app, money, player } from "./state.js";
+import { $, el, app, money, player } from "./state.js";
 
 // What the header says of a question too long for its line (the question is whole in its panel below).
 const SHORT = { roll: "roll the dice", buy: "buy or not", auction: "bid or pass", debt: "raise the money",

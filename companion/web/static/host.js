@@ -1,16 +1,15 @@
 // The host's tools: whom to act for, the host's verbs, the players (rename, free a seat, remove), the join code and
 // Wi-Fi as QR codes, the NFC reader's cards, and the set-up of a new, stored or imported game. Only the host's phone
-// loads this module (and setup.js), once it is the host: render.js's `hostTools`.
+// loads this module (and setup.js), once it is the host: stream.js's `hostTools`.
 
-import { $, el } from "./dom.js";
-import { app } from "./state.js";
+import { $, el, app } from "./state.js";
 import { api, input, loadSession, made, notice, refresh, render, send } from "./talk.js";
 import { bridgePicker } from "./deeds.js";
 import { playerNames, readOptions, readStart, showOptions, showProgress } from "./setup.js";
 
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 
-// The host's panel once this phone is the host (render.js shows or hides it, and the PIN's form, on every phone).
+// The host's panel once this phone is the host (stream.js shows or hides it, and the PIN's form, on every phone).
 export function renderHost(state) {
   const names = state.players.map((p) => p.name);
   const select = $("act-as");

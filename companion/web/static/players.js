@@ -1,8 +1,7 @@
 // The players' panel (each one's cash and its line over the game, where they are, their cards and deeds) and the
 // bank's and pools' panel.
 
-import { $, el, svg } from "./dom.js";
-import { actor, app, cardName, groupName, money, playerColour, sortedDeeds, spaceName } from "./state.js";
+import { $, el, svg, actor, app, cardName, groupName, money, playerColour, sortedDeeds, spaceName } from "./state.js";
 import { deedChip } from "./deedcard.js";
 
 function sparkline(name) {

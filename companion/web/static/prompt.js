@@ -1,8 +1,7 @@
 // The prompt's panel: whose turn it is, what the table asks, and the answers this phone may give (a destination
 // from a list or the map, the dice, the jail's fine and cards).
 
-import { $, el } from "./dom.js";
-import { actor, app, cardName, money, player, signed, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, money, player, signed, spaceName } from "./state.js";
 import { act, api, deedAct, input, made, send } from "./talk.js";
 import { highlightChoices } from "./board.js";
 

@@ -2,8 +2,7 @@
 // (/api/host/rulesets' fields: type, range, choices, default, one line), and a game in progress entered per player
 // and per deed.
 
-import { $, el } from "./dom.js";
-import { app, groupName } from "./state.js";
+import { $, el, app, groupName } from "./state.js";
 import { api } from "./talk.js";
 import { bridgeEnds, spaceSelect } from "./deeds.js";
 

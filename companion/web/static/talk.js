@@ -1,11 +1,10 @@
 // Talking to the Pi: its API, the inputs sent (each naming the game and the state it was made on), what a refusal
 // or an act's effect says on the page, and this phone's session.
 
-import { $, el } from "./dom.js";
-import { actor, app, signed, spaceName } from "./state.js";
+import { $, el, actor, app, signed, spaceName } from "./state.js";
 
 // Drawing a reply needs every view, and every view acts through this module: the entry module (app.js) hands the
-// page's render, refresh and changed (render.js, stream.js) here once, so that no module imports one that imports
+// page's render, refresh and changed (stream.js) here once, so that no module imports one that imports
 // it.
 const page = { render: () => {}, refresh: async () => {}, changed: () => null };
 export function drawWith(render, refresh, changed) { Object.assign(page, { render, refresh, changed }); }

@@ -1,7 +1,6 @@
 // The trade's panel: the offer on the table (accept, reject, withdraw) and the form proposing one.
 
-import { $, el } from "./dom.js";
-import { actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
 import { act } from "./talk.js";
 
 export function renderTrade(state) {
