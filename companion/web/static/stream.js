@@ -154,6 +154,7 @@ export function render(state, game) {
 // not on every phone's first load (docs/web.md, "The page"). `refresh` waits for them before drawing.
 const host = { tools: null, coming: null };
 export function hostTools() {
+  if (!host.coming) import("./setup.js").catch(() => {});  // host.js imports it: asked at once, not after host.js
   host.coming ||= import("./host.js").then((tools) => {
     tools.wire();
     return (host.tools = tools);
