@@ -12,6 +12,9 @@ Usage::
     # another checkout's server (e.g. the commit before the page became modules), with a Python that has its
     # dependencies; the measuring client is this checkout's:
     git archive 42fcb15 | tar -x -C /tmp/old && /tmp/old-venv/bin/python bench/first_load.py --tree /tmp/old
+
+The profiles' requests at start are today's page's (a test checks them against Chromium): another commit's page may
+ask for others (42fcb15's host asked for the classic board twice, its state's and its set-up's).
 """
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ STATIC = Path(companion.web.__file__).parent / "static"
 SCRIPTS = sorted(p.name for p in STATIC.glob("*.js"))
 #: Bytes of a first load of ``/`` by a phone not joined yet (classic, 4 players, seed 1: bench/first_load.py's game)
 #: in 9 requests, measured by bench/first_load.py at 42fcb15, the commit before the page's script became modules (one
-#: app.js, setup.js, money.js). A seated player's phone then: 46,041 B in 10; the host's: 57,970 B in 16.
+#: app.js, setup.js, money.js). A seated player's phone then: ~46,041 B in 10; the host's: 57,970 B in 16
+#: (docs/web.md, "The page").
 PRE_SPLIT = 42_693
 #: The same at 17eb165, the modules as they were merged (19 of them, every answer with the page's security headers
 #: and Flask's file headers, ~700 B each): 25 requests.
