@@ -113,8 +113,41 @@ export async function hostSetup() {
       el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, "Resume"))));
 }
 
-// The host's forms and buttons (act for, new game, a game in progress, import, export, leave host mode), wired once.
+// The host's tools as page.html held them until 2026-11-28: only the host's phone needs them (577 B gzip'd less on
+// every other phone's first load).
+const TOOLS = `
+      <div class="row"><label for="act-as">Act for</label><select id="act-as"></select></div>
+      <div id="host-actions" class="actions"></div>
+      <div id="join-show" class="join-show"></div>
+      <details id="pin-box"><summary>Host PIN (for this phone alone)</summary>
+        <p>Host PIN: <span id="pin-shown" class="code"></span></p>
+        <p class="hint">Another phone becomes host with it. Keep it off the screens you show around.</p></details>
+      <h3>Players</h3><div id="host-players"></div>
+      <details id="host-cards-box" hidden><summary>Cards on the NFC reader</summary>
+        <p id="cards-asking"></p><div id="host-cards"></div></details>
+      <details id="new-game"><summary>New game</summary>
+        <form id="new-form">
+          <label for="new-ruleset">Ruleset</label><select id="new-ruleset" aria-describedby="new-ruleset-name"></select>
+          <p id="new-ruleset-name" class="hint"></p>
+          <label for="new-players">Players (comma separated, in turn order)</label><input id="new-players" required>
+          <fieldset id="new-options" class="options"><legend>Options</legend></fieldset>
+          <details id="new-progress"><summary>Start from a game in progress</summary><div id="new-start"></div></details>
+          <details><summary>Advanced</summary>
+            <label for="new-seed">Seed (the same seed shuffles the cards the same way)</label>
+            <input id="new-seed" type="number" inputmode="numeric"></details>
+          <button>Start</button>
+        </form></details>
+      <details><summary>Stored games</summary><div id="games"></div>
+        <form id="import-form"><label for="import-text">Import a game file (JSON Lines)</label>
+          <textarea id="import-text" rows="3"></textarea><button>Import and play</button></form></details>
+      <div class="actions"><button id="export-button" class="secondary">Export game file</button>
+        <button id="logout-button" class="secondary">Leave host mode</button></div>
+    `;
+
+// The host's tools put in their place, their forms and buttons (act for, new game, a game in progress, import,
+// export, leave host mode) wired: once, before the first drawing.
 export function wire() {
+  $("host-tools").innerHTML = TOOLS;
   $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
   $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
   $("new-form").addEventListener("submit", async (event) => {
