@@ -1,0 +1,189 @@
+"""What the engine says, as data: a message is a gettext msgid and its arguments, never a sentence.
+
+An event is ``{"kind": ..., "msg": "{player} rolls {a} and {b}", "args": {"player": "Ann", "a": 4, "b": 3}, ...}``;
+a prompt carries ``msg`` and ``args`` beside its English ``text``; an :class:`~companion.engine.errors.IllegalInput`
+carries its message too. The msgid is the English template, a ``str.format`` template whose literal braces are
+doubled; a message with a plural form has ``plural`` (the English plural template) and ``args["count"]``.
+
+An argument's *name* says how an adapter renders its value (:data:`ARG_KINDS`: ``space`` is a space id shown as the
+space's printed name, ``amount`` is money, ...), so the JSON carries no type tags, and a value that is itself a
+message (``{"msg": ..., "args": ...}``: a payment's reason, a winner's why) is rendered in its turn.
+
+:func:`english` is the one English renderer: the table's ``text`` of every event and prompt, the log and every
+refusal come from it, byte for byte the sentences the engine made before issue 41 (tests/test_english_golden.py).
+``companion/words`` renders the same messages in other languages with the gettext catalogues made from these msgids
+(``pybabel extract``: the keywords :func:`m`, :func:`mp`, :func:`n_` and :func:`~companion.engine.core.reject`;
+babel.cfg and docs/languages.md). Pure: no I/O, no catalogue here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any, Protocol
+
+#: A message: ``{"msg": msgid, "args": {...}}`` and, for a plural, ``"plural"``. Plain JSON data.
+Message = dict[str, Any]
+
+#: How an argument is rendered, by its name: the name itself, or the name followed by ``_`` or a digit
+#: (``space_from``, ``amount2``). One table for the engine's English and every adapter's language.
+#:
+#: ``player``   a player's name as it is (or an account: ``bank`` -> "the bank", :data:`ACCOUNTS`);
+#: ``payer``    the same, its first letter a capital (it begins the English sentence);
+#: ``money``    a whole amount of money;
+#: ``number``   a number (a count, a die, a percentage);
+#: ``space``    a space id: the space's printed name; ``spaces``: a list of them, as a list in words;
+#:              ``space_lower``: the name in small letters, where the English says it as a common noun;
+#: ``card``     a card id: the card's name; ``cards``: a list of them;
+#: ``deck``     a deck id: its title ("Chance", "Community Chest");
+#: ``printed``  a card id: the card's printed text;
+#: ``players``  a list of player names, as a list in words ("Ann, Bob and Cat");
+#: ``message``  a message in its turn (a reason, a why); ``items``: a list of messages, as a list in words;
+#:              ``parts``: a list of messages, joined by commas ("Ann $1500, Bob $200");
+#: ``ways``     a list of messages as a list in words, its first letter a capital (it begins the sentence);
+#: ``move``     a message whose first letter is made small (it follows a colon);
+#: ``quoted``   a message in its turn, quoted (a question a refusal quotes back);
+#: ``repr``     a value as the input gave it, quoted as Python writes it (what a refusal quotes back);
+#: ``text``     anything else: as it is (a name of the game's own, a loan's id).
+ARG_KINDS: Mapping[str, str] = {
+    "player": "player", "payee": "player", "creditor": "player", "owner": "player", "taker": "player",
+    "who": "player", "debtor": "player", "bidder": "player", "winner": "player", "giver": "player",
+    "lender": "player", "borrower": "player", "holder": "player", "other": "player", "pool": "player",
+    "payer": "payer",
+    "amount": "money", "cash": "money", "price": "money", "fine": "money", "worth": "money", "rent": "money",
+    "cost": "money", "salary": "money", "rate": "money", "bid": "money", "short": "money", "interest": "money", "sum": "money",
+    "count": "number", "n": "number", "a": "number", "b": "number", "total": "number", "percent": "number",
+    "times": "number", "die": "number", "number": "number", "minimum": "number", "maximum": "number",
+    "space": "space", "space_lower": "space_lower", "spaces": "spaces", "card": "card", "cards": "cards", "deck": "deck",
+    "why": "message", "reason": "message", "doing": "message", "then": "message", "part": "message",
+    "what": "message", "prompt": "message", "listed": "message", "lot": "message",
+    "give": "message", "get": "message", "advice": "message", "high": "message", "unsold": "message",
+    "items": "items", "parts": "parts", "question": "quoted", "printed": "printed", "players": "players",
+    "houses": "number", "hotels": "number", "ways": "ways", "move": "move",
+    "value": "repr", "key": "repr", "given": "repr",
+}
+
+#: The accounts that are not players, as the English says them (the msgids of their names in other languages).
+ACCOUNTS: Mapping[str, str] = {"bank": "the bank", "tax-pool": "the tax pool", "free-parking": "Free Parking",
+                               "public-treasury": "the public treasury", "railroad": "the railroad",
+                               "board": "the board"}
+
+
+def n_(msgid: str) -> str:
+    """Mark a msgid for extraction where it is not yet a message (a table of words); returns it as it is."""
+    return msgid
+
+
+def m(msgid: str, /, **args: Any) -> Message:
+    """A message: ``m("{player} rolls {a} and {b}", player=name, a=4, b=3)``."""
+    return {"msg": msgid, "args": args}
+
+
+def mp(singular: str, plural: str, count: int, /, **args: Any) -> Message:
+    """A message with a plural form chosen by ``count`` (which is also ``args["count"]``)."""
+    return {"msg": singular, "plural": plural, "args": {"count": count, **args}}
+
+
+@lru_cache(maxsize=512)
+def arg_kind(name: str) -> str:
+    """The kind of an argument by its name (:data:`ARG_KINDS`; ``text`` for a name it does not list)."""
+    kind = ARG_KINDS.get(name)
+    if kind is not None:
+        return kind
+    for cut in range(len(name) - 1, 0, -1):
+        if name[cut] == "_" or name[cut].isdigit():
+            kind = ARG_KINDS.get(name[:cut])
+            if kind is not None:
+                return kind
+    return "text"
+
+
+class Names(Protocol):
+    """What gives the printed names of a game's things (a ruleset: its board and cards)."""
+
+    def space_name(self, space_id: str) -> str: ...
+
+    def card_name(self, card_id: str) -> str: ...
+
+    def deck_name(self, deck_id: str) -> str: ...
+
+    def card_text(self, card_id: str) -> str: ...
+
+
+def is_message(value: Any) -> bool:
+    return type(value) is dict and "msg" in value
+
+
+def english(message: Mapping[str, Any], names: Names | None = None) -> str:
+    """A message's English sentence (``names``: the ruleset whose spaces and cards it names; without one, ids)."""
+    msg = message["msg"]
+    args = message.get("args") or {}
+    plural = message.get("plural")
+    if plural is not None and args.get("count") != 1:
+        msg = plural
+    if not args:
+        return msg.format()
+    return msg.format_map({name: _english_value(arg_kind(name), value, names) for name, value in args.items()})
+
+
+def _english_value(kind: str, value: Any, names: Names | None) -> str:
+    if type(value) is dict and "msg" in value and kind != "quoted":
+        said = english(value, names)
+        return f"{said[:1].lower()}{said[1:]}" if kind == "move" else said
+    if kind == "player":
+        return ACCOUNTS.get(value, value) if type(value) is str else str(value)
+    if kind == "money":
+        return f"${value}"
+    if kind == "payer":
+        said = ACCOUNTS.get(value, value)
+        return f"{said[0].upper()}{said[1:]}"
+    if kind == "space":
+        return names.space_name(value) if names is not None else str(value)
+    if kind == "space_lower":
+        return (names.space_name(value) if names is not None else str(value)).lower()
+    if kind == "spaces":
+        return names_of(names.space_name(v) if names is not None else str(v) for v in value)
+    if kind == "card":
+        return names.card_name(value) if names is not None else str(value)
+    if kind == "cards":
+        return names_of(names.card_name(v) if names is not None else str(v) for v in value)
+    if kind == "deck":
+        return names.deck_name(value) if names is not None else str(value)
+    if kind == "players":
+        return names_of(ACCOUNTS.get(v, v) for v in value)
+    if kind == "items":
+        return names_of(english(v, names) if is_message(v) else str(v) for v in value)
+    if kind == "parts":
+        return ", ".join(english(v, names) if is_message(v) else str(v) for v in value)
+    if kind == "ways":
+        said = names_of(english(v, names) if is_message(v) else str(v) for v in value)
+        return f"{said[:1].upper()}{said[1:]}"
+    if kind == "printed":
+        return names.card_text(value) if names is not None else str(value)
+    if kind == "repr":
+        return repr(value)
+    if kind == "quoted":
+        return repr(english(value, names) if is_message(value) else value)
+    return str(value)
+
+
+def names_of(items: Iterable[str]) -> str:
+    """A list in English words: "A", "A and B", "A, B and C"."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def msgids(message: Mapping[str, Any]) -> Iterable[str]:
+    """Every msgid a message uses, its nested messages' too (what a catalogue must translate)."""
+    yield message["msg"]
+    if message.get("plural") is not None:
+        yield message["plural"]
+    for value in (message.get("args") or {}).values():
+        if is_message(value):
+            yield from msgids(value)
+        elif type(value) is list:
+            for item in value:
+                if is_message(item):
+                    yield from msgids(item)
