@@ -29,14 +29,14 @@ __all__ = [
 ]
 
 
-def new_game(setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
-    """Start a game from the ``setup`` object of a game file's first line."""
+def new_game(setup: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
+    """Start a game from the ``setup`` object of a game file's first line (``table=False``: the simulation path)."""
     if not isinstance(setup, Mapping):
         raise IllegalInput("setup must be an object", {})
     ruleset = setup.get("ruleset")
     if ruleset not in ruleset_ids():
         raise IllegalInput("unknown ruleset {value} (known: {known})", {"value": ruleset, "known": ", ".join(ruleset_ids())})
-    return find_ruleset(ruleset).new_game(setup)
+    return find_ruleset(ruleset).new_game(setup, table=table)
 
 
 def apply(state: State | None, line: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:

@@ -169,8 +169,9 @@ class Ruleset:
         """The actions only the host may take (``act`` with player ``"host"``)."""
         return sorted(self._host_verbs)
 
-    def new_game(self, setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """Build the first state from a ``setup`` object (DESIGN.md's game file format)."""
+    def new_game(self, setup: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
+        """Build the first state from a ``setup`` object (DESIGN.md's game file format); ``table=False``: the
+        simulation path (no sentence, no log, no undo record), as :meth:`apply`."""
         if not isinstance(setup, Mapping):
             raise reject("setup must be an object")
         unknown = set(setup) - {"ruleset", "players", "seed", "options", "stack", "deal", "start"}
@@ -208,7 +209,7 @@ class Ruleset:
             "queue": [],
             "bank_balance": 0,
         }
-        d = Draft(state, namer=self)
+        d = Draft(state, words=table, namer=self)
         try:
             self.setup(d, setup)
         except IllegalInput as error:
@@ -221,6 +222,10 @@ class Ruleset:
                 from None
         self.run(d)
         d.barrier = True
+        if not table:
+            state = d.finish(log=False)
+            state["undo"] = None
+            return state, d.events
         return self._finish(d, None), d.events
 
     def apply(self, state: State, line: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
