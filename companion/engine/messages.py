@@ -22,6 +22,11 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Protocol
 
+def n_(msgid: str) -> str:
+    """Mark a msgid for extraction where it is not yet a message (a table of words); returns it as it is."""
+    return msgid
+
+
 #: A message: ``{"msg": msgid, "args": {...}}`` and, for a plural, ``"plural"``. Plain JSON data.
 Message = dict[str, Any]
 
@@ -64,14 +69,9 @@ ARG_KINDS: Mapping[str, str] = {
 }
 
 #: The accounts that are not players, as the English says them (the msgids of their names in other languages).
-ACCOUNTS: Mapping[str, str] = {"bank": "the bank", "tax-pool": "the tax pool", "free-parking": "Free Parking",
-                               "public-treasury": "the public treasury", "railroad": "the railroad",
-                               "board": "the board"}
-
-
-def n_(msgid: str) -> str:
-    """Mark a msgid for extraction where it is not yet a message (a table of words); returns it as it is."""
-    return msgid
+ACCOUNTS: Mapping[str, str] = {"bank": n_("the bank"), "tax-pool": n_("the tax pool"),
+                               "free-parking": n_("Free Parking"), "public-treasury": n_("the public treasury"),
+                               "railroad": n_("the railroad"), "board": n_("the board")}
 
 
 def m(msgid: str, /, **args: Any) -> Message:
@@ -110,60 +110,125 @@ class Names(Protocol):
     def card_text(self, card_id: str) -> str: ...
 
 
+class Speaker(Protocol):
+    """What says a message in one language: its catalogue and its ways with money, numbers, lists and the board's
+    names. :class:`English` is the engine's; ``companion.words.Words`` speaks the others with the same
+    :func:`render`."""
+
+    def gettext(self, msgid: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def money(self, amount: int) -> str: ...
+
+    def number(self, n: int) -> str: ...
+
+    def names_list(self, items: Iterable[str]) -> str: ...
+
+    def space(self, space_id: str) -> str: ...
+
+    def card(self, card_id: str) -> str: ...
+
+    def deck(self, deck_id: str) -> str: ...
+
+    def card_text(self, card_id: str) -> str: ...
+
+
 def is_message(value: Any) -> bool:
     return type(value) is dict and "msg" in value
 
 
+class English:
+    """The engine's own speaker: the msgids as they are, ``$28``, "A, B and C", the board's printed names."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: Names | None = None) -> None:
+        self.names = names
+
+    def gettext(self, msgid: str) -> str:
+        return msgid
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def money(self, amount: int) -> str:
+        return f"${amount}"
+
+    def number(self, n: int) -> str:
+        return str(n)
+
+    def names_list(self, items: Iterable[str]) -> str:
+        return names_of(items)
+
+    def space(self, space_id: str) -> str:
+        return self.names.space_name(space_id) if self.names is not None else str(space_id)
+
+    def card(self, card_id: str) -> str:
+        return self.names.card_name(card_id) if self.names is not None else str(card_id)
+
+    def deck(self, deck_id: str) -> str:
+        return self.names.deck_name(deck_id) if self.names is not None else str(deck_id)
+
+    def card_text(self, card_id: str) -> str:
+        return self.names.card_text(card_id) if self.names is not None else str(card_id)
+
+
 def english(message: Mapping[str, Any], names: Names | None = None) -> str:
     """A message's English sentence (``names``: the ruleset whose spaces and cards it names; without one, ids)."""
+    return render(message, English(names))
+
+
+def render(message: Mapping[str, Any], speaker: Speaker) -> str:
+    """A message said by ``speaker``: its msgid (or plural) translated, each argument said as its kind says."""
     msg = message["msg"]
     args = message.get("args") or {}
     plural = message.get("plural")
-    if plural is not None and args.get("count") != 1:
-        msg = plural
+    template = speaker.ngettext(msg, plural, args.get("count", 0)) if plural is not None else speaker.gettext(msg)
     if not args:
-        return msg.format()
-    return msg.format_map({name: _english_value(arg_kind(name), value, names) for name, value in args.items()})
+        return template.format()
+    return template.format_map({name: say_value(arg_kind(name), value, speaker) for name, value in args.items()})
 
 
-def _english_value(kind: str, value: Any, names: Names | None) -> str:
+def say_value(kind: str, value: Any, speaker: Speaker) -> str:
+    """One argument said by ``speaker`` as its kind (:data:`ARG_KINDS`) says."""
     if type(value) is dict and "msg" in value and kind != "quoted":
-        said = english(value, names)
+        said = render(value, speaker)
         return f"{said[:1].lower()}{said[1:]}" if kind == "move" else said
     if kind == "player":
-        return ACCOUNTS.get(value, value) if type(value) is str else str(value)
+        return speaker.gettext(ACCOUNTS[value]) if type(value) is str and value in ACCOUNTS else str(value)
     if kind == "money":
-        return f"${value}"
+        return speaker.money(value)
     if kind == "payer":
-        said = ACCOUNTS.get(value, value)
-        return f"{said[0].upper()}{said[1:]}"
-    if kind == "space":
-        return names.space_name(value) if names is not None else str(value)
-    if kind == "space_lower":
-        return (names.space_name(value) if names is not None else str(value)).lower()
-    if kind == "spaces":
-        return names_of(names.space_name(v) if names is not None else str(v) for v in value)
-    if kind == "card":
-        return names.card_name(value) if names is not None else str(value)
-    if kind == "cards":
-        return names_of(names.card_name(v) if names is not None else str(v) for v in value)
-    if kind == "deck":
-        return names.deck_name(value) if names is not None else str(value)
-    if kind == "players":
-        return names_of(ACCOUNTS.get(v, v) for v in value)
-    if kind == "items":
-        return names_of(english(v, names) if is_message(v) else str(v) for v in value)
-    if kind == "parts":
-        return ", ".join(english(v, names) if is_message(v) else str(v) for v in value)
-    if kind == "ways":
-        said = names_of(english(v, names) if is_message(v) else str(v) for v in value)
+        said = speaker.gettext(ACCOUNTS[value]) if value in ACCOUNTS else str(value)
         return f"{said[:1].upper()}{said[1:]}"
+    if kind == "space":
+        return speaker.space(value)
+    if kind == "space_lower":
+        return speaker.space(value).lower()
+    if kind == "spaces":
+        return speaker.names_list(speaker.space(v) for v in value)
+    if kind == "card":
+        return speaker.card(value)
+    if kind == "cards":
+        return speaker.names_list(speaker.card(v) for v in value)
+    if kind == "deck":
+        return speaker.deck(value)
     if kind == "printed":
-        return names.card_text(value) if names is not None else str(value)
+        return speaker.card_text(value)
+    if kind == "players":
+        return speaker.names_list(speaker.gettext(ACCOUNTS[v]) if v in ACCOUNTS else str(v) for v in value)
+    if kind in ("items", "ways"):
+        said = speaker.names_list(render(v, speaker) if is_message(v) else str(v) for v in value)
+        return f"{said[:1].upper()}{said[1:]}" if kind == "ways" else said
+    if kind == "parts":
+        return ", ".join(render(v, speaker) if is_message(v) else str(v) for v in value)
     if kind == "repr":
         return repr(value)
     if kind == "quoted":
-        return repr(english(value, names) if is_message(value) else value)
+        return repr(render(value, speaker) if is_message(value) else value)
+    if kind == "number" and type(value) is int:
+        return speaker.number(value)
     return str(value)
 
 
