@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
 from .errors import BoardError, IllegalInput
-from .messages import ACCOUNTS, Message, english, m, mp, names_of
+from .messages import ACCOUNTS, Message, english, m, mp, names_of, np_
 from .rng import shuffled
 
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
@@ -772,18 +772,18 @@ def without_undo(state: State) -> State:
 #: A move of so many spaces, forward or back, as the table is told it: (forward, how) -> (singular, plural). ``how``
 #: is what a ruleset adds: a railroad pass taken, a move cut short at Wages (magie-1904, magie-1924).
 STEPS = {
-    (True, ""): ("Move {player}'s token {count} space forward to {space}",
-                 "Move {player}'s token {count} spaces forward to {space}"),
-    (False, ""): ("Move {player}'s token {count} space back to {space}",
-                  "Move {player}'s token {count} spaces back to {space}"),
-    (True, "pass"): ("Move {player}'s token {count} space forward to {space} on the railroad pass",
-                     "Move {player}'s token {count} spaces forward to {space} on the railroad pass"),
-    (False, "pass"): ("Move {player}'s token {count} space back to {space} on the railroad pass",
-                      "Move {player}'s token {count} spaces back to {space} on the railroad pass"),
-    (True, "wages"): ("Move {player}'s token {count} space forward to {space} (the move stops at Wages)",
-                      "Move {player}'s token {count} spaces forward to {space} (the move stops at Wages)"),
-    (False, "wages"): ("Move {player}'s token {count} space back to {space} (the move stops at Wages)",
-                       "Move {player}'s token {count} spaces back to {space} (the move stops at Wages)"),
+    (True, ""): np_("Move {player}'s token {count} space forward to {space}",
+                    "Move {player}'s token {count} spaces forward to {space}"),
+    (False, ""): np_("Move {player}'s token {count} space back to {space}",
+                     "Move {player}'s token {count} spaces back to {space}"),
+    (True, "pass"): np_("Move {player}'s token {count} space forward to {space} on the railroad pass",
+                        "Move {player}'s token {count} spaces forward to {space} on the railroad pass"),
+    (False, "pass"): np_("Move {player}'s token {count} space back to {space} on the railroad pass",
+                         "Move {player}'s token {count} spaces back to {space} on the railroad pass"),
+    (True, "wages"): np_("Move {player}'s token {count} space forward to {space} (the move stops at Wages)",
+                         "Move {player}'s token {count} spaces forward to {space} (the move stops at Wages)"),
+    (False, "wages"): np_("Move {player}'s token {count} space back to {space} (the move stops at Wages)",
+                          "Move {player}'s token {count} spaces back to {space} (the move stops at Wages)"),
 }
 
 

@@ -74,6 +74,11 @@ ACCOUNTS: Mapping[str, str] = {"bank": n_("the bank"), "tax-pool": n_("the tax p
                                "railroad": n_("the railroad"), "board": n_("the board")}
 
 
+def np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural pair for extraction in a table (:data:`~.core.STEPS`); returns it as it is."""
+    return singular, plural
+
+
 def m(msgid: str, /, **args: Any) -> Message:
     """A message: ``m("{player} rolls {a} and {b}", player=name, a=4, b=3)``."""
     return {"msg": msgid, "args": args}

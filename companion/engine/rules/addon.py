@@ -15,7 +15,7 @@ from typing import Any
 from ..board import KindRule, Space
 from ..core import reject
 from ..draft import Draft, Event, State
-from ..messages import Message, m
+from ..messages import Message, m, n_
 from .classic import ClassicRules, Route
 
 SIDES = ("left", "top", "right", "bottom")  # clockwise: a quarter turn moves each side to the next
@@ -24,17 +24,17 @@ OWN_TRIPLE_PRIZE = 1500
 HALF_PRIZE_CARD = "half-triple-play"
 #: A flight as the table is told it: (by airplane, subway or a card's "space", the board named when it changes).
 FLIGHTS = {
-    ("airplane", ""): "Take the airplane: move {player}'s token to {space} and put the airplane there",
-    ("airplane", "inner"): "Take the airplane: move {player}'s token to {space} on the inner board and put the "
-                           "airplane there",
-    ("airplane", "outer"): "Take the airplane: move {player}'s token to {space} on the outer board and put the "
-                           "airplane there",
-    ("subway", ""): "Take the subway: move {player}'s token to {space}",
-    ("subway", "inner"): "Take the subway: move {player}'s token to {space} on the inner board",
-    ("subway", "outer"): "Take the subway: move {player}'s token to {space} on the outer board",
-    ("space", ""): "Take the {space_lower}: move {player}'s token to {space}",
-    ("space", "inner"): "Take the {space_lower}: move {player}'s token to {space} on the inner board",
-    ("space", "outer"): "Take the {space_lower}: move {player}'s token to {space} on the outer board",
+    ("airplane", ""): n_("Take the airplane: move {player}'s token to {space} and put the airplane there"),
+    ("airplane", "inner"): n_("Take the airplane: move {player}'s token to {space} on the inner board and put the "
+                           "airplane there"),
+    ("airplane", "outer"): n_("Take the airplane: move {player}'s token to {space} on the outer board and put the "
+                           "airplane there"),
+    ("subway", ""): n_("Take the subway: move {player}'s token to {space}"),
+    ("subway", "inner"): n_("Take the subway: move {player}'s token to {space} on the inner board"),
+    ("subway", "outer"): n_("Take the subway: move {player}'s token to {space} on the outer board"),
+    ("space", ""): n_("Take the {space_lower}: move {player}'s token to {space}"),
+    ("space", "inner"): n_("Take the {space_lower}: move {player}'s token to {space} on the inner board"),
+    ("space", "outer"): n_("Take the {space_lower}: move {player}'s token to {space} on the outer board"),
 }
 
 

@@ -16,7 +16,7 @@ from ..board import Board, Space
 from ..core import Ruleset, reject, steps_message, whole
 from ..draft import Draft, Task
 from ..errors import BoardError
-from ..messages import Message, m
+from ..messages import Message, m, n_
 from .debt import Debts
 from .trade import Trades
 
@@ -27,11 +27,11 @@ CLASSIC_DEFAULTS = MappingProxyType({"houses": 0, "hotel": False, "mortgaged": F
 
 
 #: A throw as the table is told it: (where, doubles) -> msgid.
-THROWS = {("", False): "{player} throws {a} and {b}", ("", True): "{player} throws {a} and {b} (doubles)",
-          ("jail", False): "{player} throws {a} and {b} in jail",
-          ("jail", True): "{player} throws {a} and {b} in jail (doubles)",
-          ("poorhouse", False): "{player} throws {a} and {b} in the poorhouse",
-          ("poorhouse", True): "{player} throws {a} and {b} in the poorhouse (doubles)"}
+THROWS = {("", False): n_("{player} throws {a} and {b}"), ("", True): n_("{player} throws {a} and {b} (doubles)"),
+          ("jail", False): n_("{player} throws {a} and {b} in jail"),
+          ("jail", True): n_("{player} throws {a} and {b} in jail (doubles)"),
+          ("poorhouse", False): n_("{player} throws {a} and {b} in the poorhouse"),
+          ("poorhouse", True): n_("{player} throws {a} and {b} in the poorhouse (doubles)")}
 
 
 def throw_message(player: str, dice: list[int], where: str = "") -> Message:
