@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.account import summary
-from companion.boardcheck import check_keys
+from companion.boardcheck import check_keys, check_names
 from companion.engine import CompanionError, public_state
 from companion.engine.core import Ruleset
 from companion.engine.rules import load_ruleset, ruleset_class
@@ -68,7 +68,9 @@ def board_ruleset(ruleset: str, path: str) -> Ruleset:
     try:
         ruleset_class(ruleset)
         check_keys(ruleset, path)
-        return load_ruleset(ruleset, path)
+        loaded = load_ruleset(ruleset, path)
+        check_names(loaded.board)
+        return loaded
     except KeyError as error:  # the registry's unknown ruleset
         raise CompanionError(str(error.args[0]) if error.args else str(error)) from None
 
