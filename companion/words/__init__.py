@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .catalogue import DOMAINS, LANGUAGES, SOURCE_LANGUAGE, catalogue_path, translations
 from .choose import language_name, negotiate, parse_accept_language
-from .words import Words
+from .words import ENGLISH, N_, Words
 
-__all__ = ["DOMAINS", "LANGUAGES", "SOURCE_LANGUAGE", "Words", "catalogue_path", "language_name", "negotiate",
+__all__ = ["DOMAINS", "ENGLISH", "N_", "LANGUAGES", "SOURCE_LANGUAGE", "Words", "catalogue_path", "language_name", "negotiate",
            "parse_accept_language", "translations"]

@@ -22,6 +22,11 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _NUMBER_PATTERN = re.compile(r"^([^#0,.]*)[#0,.]+([^#0,.]*)$")
 
 
+def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for "marked for extraction, translated where it is said"
+    """A msgid kept as a constant (compared, or said later with :meth:`Words.t`): marked for ``pybabel extract``."""
+    return msgid
+
+
 @dataclass(frozen=True)
 class Words:
     """The words of one language for one board: ``Words.for_language("de", board).money(1500)`` → ``1.500 $``.
@@ -55,9 +60,15 @@ class Words:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.catalogue.ngettext(singular, plural, n)
 
-    def format(self, msgid: str, **args: Any) -> str:
-        """``msgid`` translated, its ``{placeholders}`` filled with ``args`` as they are."""
-        return self.gettext(msgid).format(**args)
+    def t(self, msgid: str, **args: Any) -> str:
+        """The table's and the page's own words: ``msgid`` translated, its ``{placeholders}`` filled with ``args``
+        as they are (already said: a name, ``words.money(n)``). ``pybabel extract`` finds them by this name."""
+        text = self.gettext(msgid)
+        return text.format(**args) if args else text
+
+    def nt(self, singular: str, plural: str, n: int, **args: Any) -> str:
+        """As :meth:`t`, the form for ``n`` (``n`` is an argument too)."""
+        return self.ngettext(singular, plural, n).format(n=self.number(n), **args)
 
     @property
     def currency(self) -> str:
@@ -92,6 +103,12 @@ class Words:
         from babel.lists import format_list
 
         return format_list(items, locale=self.locale) if items else ""
+
+    def named(self, kind: str, item: str) -> str | None:
+        """The board's own name of a space, card or deck (``kind``: "spaces", "cards", "decks") in this language,
+        None when it gives none."""
+        name = self._names(kind).get(item)
+        return str(name) if name else None
 
     def _names(self, kind: str) -> Mapping[str, str]:
         """The board's own names of its ``kind`` ("spaces", "cards", "decks") in this language, if it has them."""
@@ -150,3 +167,7 @@ class Words:
             template = self.gettext(msg)
         return _PLACEHOLDER.sub(lambda m: self.argument(m.group(1), args[m.group(1)])
                                 if m.group(1) in args else m.group(0), template)
+
+
+#: English, the source language: the default of every screen and sentence that is given no words.
+ENGLISH = Words.for_language(SOURCE_LANGUAGE)
