@@ -258,6 +258,13 @@ class TableController:
         state = self.table.state
         return self._labels(state) if state is not None else Labels(words=self.words)
 
+    def set_language(self, language: str) -> None:
+        """The table's language from now on: the OLED's words, and the voice's (the host menu's "Language")."""
+        if language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        self.language = language
+        log.info("language: %s", language)
+
     @property
     def words(self) -> Words:
         """The table's words (its language; the board's currency and names once a game is under way)."""
