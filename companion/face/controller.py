@@ -369,7 +369,7 @@ class TableController:
         self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str, at: float) -> None:
-        refusal = self.guard.refusal(button, at)
+        refusal = self.guard.refusal(button, at, self.words)
         if refusal and self._mode == "game" and (self.overlay is None or self.overlay.guarded):
             # People press a few hundred ms after what they saw: a press whose button went down before the question
             # changed, or this soon after, was meant for the screen before (it would roll the next player's dice,

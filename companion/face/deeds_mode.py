@@ -96,7 +96,8 @@ class DeedsMode(Mode):
     def screen(self) -> Screen:
         state = self.desk.game()
         if state is None:
-            return screens.message_screen("DEEDS", "No game is running", "NO: back")
+            w = self.desk.labels().words
+            return screens.message_screen(w.t("DEEDS"), w.t("No game is running"), w.t("NO: back"))
         deeds = self.deeds()
         cash = next((p.get("cash", 0) for p in state["players"] if p["name"] == self.player), 0)
         # What the last act asks the table to do (a house to put down, a deed to turn over); its payment is in the
@@ -109,7 +110,8 @@ class DeedsMode(Mode):
         prompt = state.get("prompt") or {}
         owes = prompt.get("amount") if prompt.get("kind") == "debt" and prompt.get("player") == self.player else None
         if not deeds:
-            return screens.deeds_screen(self.player, cash, told, "Nothing to do on the deeds now", 0, 1, owes)
+            return screens.deeds_screen(self.player, cash, told, self.desk.labels().words.t(
+                "Nothing to do on the deeds now"), 0, 1, owes, words=self.desk.labels().words)
         cursor = self.cursor % len(deeds)
         deed = deeds[cursor]
         asked = deed.confirm if deed.confirm is not None and self.confirm == choice_key(deed) else None

@@ -135,7 +135,7 @@ class DiceEntryMode(Mode):
 
     def changed(self) -> None:
         self.desk.open(None)  # a roll half-entered was meant for the question before
-        self.desk.say("Changed on a phone: look again")
+        self.desk.say(self.desk.labels().words.t("Changed on a phone: look again"))
 
     def prompt_changed(self, prompt: Any) -> None:
         if prompt is None or prompt.get("kind") != "roll":
