@@ -107,7 +107,7 @@ LANGUAGE_ABBREVIATIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
     "fr": (("Avenue", "Av."), ("Boulevard", "Bd"), ("Rue", "R."), ("Place", "Pl."), ("Gare", "G."),
            ("Caisse de communauté", "Caisse comm."), ("Compagnie", "Cie"), ("hypothèque", "hyp."), ("cases", "c."),
            ("case", "c."), ("avancer", "av."), ("prison", "pris."), ("Électricité", "Élec.")),
-    "es": (("Avenida", "Av."), ("Calle", "C."), ("Plaza", "Pza."), ("Estación", "Est."), ("Paseo", "P.º"),
+    "es": (("Avenida", "Av."), ("Calle", "C."), ("Plaza", "Pza."), ("Estación", "Est."), ("Paseo", "P."),
            ("Caja de comunidad", "Caja com."), ("Compañía", "Cía."), ("hipoteca", "hip."), ("casillas", "cas."),
            ("casilla", "cas."), ("avanzar", "av."), ("cárcel", "cárc."), ("Eléctrica", "Eléc.")),
 }
