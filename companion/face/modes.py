@@ -142,7 +142,9 @@ class DiceEntryMode(Mode):
             self.desk.open(None)
 
     def screen(self) -> Screen:
-        return screens.dice_entry_screen(self.player, self.entry.values, self.entry.cursor, self.entry.label)
+        words = self.desk.labels().words
+        return screens.dice_entry_screen(self.player, self.entry.values, self.entry.cursor, self.entry.label(words),
+                                         words)
 
 
 class ListMode(Mode):
