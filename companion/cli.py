@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.account import summary
-from companion.boardcheck import check_keys
+from companion.boardcheck import check_keys, check_names
+from companion.config import TABLE_LANGUAGES
 from companion.engine import CompanionError, public_state
 from companion.engine.core import Ruleset
 from companion.engine.rules import load_ruleset, ruleset_class
@@ -68,7 +69,9 @@ def board_ruleset(ruleset: str, path: str) -> Ruleset:
     try:
         ruleset_class(ruleset)
         check_keys(ruleset, path)
-        return load_ruleset(ruleset, path)
+        loaded = load_ruleset(ruleset, path)
+        check_names(loaded.board)
+        return loaded
     except KeyError as error:  # the registry's unknown ruleset
         raise CompanionError(str(error.args[0]) if error.args else str(error)) from None
 
@@ -106,11 +109,11 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
             cues: list[dict[str, Any]] | None = [] if args.json else None
             state = demo_headless(script, setup=setup.get("setup", setup) if setup else None,
                                   frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller",
-                                  cues=cues)
+                                  cues=cues, language=args.language)
         else:
             journal = Path(args.journal) if args.journal else demo_journal_path()
             return demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
-                                    sound=args.sound, screen=args.screen)
+                                    sound=args.sound, screen=args.screen, language=args.language)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return USAGE
@@ -224,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="headless: print each frame's cues (seat lights, sounds, sentences), then the final state")
     p.add_argument("--dice", choices=["roller", "software", "manual"], help="dice source (default: roller)")
+    p.add_argument("--language", choices=list(TABLE_LANGUAGES), default="en",
+                   help="the table's language: the OLED's and the voice's (default: en; docs/languages.md)")
     p.add_argument("--journal", help="interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)")
     p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
     p.add_argument("--sound", action="store_true",

@@ -53,6 +53,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     open_nfc=None if config.pin_factory == "mock" else nfc_opener(pins),
                                     open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
                                     open_mouth=mouth_opener(config.voice, config.voice_model),
+                                    language=config.language,
                                     network=_network(config), captive_port=config.captive_port)
             break
         except JournalUnusable as error:

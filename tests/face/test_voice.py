@@ -133,9 +133,9 @@ def test_the_table_never_waits_for_the_voice(tmp_path: Path) -> None:
     release = threading.Event()
 
     class SlowVoice(EspeakVoice):
-        def stream(self, text: str) -> Iterator[bytes]:
+        def stream(self, text: str, language: str | None = None) -> Iterator[bytes]:
             release.wait(10)  # a voice slow to start (a cold Pi)
-            yield from super().stream(text)
+            yield from super().stream(text, language)
 
     espeak()
     s = speaker(Kept("Voice", lambda: Mouth(SlowVoice(), Sink.out()), clock=SimClock(), notify=print))
