@@ -58,8 +58,9 @@ def pot_msgids() -> set[str]:
     return found
 
 
-def made_messages() -> Iterator[dict[str, Any]]:
-    """Every message the engine makes over the game files and a bot game of each ruleset, table path."""
+def made_messages(*, with_ruleset: bool = False) -> Iterator[Any]:
+    """Every message the engine makes over the game files and a bot game of each ruleset, table path (with
+    ``with_ruleset``: each as ``(ruleset, message)``)."""
     games = [_lines(path) for path in GAME_FILES]
     for ruleset in ("classic", "addon", "magie-1904", "magie-1924", "chambers"):
         lines: list[Any] = []
@@ -67,18 +68,20 @@ def made_messages() -> Iterator[dict[str, Any]]:
         games.append(lines)
     for lines in games:
         state = None
+        ruleset = (lines[0].get("setup") or {}).get("ruleset") if lines else None
         for line in lines:
             try:
                 state, events = apply(state, line)
             except IllegalInput as refusal:
                 if not refusal.literal:
-                    yield refusal.message
+                    yield (ruleset, refusal.message) if with_ruleset else refusal.message
                 if state is None:
                     break
                 continue
-            yield from (event for event in events if "msg" in event)
+            said = [event for event in events if "msg" in event]
             if state["prompt"] and "msg" in state["prompt"]:
-                yield state["prompt"]
+                said.append(state["prompt"])
+            yield from ((ruleset, message) for message in said) if with_ruleset else said
 
 
 def test_the_template_is_made_by_the_extractor_and_up_to_date() -> None:
