@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
 from .errors import BoardError, IllegalInput
-from .messages import ACCOUNTS, Message, english, m, mp, names_of, np_
+from .messages import ACCOUNTS, Message, english, m, mp, n_, names_of, np_
 from .rng import shuffled
 
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
@@ -507,7 +507,12 @@ class Ruleset:
             pools[dst] += amount
         else:
             d.player(dst)["cash"] += amount
-        d.say("pay", pay_message(src, dst, amount, reason), payer=src, payee=dst, amount=amount, reason=reason)
+        # d.say's work, written out: this runs on every payment
+        event = pay_message(src, dst, amount, reason)
+        event.update(kind="pay", payer=src, payee=dst, amount=amount, reason=reason)
+        if d.words:
+            event["text"] = english(event, self)
+        d.events.append(event)
 
     def account_name(self, account: str) -> str:
         return ACCOUNT_NAMES.get(account, account)
@@ -808,23 +813,22 @@ def prompt_message(prompt: Mapping[str, Any]) -> Message:
     return said
 
 
+#: A payment's msgids, (without a reason, with one), by who pays: taken from a pool, the bank, to the bank, a player.
+PAY_TAKEN = (n_("{player} takes {amount} from {pool}"), n_("{player} takes {amount} from {pool} {reason}"))
+PAY_BY_BANK = (n_("The bank pays {payee} {amount}"), n_("The bank pays {payee} {amount} {reason}"))
+PAY_TO_BANK = (n_("{payer} pays the bank {amount}"), n_("{payer} pays the bank {amount} {reason}"))
+PAY = (n_("{payer} pays {payee} {amount}"), n_("{payer} pays {payee} {amount} {reason}"))
+
+
 def pay_message(src: str, dst: str, amount: int, reason: Message | str) -> Message:
     """A payment: "Ann pays the bank $200 for Baltic Avenue", its reason a message of its own (or none: "")."""
     if src in TAKEN_FROM:
-        if reason:
-            return m("{player} takes {amount} from {pool} {reason}", player=dst, amount=amount, pool=src, reason=reason)
-        return m("{player} takes {amount} from {pool}", player=dst, amount=amount, pool=src)
+        return {"msg": PAY_TAKEN[bool(reason)], "args": {"player": dst, "amount": amount, "pool": src, "reason": reason}}
     if src == "bank":
-        if reason:
-            return m("The bank pays {payee} {amount} {reason}", payee=dst, amount=amount, reason=reason)
-        return m("The bank pays {payee} {amount}", payee=dst, amount=amount)
+        return {"msg": PAY_BY_BANK[bool(reason)], "args": {"payee": dst, "amount": amount, "reason": reason}}
     if dst == "bank":
-        if reason:
-            return m("{payer} pays the bank {amount} {reason}", payer=src, amount=amount, reason=reason)
-        return m("{payer} pays the bank {amount}", payer=src, amount=amount)
-    if reason:
-        return m("{payer} pays {payee} {amount} {reason}", payer=src, payee=dst, amount=amount, reason=reason)
-    return m("{payer} pays {payee} {amount}", payer=src, payee=dst, amount=amount)
+        return {"msg": PAY_TO_BANK[bool(reason)], "args": {"payer": src, "amount": amount, "reason": reason}}
+    return {"msg": PAY[bool(reason)], "args": {"payer": src, "payee": dst, "amount": amount, "reason": reason}}
 
 
 def describe(line: Mapping[str, Any]) -> str:

@@ -148,12 +148,14 @@ class Draft:
                                 **message}
 
     def say(self, kind: str, message: Message, **details: Any) -> None:
-        """Record an event: something said, or something the table must do physically (its English ``text``
-        for the table; its message always)."""
+        """Record an event: something said, or something the table must do physically (its message; its English
+        ``text`` for the table). The message becomes the event, not copied: a fresh one each time (``m(...)``)."""
+        message["kind"] = kind
+        if details:
+            message.update(details)
         if self.words:
-            self.events.append({"kind": kind, "text": english(message, self.namer), **message, **details})
-        else:
-            self.events.append({"kind": kind, **message, **details})
+            message["text"] = english(message, self.namer)
+        self.events.append(message)
 
     def finish(self, *, log: bool = True) -> State:
         """The finished state: plain lists again, and (``log``: the table's) the log of this input's lines."""

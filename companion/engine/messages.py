@@ -202,6 +202,10 @@ def english(message: Mapping[str, Any], names: Names | None = None) -> str:
             said[name] = names.space_name(value)
         elif type(value) is int and kind in ("number", "text"):
             said[name] = str(value)
+        elif kind == "message" and type(value) is dict and "msg" in value:
+            said[name] = english(value, names)
+        elif kind == "message" and type(value) is str:
+            said[name] = value
         else:
             if speaker is None:
                 speaker = _ENGLISH.get(id(names))
