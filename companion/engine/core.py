@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.errors import BoardError, IllegalInput
+
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
-from .errors import BoardError, IllegalInput
 from .messages import ACCOUNTS, Message, english, m, mp, n_, names_of, np_
 from .rng import shuffled
 
@@ -42,12 +43,14 @@ TYPE_WORDS = {bool: m("true or false"), int: m("a whole number"), float: m("a nu
 
 def reject(msgid: str, /, **args: Any) -> IllegalInput:
     """An :class:`IllegalInput` to ``raise``: a message (:mod:`.messages`), ``reject("{player} is out", player=p)``."""
-    return IllegalInput(msgid, args)
+    return refusal({"msg": msgid, "args": args})
 
 
 def refusal(message: Message) -> IllegalInput:
     """An :class:`IllegalInput` to ``raise`` from a message made beforehand (a plural's, a chosen one)."""
-    return IllegalInput(message["msg"], message["args"], message.get("plural"))
+    error = IllegalInput(message["msg"], message["args"], message.get("plural"))
+    error.render = english
+    return error
 
 
 def whole(value: Any, what: Message | str, *, minimum: int = 0, maximum: int = MAX_AMOUNT) -> int:
@@ -376,9 +379,8 @@ class Ruleset:
         dice = line["roll"]
         count = prompt.get("dice", self.dice_count)
         if not isinstance(dice, list) or len(dice) != count:
-            raise IllegalInput("this roll needs {count} die, as a list like {example}",
-                               {"count": count, "example": str([3] * count)},
-                               "this roll needs {count} dice, as a list like {example}")
+            raise refusal(mp("this roll needs {count} die, as a list like {example}",
+                             "this roll needs {count} dice, as a list like {example}", count, example=str([3] * count)))
         for value in dice:
             if type(value) is not int or not 1 <= value <= self.die_faces:  # JSON's whole numbers; not bool
                 raise reject("a die shows 1 to {maximum}, not {value}", maximum=self.die_faces, value=value)

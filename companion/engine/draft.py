@@ -18,7 +18,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from .errors import IllegalInput
+from companion.errors import IllegalInput
+
 from .messages import Message, Names, english
 
 State = dict[str, Any]
@@ -63,12 +64,12 @@ class Draft:
         try:
             return self._players[name]
         except KeyError:
-            raise IllegalInput("there is no player called {value}", {"value": name}) from None
+            raise _no_player(name) from None
 
     def seat(self, name: str) -> int:
         """A player's place in turn order (0 first); ``IllegalInput`` for an unknown name."""
         if name not in self._players:
-            raise IllegalInput("there is no player called {value}", {"value": name})
+            raise _no_player(name)
         return list(self._players).index(name)
 
     def has_player(self, name: str) -> bool:
@@ -167,6 +168,12 @@ class Draft:
             keep = LOG_LINES - len(texts)
             s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]
         return s
+
+
+def _no_player(name: Any) -> IllegalInput:
+    error = IllegalInput("there is no player called {value}", {"value": name})
+    error.render = english
+    return error
 
 
 class _OwnList(list[str]):

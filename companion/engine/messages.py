@@ -1,7 +1,7 @@
 """What the engine says, as data: a message is a gettext msgid and its arguments, never a sentence.
 
 An event is ``{"kind": ..., "msg": "{player} rolls {a} and {b}", "args": {"player": "Ann", "a": 4, "b": 3}, ...}``;
-a prompt carries ``msg`` and ``args`` beside its English ``text``; an :class:`~companion.engine.errors.IllegalInput`
+a prompt carries ``msg`` and ``args`` beside its English ``text``; an :class:`~companion.errors.IllegalInput`
 carries its message too. The msgid is the English template, a ``str.format`` template whose literal braces are
 doubled; a message with a plural form has ``plural`` (the English plural template) and ``args["count"]``.
 
