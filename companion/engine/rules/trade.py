@@ -111,8 +111,8 @@ class Trades(Ruleset):
         for card in bundle["cards"]:
             self.pass_card(d, giver, taker, card)
             # A hand at the table moves it, as the deeds (told as they are: the OLED, the voice and both phones).
-            d.say("hand-over", f"{giver} gives {taker} the {self.card_name(card)} card", player=giver, to=taker,
-                  cards=[card])
+            d.say("hand-over", m("{giver} gives {taker} the {card} card", giver=giver, taker=taker, card=card),
+                  player=giver, to=taker, cards=[card])
         return due
 
     def pass_space(self, d: Draft, giver: str, taker: str, space_id: str) -> list[Task]:
