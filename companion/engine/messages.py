@@ -184,7 +184,7 @@ def english(message: Mapping[str, Any], names: Names | None = None) -> str:
     :func:`render` with the :class:`English` speaker, the commonest kinds said here directly (the table's path says
     every event through it; tests/words/test_engine_messages.py holds it equal to ``render``)."""
     msg = message["msg"]
-    args = message.get("args")
+    args = message.get("args") or {}
     plural = message.get("plural")
     if plural is not None and args.get("count") != 1:
         msg = plural
@@ -222,7 +222,7 @@ _ENGLISH: dict[int, English] = {}
 def render(message: Mapping[str, Any], speaker: Speaker) -> str:
     """A message said by ``speaker``: its msgid (or plural) translated, each argument said as its kind says."""
     msg = message["msg"]
-    args = message.get("args")
+    args = message.get("args") or {}
     plural = message.get("plural")
     template = speaker.ngettext(msg, plural, args.get("count", 0)) if plural is not None else speaker.gettext(msg)
     if not args:
