@@ -4,7 +4,7 @@ Spleen 5x8 (version 1.9.1, as bundled) has no glyph above ASCII, and Spleen 8x16
 French or Spanish word lost its ä, é or ñ on the OLED (and "1.500 €" its symbol). This module draws the missing
 glyphs into the bundled ``.pil``/``.pbm`` fonts, the ASCII glyphs untouched (every English frame stays the same):
 each accented letter is its base letter from the same font with its mark above it (or its cedilla below), ß ¿ ¡ £ €
-are drawn here. The euro sign has no Latin-1 code: it takes 0x80 (a C1 control, never drawn), and
+« » · ª º are drawn here. The euro sign has no Latin-1 code: it takes 0x80 (a C1 control, never drawn), and
 :func:`.draw.latin1` writes "€" as that code.
 
 Run once after changing a pattern: ``python -m companion.face.glyphs`` rewrites the fonts;
@@ -46,6 +46,7 @@ DRAWN_SMALL: dict[str, tuple[str, ...]] = {
     "º": ("....", ".#..", "#.#.", ".#..", "....", "###.", "....", "...."),
     "«": ("....", "....", "..#.", ".#.#", "#.#.", ".#.#", "..#.", "...."),
     "»": ("....", "....", ".#..", "#.#.", ".#.#", "#.#.", ".#..", "...."),
+    "·": ("....", "....", "....", "....", ".##.", ".##.", "....", "...."),
 }
 #: The euro in the 8x16 cell: its "C" one column right of the font's own, two bars through it.
 EURO_LARGE = ("........", "........", "..######", ".##.....", ".##.....", "######..", ".##.....", ".##.....",

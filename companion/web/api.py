@@ -212,7 +212,7 @@ def get_board() -> Any:
     options = state["options"] if state is not None and state["ruleset"] == ruleset.id else ruleset.board.options
     return jsonify({**layout(ruleset.board), "links": links(ruleset, state),
                     "dynamic_links": hasattr(ruleset, "pairs"), "verbs": ruleset.verbs(),
-                    "host_verbs": ruleset.host_verbs(),
+                    "host_verbs": ruleset.host_verbs(), "currency": ruleset.board.currency,
                     "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards},
                     "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules))})
 
