@@ -482,7 +482,7 @@ class TableController:
         msg = getattr(error, "msg", None)
         if self.language == "en" or not isinstance(msg, str):
             return str(error)
-        args = getattr(error, "args_", None) or getattr(error, "message_args", None) or {}
+        args = getattr(error, "params", None) or {}
         return self.words.message(msg, args if isinstance(args, dict) else {}, getattr(error, "plural", None))
 
     def _acknowledge(self, line: dict[str, Any]) -> None:

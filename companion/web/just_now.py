@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.engine import Event, State, find_ruleset
+from companion.engine import Event, State, find_ruleset, sentence
 from companion.engine.core import Ruleset
+from companion.engine.messages import is_message
 
 Line = dict[str, Any]
 
@@ -65,7 +66,7 @@ def _line(ruleset: Ruleset, players: Mapping[str, Any], event: Event, *, hide_se
     if kind == "pay" and "amount" in event:
         return {"kind": "pay", **base, "from": ruleset.account_name(str(event["payer"])),
                 "to": ruleset.account_name(str(event["payee"])), "amount": int(event["amount"]),
-                "for": str(event.get("reason", ""))}
+                "for": reason_text(ruleset, event.get("reason", ""))}
     if kind in HAND_KINDS:
         return {"kind": "hand", **base}
     if kind in NEWS_KINDS:
@@ -104,6 +105,11 @@ def _place(ruleset: Ruleset, space_id: str, *, board: bool = False) -> str:
         return space.name
     outer = space.track != "inner" and "inner" in ruleset.board.tracks  # addon's: main is the outer board
     return f"{space.name} ({'outer' if outer else space.track} board)"
+
+
+def reason_text(ruleset: Ruleset, reason: Any) -> str:
+    """A payment's reason in English ("for Baltic Avenue"): its message made into words (a saved game's: as it is)."""
+    return sentence(reason, ruleset) if is_message(reason) else str(reason)
 
 
 def _deck_title(ruleset: Ruleset, deck: str) -> str:

@@ -159,14 +159,13 @@ class Words:
 
     def message(self, msg: str, args: Mapping[str, Any] | None = None, plural: str | None = None) -> str:
         """An engine message (``msg``, ``args``, and ``plural`` when it has one: chosen by ``args["count"]``)
-        translated and filled in."""
-        args = args or {}
+        translated and filled in, by the engine's one renderer (:mod:`.engine_messages`)."""
+        from .engine_messages import say  # engine_messages builds on Words
+
+        message: dict[str, Any] = {"msg": msg, "args": args or {}}
         if plural is not None:
-            template = self.ngettext(msg, plural, int(args.get("count", 1)))
-        else:
-            template = self.gettext(msg)
-        return _PLACEHOLDER.sub(lambda m: self.argument(m.group(1), args[m.group(1)])
-                                if m.group(1) in args else m.group(0), template)
+            message["plural"] = plural
+        return say(self, message)
 
 
 #: English, the source language: the default of every screen and sentence that is given no words.

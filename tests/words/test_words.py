@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.engine.core import money as engine_money
+from companion.engine.messages import English
 from companion.engine.core import names_of
 from companion.engine.rules import load_ruleset
 from companion.words import LANGUAGES, Words, negotiate, parse_accept_language
@@ -20,7 +20,7 @@ CLASSIC = Path(__file__).parents[2] / "companion" / "boards" / "classic.toml"
 
 @pytest.mark.parametrize("amount", [0, 1, 28, 1500, 20580, -40])
 def test_english_money_is_the_engines(amount: int) -> None:
-    assert Words.for_language("en").money(amount) == engine_money(amount)
+    assert Words.for_language("en").money(amount) == English().money(amount)  # the engine's English ($1500)
 
 
 @pytest.mark.parametrize("items", [[], ["Ann"], ["Ann", "Bob"], ["Ann", "Bob", "Cy"]])
