@@ -14,6 +14,8 @@ from flask import Blueprint, Response, g, jsonify, request, session
 from companion.engine import Event, State, find_ruleset, public_state
 from companion.engine.rules.classic import ClassicRules
 from companion.table import StaleInput, Update
+from companion.words import LANGUAGES, Words
+from companion.words.engine_messages import say_prompt
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
@@ -23,6 +25,7 @@ from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed, Frame, Viewer
+from .phone_words import KEY as PHONE_LANGUAGE
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
@@ -132,7 +135,9 @@ def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: It
 
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
     """Whom the session ``kept`` is now, as far as what it may see goes."""
-    return Viewer(host_rights(access, kept), seated_player(access, state, kept))
+    language = kept.get(PHONE_LANGUAGE)
+    return Viewer(host_rights(access, kept), seated_player(access, state, kept),
+                  language if isinstance(language, str) and language in LANGUAGES else "en")
 
 
 def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
@@ -146,6 +151,9 @@ def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
     hide = not viewer.host
     view = public_state(state, hide_secrets=hide, viewer=viewer.player)
     view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player)
+    if viewer.language != "en" and view.get("prompt"):  # the question in the phone's language; the state as it is
+        words = Words.for_language(viewer.language, find_ruleset(state["ruleset"]).board)
+        view["said"] = {"prompt": say_prompt(words, view["prompt"])}
     return view
 
 

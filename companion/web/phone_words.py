@@ -24,7 +24,10 @@ def phone_language() -> str:
     chosen = session.get(KEY)
     if chosen in LANGUAGES:
         return str(chosen)
-    return negotiate(request.headers.get("Accept-Language"))
+    language = negotiate(request.headers.get("Accept-Language"))
+    if language != SOURCE_LANGUAGE:  # kept with the seat: the live stream's views are made in it
+        session[KEY] = language
+    return language
 
 
 def phone_words() -> Words:

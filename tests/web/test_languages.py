@@ -63,6 +63,10 @@ def test_a_german_a_spanish_and_an_english_phone_at_one_table(server: WebServer,
     expect_text(spanish.locator("#turn"), "Turno 1: Ann")
     expect_text(english.locator("#turn"), "Turn 1: Ann")
     expect_text(german.locator("#leave-button"), "Platz von Ann verlassen")
+    # The engine's question in each phone's language (said by the server, one renderer); English as the state says it.
+    expect_text(german.locator("#prompt"), "Ann, würfle")
+    expect_text(english.locator("#prompt"), table.state["prompt"]["text"])
+    assert spanish.locator("#prompt").inner_text() not in ("", table.state["prompt"]["text"])
     shot(german, "languages-de")
     shot(spanish, "languages-es")
     shot(english, "languages-en")

@@ -14,7 +14,9 @@ export const money = (n) => moneyIn(n, (app.board && app.board.currency) || "$")
 export const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n));
 // An event's or a prompt's sentence in this phone's language: from its message (`msg`, `args`) where the engine gave
 // one and the phone reads another language than English, else the English text the engine made.
-export const said = (item) => (language === "en" || !item.msg ? item.text : message(item.msg, item.args, item.plural, sayArg));
+// The prompt comes said by the server in this phone's language (the view's `said`: the engine's one renderer).
+export const said = (item) => (language === "en" || !item.msg ? item.text
+  : app.state && item === app.state.prompt && app.state.said ? app.state.said.prompt : message(item.msg, item.args, item.plural, sayArg));
 function sayArg(kind, value) {
   if (kind === "money" && typeof value === "number") return money(value);
   if (kind === "space") return spaceName(value);
