@@ -129,11 +129,19 @@ def build(name: str) -> FontFile:
     for code in range(256):
         if code in added:
             image = added[code]
-            font.glyph[code] = (template[0:2], template[2:6], (0, 0, image.width, image.height), image)
+            font.glyph[code] = (_pair(template[0:2]), _box(template[2:6]), (0, 0, image.width, image.height), image)
         elif any(metrics[code]):
             m, image = metrics[code], cell(metrics, sheet, code)
-            font.glyph[code] = (m[0:2], m[2:6], (0, 0, image.width, image.height), image)
+            font.glyph[code] = (_pair(m[0:2]), _box(m[2:6]), (0, 0, image.width, image.height), image)
     return font
+
+
+def _pair(values: Sequence[int]) -> tuple[int, int]:
+    return values[0], values[1]
+
+
+def _box(values: Sequence[int]) -> tuple[int, int, int, int]:
+    return values[0], values[1], values[2], values[3]
 
 
 def write(folder: Path = FONTS) -> None:
