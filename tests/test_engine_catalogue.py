@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po  # noqa: E402
 
 from companion.engine import IllegalInput, apply  # noqa: E402
 from companion.engine.messages import msgids  # noqa: E402
-from tests.golden.record_english import GAME_FILES, _lines  # noqa: E402
+from tests.golden.record_english import GAME_FILES, game_lines  # noqa: E402
 from companion.sim.game import GameSpec, play_game  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
@@ -61,7 +61,7 @@ def pot_msgids() -> set[str]:
 def made_messages(*, with_ruleset: bool = False) -> Iterator[Any]:
     """Every message the engine makes over the game files and a bot game of each ruleset, table path (with
     ``with_ruleset``: each as ``(ruleset, message)``)."""
-    games = [_lines(path) for path in GAME_FILES]
+    games = [game_lines(path) for path in GAME_FILES]
     for ruleset in ("classic", "addon", "magie-1904", "magie-1924", "chambers"):
         lines: list[Any] = []
         play_game(GameSpec(ruleset, 4, seed=11), 0, lines, table=True)

@@ -428,7 +428,7 @@ class Ruleset:
         """After any input and all it set off (payments, moves), before the game waits again: what must hold
         between inputs (a waiting offer that can still be accepted)."""
 
-    def check_spending(self, d: Draft, name: str, doing: str) -> None:
+    def check_spending(self, d: Draft, name: str, doing: Message) -> None:
         """Refuse an act that spends or gives away ``name``'s money when it may not (a debt waits)."""
 
     def waiting_for(self, state: State) -> Message:
@@ -489,7 +489,7 @@ class Ruleset:
             return d.state["pools"][account]
         return d.player(account)["cash"]
 
-    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: str = "") -> None:
+    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: Message | str = "") -> None:
         """Move money between two accounts (players, ``bank``, pools); the total never changes."""
         if amount <= 0 or src == dst:
             return

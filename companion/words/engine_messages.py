@@ -11,15 +11,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.engine.board import Board
 from companion.engine.core import Ruleset, prompt_message
 from companion.engine.messages import render
 from companion.engine.rules import find_ruleset, ruleset_class
 
-if TYPE_CHECKING:
-    from .words import Words
+
+class Words(Protocol):
+    """What a speaker needs of :class:`~.words.Words` (a protocol: :mod:`.words` imports this module)."""
+
+    @property
+    def board(self) -> Board | None: ...
+
+    def gettext(self, msgid: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def money(self, amount: int) -> str: ...
+
+    def number(self, n: int) -> str: ...
+
+    def names_list(self, items: Iterable[str]) -> str: ...
+
+    def named(self, kind: str, item: str) -> str | None: ...
 
 
 #: Rulesets built for boards: id(board) -> (board, ruleset); boards are unhashable constant data, kept alive here.

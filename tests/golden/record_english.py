@@ -25,7 +25,8 @@ ROOT = Path(__file__).parents[2]
 GAME_FILES = sorted((ROOT / "tests" / "gamefiles").glob("*/*.jsonl"))
 
 
-def _lines(path: Path) -> list[dict[str, Any]]:
+def game_lines(path: Path) -> list[dict[str, Any]]:
+    """The lines of a game file up to the first that is not a JSON object (a file testing that error)."""
     lines = []
     try:
         for _, line in parse_lines(path.read_text().splitlines()):
@@ -91,7 +92,7 @@ def game(source: str, lines: list[dict[str, Any]], *, deeds: bool) -> Iterator[d
 
 def records() -> Iterator[dict[str, Any]]:
     for path in GAME_FILES:
-        yield from game(str(path.relative_to(ROOT)), _lines(path), deeds=True)
+        yield from game(str(path.relative_to(ROOT)), game_lines(path), deeds=True)
     for ruleset in ruleset_ids():
         for spec in (GameSpec(ruleset, 4, seed=11), GameSpec(ruleset, 3, seed=5)):
             lines: list[Any] = []
