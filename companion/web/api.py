@@ -150,9 +150,10 @@ def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
     equal (:mod:`.feed`)."""
     hide = not viewer.host
     view = public_state(state, hide_secrets=hide, viewer=viewer.player)
-    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player)
-    if viewer.language != "en" and view.get("prompt"):  # the question in the phone's language; the state as it is
-        words = Words.for_language(viewer.language, find_ruleset(state["ruleset"]).board)
+    words = Words.for_language(viewer.language, find_ruleset(state["ruleset"]).board) \
+        if viewer.language != "en" else None
+    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player, words=words)
+    if words is not None and view.get("prompt"):  # the question in the phone's language; the state as it is
         view["said"] = {"prompt": say_prompt(words, view["prompt"])}
     return view
 

@@ -67,6 +67,9 @@ def test_a_german_a_spanish_and_an_english_phone_at_one_table(server: WebServer,
     expect_text(german.locator("#prompt"), "Ann, würfle")
     expect_text(english.locator("#prompt"), table.state["prompt"]["text"])
     assert spanish.locator("#prompt").inner_text() not in ("", table.state["prompt"]["text"])
+    # What just happened, in each phone's language: the start money paid by the bank.
+    assert "Bank" in german.locator("#now").inner_text() and "The bank" not in german.locator("#now").inner_text()
+    assert "The bank" in english.locator("#now").inner_text()
     shot(german, "languages-de")
     shot(spanish, "languages-es")
     shot(english, "languages-en")
