@@ -117,21 +117,13 @@ class Words:
 
     def space(self, space_id: str) -> str:
         """A space's printed name in this language (its board's ``[names.<lang>.spaces]``), else as printed."""
-        named = self._names("spaces").get(space_id)
-        if named:
-            return str(named)
-        if self.board is not None and space_id in self.board.by_id:
-            return self.board.by_id[space_id].name
-        return space_id
+        space = self.board.by_id.get(space_id) if self.board is not None else None
+        return self.named("spaces", space_id) or (space.name if space is not None else space_id)
 
     def card(self, card_id: str) -> str:
         """A card's printed text in this language (``[names.<lang>.cards]``), else as printed."""
-        named = self._names("cards").get(card_id)
-        if named:
-            return str(named)
-        if self.board is not None and card_id in self.board.cards:
-            return self.board.cards[card_id].text
-        return card_id
+        card = self.board.cards.get(card_id) if self.board is not None else None
+        return self.named("cards", card_id) or (card.text if card is not None else card_id)
 
     def deck(self, deck_id: str) -> str:
         """A deck's title in this language (``[names.<lang>.decks]``), else its id as the board names it."""

@@ -6,7 +6,6 @@ test-artifacts/web/languages-*.png."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,31 +14,15 @@ from companion.table import Table
 from companion.web import WebServer
 
 from .conftest import CODE
-from .test_browser import PHONE, TIMEOUT, browser, expect_text, join, server, shot, table  # noqa: F401 - fixtures
+from .test_browser import browser, expect_text, join, phone, server, shot, table  # noqa: F401 - fixtures
 
 NBSP = "\u00a0"
 
 
 @pytest.fixture
-def phone_in(browser: Any) -> Iterator[Any]:  # noqa: F811 - the fixture of test_browser
-    """A function opening a phone whose browser asks for ``language`` (Accept-Language and its locale)."""
-    contexts: list[Any] = []
-
-    def open_phone(url: str, language: str, accept: str) -> Any:
-        context = browser.new_context(**PHONE, locale=language, extra_http_headers={"Accept-Language": accept})
-        context.set_default_timeout(TIMEOUT)
-        contexts.append(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.errors = errors
-        page.goto(url)
-        page.wait_for_selector("#live.on")
-        return page
-
-    yield open_phone
-    for context in contexts:
-        context.close()
+def phone_in(phone: Any) -> Any:  # noqa: F811 - the fixture of test_browser
+    """A function opening a phone whose browser asks for ``language`` (its locale and Accept-Language)."""
+    return lambda url, language, accept: phone(url, locale=language, extra_http_headers={"Accept-Language": accept})
 
 
 def test_a_german_a_spanish_and_an_english_phone_at_one_table(server: WebServer, table: Table,  # noqa: F811
