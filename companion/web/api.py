@@ -26,6 +26,7 @@ from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed, Frame, Viewer
 from .phone_words import KEY as PHONE_LANGUAGE
+from .phone_words import said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
@@ -101,9 +102,10 @@ def running_state(seq: int | None = None, game: int | None = None) -> dict[str, 
     if state is None:
         raise Conflict("no game is running: the host starts one")
     if game is not None and table.game is not None and game != table.game.id:
-        raise StaleInput(f"another game has started (game {table.game.id}, not {game})")
+        raise StaleInput(said("another game has started (game {n}, not {asked})", n=table.game.id, asked=game))
     if seq is not None and seq != state["seq"]:
-        raise StaleInput(f"someone else acted first (the game is at input {state['seq']}, not {seq})")
+        raise StaleInput(said("someone else acted first (the game is at input {n}, not {asked})", n=state["seq"],
+                              asked=seq))
     return state
 
 

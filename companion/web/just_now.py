@@ -80,19 +80,19 @@ def _line(ruleset: Ruleset, players: Mapping[str, Any], event: Event, *, hide_se
 
 def _said(line: Line, event: Event, words: Words) -> Line:
     """A line in the language of ``words``: its sentence, a payment's reason, a move's jail words."""
-    said = {**line, "text": say_event(words, event)}
+    told = {**line, "text": say_event(words, event)}
     if line.get("kind") == "pay":
         if is_message(event.get("reason")):
-            said["for"] = say(words, event["reason"])
+            told["for"] = say(words, event["reason"])
         for side, key in (("from", "payer"), ("to", "payee")):  # an account ("the bank"): in the language
             if event.get(key) in ACCOUNTS:
-                said[side] = words.gettext(ACCOUNTS[event[key]])
+                told[side] = words.gettext(ACCOUNTS[event[key]])
     if line.get("kind") == "move":
         to = str(line["to"])
         for english in (": in jail", ", just visiting"):
             if to.endswith(english):
-                said["to"] = to[: -len(english)] + words.t(english)
-    return said
+                told["to"] = to[: -len(english)] + words.t(english)
+    return told
 
 
 def _move(ruleset: Ruleset, players: Mapping[str, Any], event: Event) -> Line:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from flask import request, session
+from flask import has_request_context, request, session
 
-from companion.words import LANGUAGES, SOURCE_LANGUAGE, Words, catalogue_path, negotiate
+from companion.words import ENGLISH, LANGUAGES, SOURCE_LANGUAGE, Words, catalogue_path, negotiate
 
 KEY = "lang"  # the session's key: the phone's own choice
 
@@ -31,7 +31,13 @@ def phone_language() -> str:
 
 
 def phone_words() -> Words:
-    return Words.for_language(phone_language())
+    """This request's phone's words (English outside a request: a test, the server's own log)."""
+    return Words.for_language(phone_language()) if has_request_context() else ENGLISH
+
+
+def said(msgid: str, **args: Any) -> str:
+    """The web server's own words to a phone (a refusal it makes itself), in that phone's language."""
+    return phone_words().t(msgid, **args)
 
 
 @lru_cache(maxsize=None)
