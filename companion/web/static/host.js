@@ -109,7 +109,7 @@ export function showNoGame() {
   $("host-panel").hidden = !host && document.body.dataset.view !== "host";
   $("pin-form").hidden = host;
   $("host-tools").hidden = !host;
-  $("turn").textContent = "No game yet";
+  $("turn").textContent = t("No game yet");
   $("prompt").textContent = host ? "Set up the game below: the ruleset, then the players, then Start." : "The host sets up a game.";
   if (host) {
     $("new-game").open = true;
