@@ -17,8 +17,8 @@ from typing import Any
 
 from companion.boards import read_board_file
 from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
+from companion.errors import BoardError
 from companion.engine.board import Board
-from companion.engine.errors import BoardError
 from companion.words import LANGUAGES
 
 #: Top-level tables whose keys are names the board's author chooses (each preset's id, each language of its

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.errors import BoardError, IllegalInput
+
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
-from .errors import BoardError, IllegalInput
-from .messages import ACCOUNTS, Message, english, m, mp, names_of, np_
+from .messages import ACCOUNTS, Message, english, m, mp, n_, names_of, np_
 from .rng import shuffled
 
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
@@ -42,12 +43,14 @@ TYPE_WORDS = {bool: m("true or false"), int: m("a whole number"), float: m("a nu
 
 def reject(msgid: str, /, **args: Any) -> IllegalInput:
     """An :class:`IllegalInput` to ``raise``: a message (:mod:`.messages`), ``reject("{player} is out", player=p)``."""
-    return IllegalInput(msgid, args)
+    return refusal({"msg": msgid, "args": args})
 
 
 def refusal(message: Message) -> IllegalInput:
     """An :class:`IllegalInput` to ``raise`` from a message made beforehand (a plural's, a chosen one)."""
-    return IllegalInput(message["msg"], message["args"], message.get("plural"))
+    error = IllegalInput(message["msg"], message["args"], message.get("plural"))
+    error.render = english
+    return error
 
 
 def whole(value: Any, what: Message | str, *, minimum: int = 0, maximum: int = MAX_AMOUNT) -> int:
@@ -376,9 +379,8 @@ class Ruleset:
         dice = line["roll"]
         count = prompt.get("dice", self.dice_count)
         if not isinstance(dice, list) or len(dice) != count:
-            raise IllegalInput("this roll needs {count} die, as a list like {example}",
-                               {"count": count, "example": str([3] * count)},
-                               "this roll needs {count} dice, as a list like {example}")
+            raise refusal(mp("this roll needs {count} die, as a list like {example}",
+                             "this roll needs {count} dice, as a list like {example}", count, example=str([3] * count)))
         for value in dice:
             if type(value) is not int or not 1 <= value <= self.die_faces:  # JSON's whole numbers; not bool
                 raise reject("a die shows 1 to {maximum}, not {value}", maximum=self.die_faces, value=value)
@@ -507,7 +509,12 @@ class Ruleset:
             pools[dst] += amount
         else:
             d.player(dst)["cash"] += amount
-        d.say("pay", pay_message(src, dst, amount, reason), payer=src, payee=dst, amount=amount, reason=reason)
+        # d.say's work, written out: this runs on every payment
+        event = pay_message(src, dst, amount, reason)
+        event.update(kind="pay", payer=src, payee=dst, amount=amount, reason=reason)
+        if d.words:
+            event["text"] = english(event, self)
+        d.events.append(event)
 
     def account_name(self, account: str) -> str:
         return ACCOUNT_NAMES.get(account, account)
@@ -808,23 +815,22 @@ def prompt_message(prompt: Mapping[str, Any]) -> Message:
     return said
 
 
+#: A payment's msgids, (without a reason, with one), by who pays: taken from a pool, the bank, to the bank, a player.
+PAY_TAKEN = (n_("{player} takes {amount} from {pool}"), n_("{player} takes {amount} from {pool} {reason}"))
+PAY_BY_BANK = (n_("The bank pays {payee} {amount}"), n_("The bank pays {payee} {amount} {reason}"))
+PAY_TO_BANK = (n_("{payer} pays the bank {amount}"), n_("{payer} pays the bank {amount} {reason}"))
+PAY = (n_("{payer} pays {payee} {amount}"), n_("{payer} pays {payee} {amount} {reason}"))
+
+
 def pay_message(src: str, dst: str, amount: int, reason: Message | str) -> Message:
     """A payment: "Ann pays the bank $200 for Baltic Avenue", its reason a message of its own (or none: "")."""
     if src in TAKEN_FROM:
-        if reason:
-            return m("{player} takes {amount} from {pool} {reason}", player=dst, amount=amount, pool=src, reason=reason)
-        return m("{player} takes {amount} from {pool}", player=dst, amount=amount, pool=src)
+        return {"msg": PAY_TAKEN[bool(reason)], "args": {"player": dst, "amount": amount, "pool": src, "reason": reason}}
     if src == "bank":
-        if reason:
-            return m("The bank pays {payee} {amount} {reason}", payee=dst, amount=amount, reason=reason)
-        return m("The bank pays {payee} {amount}", payee=dst, amount=amount)
+        return {"msg": PAY_BY_BANK[bool(reason)], "args": {"payee": dst, "amount": amount, "reason": reason}}
     if dst == "bank":
-        if reason:
-            return m("{payer} pays the bank {amount} {reason}", payer=src, amount=amount, reason=reason)
-        return m("{payer} pays the bank {amount}", payer=src, amount=amount)
-    if reason:
-        return m("{payer} pays {payee} {amount} {reason}", payer=src, payee=dst, amount=amount, reason=reason)
-    return m("{payer} pays {payee} {amount}", payer=src, payee=dst, amount=amount)
+        return {"msg": PAY_TO_BANK[bool(reason)], "args": {"payer": src, "amount": amount, "reason": reason}}
+    return {"msg": PAY[bool(reason)], "args": {"payer": src, "payee": dst, "amount": amount, "reason": reason}}
 
 
 def describe(line: Mapping[str, Any]) -> str:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from .errors import IllegalInput
+from companion.errors import IllegalInput
+
 from .messages import Message, Names, english
 
 State = dict[str, Any]
@@ -63,12 +64,12 @@ class Draft:
         try:
             return self._players[name]
         except KeyError:
-            raise IllegalInput("there is no player called {value}", {"value": name}) from None
+            raise _no_player(name) from None
 
     def seat(self, name: str) -> int:
         """A player's place in turn order (0 first); ``IllegalInput`` for an unknown name."""
         if name not in self._players:
-            raise IllegalInput("there is no player called {value}", {"value": name})
+            raise _no_player(name)
         return list(self._players).index(name)
 
     def has_player(self, name: str) -> bool:
@@ -148,12 +149,14 @@ class Draft:
                                 **message}
 
     def say(self, kind: str, message: Message, **details: Any) -> None:
-        """Record an event: something said, or something the table must do physically (its English ``text``
-        for the table; its message always)."""
+        """Record an event: something said, or something the table must do physically (its message; its English
+        ``text`` for the table). The message becomes the event, not copied: a fresh one each time (``m(...)``)."""
+        message["kind"] = kind
+        if details:
+            message.update(details)
         if self.words:
-            self.events.append({"kind": kind, "text": english(message, self.namer), **message, **details})
-        else:
-            self.events.append({"kind": kind, **message, **details})
+            message["text"] = english(message, self.namer)
+        self.events.append(message)
 
     def finish(self, *, log: bool = True) -> State:
         """The finished state: plain lists again, and (``log``: the table's) the log of this input's lines."""
@@ -165,6 +168,12 @@ class Draft:
             keep = LOG_LINES - len(texts)
             s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]
         return s
+
+
+def _no_player(name: Any) -> IllegalInput:
+    error = IllegalInput("there is no player called {value}", {"value": name})
+    error.render = english
+    return error
 
 
 class _OwnList(list[str]):

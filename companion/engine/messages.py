@@ -1,7 +1,7 @@
 """What the engine says, as data: a message is a gettext msgid and its arguments, never a sentence.
 
 An event is ``{"kind": ..., "msg": "{player} rolls {a} and {b}", "args": {"player": "Ann", "a": 4, "b": 3}, ...}``;
-a prompt carries ``msg`` and ``args`` beside its English ``text``; an :class:`~companion.engine.errors.IllegalInput`
+a prompt carries ``msg`` and ``args`` beside its English ``text``; an :class:`~companion.errors.IllegalInput`
 carries its message too. The msgid is the English template, a ``str.format`` template whose literal braces are
 doubled; a message with a plural form has ``plural`` (the English plural template) and ``args["count"]``.
 
@@ -18,8 +18,7 @@ babel.cfg and docs/languages.md). Pure: no I/O, no catalogue here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 def n_(msgid: str) -> str:
@@ -89,18 +88,18 @@ def mp(singular: str, plural: str, count: int, /, **args: Any) -> Message:
     return {"msg": singular, "plural": plural, "args": {"count": count, **args}}
 
 
-@lru_cache(maxsize=512)
 def arg_kind(name: str) -> str:
-    """The kind of an argument by its name (:data:`ARG_KINDS`; ``text`` for a name it does not list)."""
+    """The kind of an argument by its name (:data:`ARG_KINDS`; ``text`` for a name it does not list): the name
+    itself, else the name cut at its last ``_`` or digit (``space_to``, ``amount2``)."""
     kind = ARG_KINDS.get(name)
-    if kind is not None:
-        return kind
-    for cut in range(len(name) - 1, 0, -1):
-        if name[cut] == "_" or name[cut].isdigit():
-            kind = ARG_KINDS.get(name[:cut])
-            if kind is not None:
-                return kind
-    return "text"
+    if kind is None:
+        kind = "text"
+        for cut in range(len(name) - 1, 0, -1):
+            if (name[cut] == "_" or name[cut].isdigit()) and name[:cut] in ARG_KINDS:
+                kind = ARG_KINDS[name[:cut]]
+                break
+    _KIND_OF[name] = kind
+    return kind
 
 
 class Names(Protocol):
@@ -180,61 +179,109 @@ class English:
 
 
 def english(message: Mapping[str, Any], names: Names | None = None) -> str:
-    """A message's English sentence (``names``: the ruleset whose spaces and cards it names; without one, ids)."""
-    return render(message, English(names))
+    """A message's English sentence (``names``: the ruleset whose spaces and cards it names; without one, ids).
+
+    :func:`render` with the :class:`English` speaker, the commonest kinds said here directly (the table's path says
+    every event through it; tests/words/test_engine_messages.py holds it equal to ``render``)."""
+    msg = message["msg"]
+    args = message.get("args")
+    plural = message.get("plural")
+    if plural is not None and args.get("count") != 1:
+        msg = plural
+    if not args:
+        return msg.format()
+    said = {}
+    speaker = None
+    for name, value in args.items():
+        kind = _KIND_OF.get(name) or arg_kind(name)
+        if kind == "player" and type(value) is str:
+            said[name] = ACCOUNTS.get(value, value)
+        elif kind == "money":
+            said[name] = f"${value}"
+        elif kind == "space" and names is not None:
+            said[name] = names.space_name(value)
+        elif type(value) is int and kind in ("number", "text"):
+            said[name] = str(value)
+        elif kind == "message" and type(value) is dict and "msg" in value:
+            said[name] = english(value, names)
+        elif kind == "message" and type(value) is str:
+            said[name] = value
+        else:
+            if speaker is None:
+                speaker = _ENGLISH.get(id(names))
+                if speaker is None or speaker.names is not names:
+                    speaker = _ENGLISH[id(names)] = English(names)
+            said[name] = say_value(kind, value, speaker)
+    return msg.format_map(said)
+
+
+#: The English speaker of each ruleset (rulesets live as long as the process: ``find_ruleset`` keeps them).
+_ENGLISH: dict[int, English] = {}
 
 
 def render(message: Mapping[str, Any], speaker: Speaker) -> str:
     """A message said by ``speaker``: its msgid (or plural) translated, each argument said as its kind says."""
     msg = message["msg"]
-    args = message.get("args") or {}
+    args = message.get("args")
     plural = message.get("plural")
     template = speaker.ngettext(msg, plural, args.get("count", 0)) if plural is not None else speaker.gettext(msg)
     if not args:
         return template.format()
-    return template.format_map({name: say_value(arg_kind(name), value, speaker) for name, value in args.items()})
+    kinds = _KIND_OF
+    said = {}
+    for name, value in args.items():
+        kind = kinds.get(name) or arg_kind(name)
+        said[name] = render(value, speaker) if type(value) is dict and "msg" in value and kind not in _OWN_MESSAGES \
+            else _SAY[kind](value, speaker)
+    return template.format_map(said)
 
 
 def say_value(kind: str, value: Any, speaker: Speaker) -> str:
     """One argument said by ``speaker`` as its kind (:data:`ARG_KINDS`) says."""
-    if type(value) is dict and "msg" in value and kind != "quoted":
-        said = render(value, speaker)
-        return f"{said[:1].lower()}{said[1:]}" if kind == "move" else said
-    if kind == "player":
-        return speaker.gettext(ACCOUNTS[value]) if type(value) is str and value in ACCOUNTS else str(value)
-    if kind == "money":
-        return speaker.money(value)
-    if kind == "payer":
-        said = speaker.gettext(ACCOUNTS[value]) if value in ACCOUNTS else str(value)
-        return f"{said[:1].upper()}{said[1:]}"
-    if kind == "space":
-        return speaker.space(value)
-    if kind == "space_lower":
-        return speaker.space(value).lower()
-    if kind == "spaces":
-        return speaker.names_list(speaker.space(v) for v in value)
-    if kind == "card":
-        return speaker.card(value)
-    if kind == "cards":
-        return speaker.names_list(speaker.card(v) for v in value)
-    if kind == "deck":
-        return speaker.deck(value)
-    if kind == "printed":
-        return speaker.card_text(value)
-    if kind == "players":
-        return speaker.names_list(speaker.gettext(ACCOUNTS[v]) if v in ACCOUNTS else str(v) for v in value)
-    if kind in ("items", "ways"):
-        said = speaker.names_list(render(v, speaker) if is_message(v) else str(v) for v in value)
-        return f"{said[:1].upper()}{said[1:]}" if kind == "ways" else said
-    if kind == "parts":
-        return ", ".join(render(v, speaker) if is_message(v) else str(v) for v in value)
-    if kind == "repr":
-        return repr(value)
-    if kind == "quoted":
-        return repr(render(value, speaker) if is_message(value) else value)
-    if kind == "number" and type(value) is int:
-        return speaker.number(value)
-    return str(value)
+    if type(value) is dict and "msg" in value and kind not in _OWN_MESSAGES:
+        return render(value, speaker)
+    return _SAY[kind](value, speaker)
+
+
+def _account(value: Any, speaker: Speaker) -> str:
+    return speaker.gettext(ACCOUNTS[value]) if type(value) is str and value in ACCOUNTS else str(value)
+
+
+def _capital(said: str) -> str:
+    return f"{said[:1].upper()}{said[1:]}"
+
+
+def _nested(value: Any, speaker: Speaker) -> str:
+    return render(value, speaker) if is_message(value) else str(value)
+
+
+#: How each kind is said (a dict of functions: the table's path says every argument of every event through it).
+_SAY: Mapping[str, Callable[[Any, Speaker], str]] = {
+    "player": _account,
+    "payer": lambda v, s: _capital(_account(v, s)),
+    "money": lambda v, s: s.money(v),
+    "number": lambda v, s: s.number(v) if type(v) is int else str(v),
+    "space": lambda v, s: s.space(v),
+    "space_lower": lambda v, s: s.space(v).lower(),
+    "spaces": lambda v, s: s.names_list([s.space(x) for x in v]),
+    "card": lambda v, s: s.card(v),
+    "cards": lambda v, s: s.names_list([s.card(x) for x in v]),
+    "deck": lambda v, s: s.deck(v),
+    "printed": lambda v, s: s.card_text(v),
+    "players": lambda v, s: s.names_list([_account(x, s) for x in v]),
+    "message": _nested,
+    "move": lambda v, s: (lambda said: f"{said[:1].lower()}{said[1:]}")(_nested(v, s)),
+    "items": lambda v, s: s.names_list([_nested(x, s) for x in v]),
+    "ways": lambda v, s: _capital(s.names_list([_nested(x, s) for x in v])),
+    "parts": lambda v, s: ", ".join(_nested(x, s) for x in v),
+    "quoted": lambda v, s: repr(_nested(v, s)),
+    "repr": lambda v, s: repr(v),
+    "text": lambda v, s: str(v),
+}
+#: Kinds that say a nested message their own way (the others say it as it is).
+_OWN_MESSAGES = frozenset({"move", "quoted", "ways", "items", "parts"})
+#: Every argument name met so far, to its kind (arg_kind's work done once per name).
+_KIND_OF: dict[str, str] = dict(ARG_KINDS)
 
 
 def names_of(items: Iterable[str]) -> str:

@@ -10,7 +10,7 @@ from companion.engine import find_ruleset
 from companion.seats import PLAYER_COLOURS
 
 from .access import Permission
-from .app import context
+from .context import context
 from .guard import requires
 from .phone_words import page_catalogue, phone_words
 

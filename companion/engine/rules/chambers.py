@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import BoardError
+
 from ..board import Board, Card, KindRule, Space
 from ..core import Ruleset, reject, steps_message
 from ..draft import Draft
-from ..errors import BoardError
 from ..messages import Message, m
 
 STAR = "★"

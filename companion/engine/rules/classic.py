@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.errors import BoardError
+
 from ..board import KindRule, Space
 from ..core import Ruleset, flag, known_keys, reject, rent_for, steps_message, whole
 from ..draft import Draft
-from ..errors import BoardError
 from ..messages import Message, m, mp
 from ..rng import shuffled
 from .debt import Debts

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import BoardError
+
 from ..board import Board, KindRule, Space
 from ..core import MAX_AMOUNT, reject, rent_for, whole
 from ..draft import Draft, State, Task
-from ..errors import BoardError
 from ..messages import Message, m
 from .magie import MagieRules, throw_message
 

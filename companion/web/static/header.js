@@ -5,6 +5,10 @@ import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { app, money, player, said } from "./state.js";
 
+// What the header says of a question too long for its line (the question is whole in its panel below).
+const SHORT = { roll: () => t("roll the dice"), buy: () => t("buy or not"), auction: () => t("bid or pass"),
+  debt: () => t("raise the money"), "income-tax": () => t("pay your income tax"), "use-card": () => t("play a card or not") };
+
 // Me first: once joined, the header holds this player's cash in the largest type, whose turn it is and what the
 // table waits for from them; their prompt's panel stays under it while they scroll (if it is not too tall).
 export function renderMe(state) {
@@ -22,6 +26,11 @@ export function renderMe(state) {
     : waiting ? t("Your move: {question}", { question: said(prompt) }) : offer ? t("{player} offers you a trade", { player: state.trade.from })
       : state.turn.player === me ? t("Turn {n}: {player} (you)", { n: state.turn.number, player: state.turn.player })
         : t("Turn {n}: {player}", { n: state.turn.number, player: state.turn.player });
+  // One line, the question whole or a shorter sentence: a name is never cut ("Buy St. Charles Pla…"); the question is
+  // whole in its panel, held just below.
+  if (waiting && $("me-now").scrollWidth > $("me-now").clientWidth) {
+    $("me-now").textContent = t("Your move: {question}", { question: SHORT[prompt.kind] ? SHORT[prompt.kind]() : t("see below") });
+  }
   $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";
   $("me-now").classList.toggle("waiting", !!(waiting || offer));
   // The panel with the buttons the table waits for (the prompt's, the bid's, the offer's) stays under the header.
