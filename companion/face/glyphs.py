@@ -4,7 +4,7 @@ Spleen 5x8 (version 1.9.1, as bundled) has no glyph above ASCII, and Spleen 8x16
 French or Spanish word lost its ä, é or ñ on the OLED (and "1.500 €" its symbol). This module draws the missing
 glyphs into the bundled ``.pil``/``.pbm`` fonts, the ASCII glyphs untouched (every English frame stays the same):
 each accented letter is its base letter from the same font with its mark above it (or its cedilla below), ß ¿ ¡ £ €
-are drawn here. The euro sign has no Latin-1 code: it takes 0x80 (a C1 control, never drawn), and
+« » · ª º are drawn here. The euro sign has no Latin-1 code: it takes 0x80 (a C1 control, never drawn), and
 :func:`.draw.latin1` writes "€" as that code.
 
 Run once after changing a pattern: ``python -m companion.face.glyphs`` rewrites the fonts;
@@ -46,6 +46,7 @@ DRAWN_SMALL: dict[str, tuple[str, ...]] = {
     "º": ("....", ".#..", "#.#.", ".#..", "....", "###.", "....", "...."),
     "«": ("....", "....", "..#.", ".#.#", "#.#.", ".#.#", "..#.", "...."),
     "»": ("....", "....", ".#..", "#.#.", ".#.#", "#.#.", ".#..", "...."),
+    "·": ("....", "....", "....", "....", ".##.", ".##.", "....", "...."),
 }
 #: The euro in the 8x16 cell: its "C" one column right of the font's own, two bars through it.
 EURO_LARGE = ("........", "........", "..######", ".##.....", ".##.....", "######..", ".##.....", ".##.....",
@@ -128,11 +129,19 @@ def build(name: str) -> FontFile:
     for code in range(256):
         if code in added:
             image = added[code]
-            font.glyph[code] = (template[0:2], template[2:6], (0, 0, image.width, image.height), image)
+            font.glyph[code] = (_pair(template[0:2]), _box(template[2:6]), (0, 0, image.width, image.height), image)
         elif any(metrics[code]):
             m, image = metrics[code], cell(metrics, sheet, code)
-            font.glyph[code] = (m[0:2], m[2:6], (0, 0, image.width, image.height), image)
+            font.glyph[code] = (_pair(m[0:2]), _box(m[2:6]), (0, 0, image.width, image.height), image)
     return font
+
+
+def _pair(values: Sequence[int]) -> tuple[int, int]:
+    return values[0], values[1]
+
+
+def _box(values: Sequence[int]) -> tuple[int, int, int, int]:
+    return values[0], values[1], values[2], values[3]
 
 
 def write(folder: Path = FONTS) -> None:

@@ -50,7 +50,10 @@ class Host(Desk, Protocol):
     dice_source: str
     notices: Notices
     language: str
-    words: Words
+
+    @property
+    def words(self) -> Words:
+        """The table's words now."""
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
         """A notice over the story rows (``sticky``: it stays until the next one)."""

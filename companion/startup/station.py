@@ -166,8 +166,9 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         if resumed or journal.problems:
             # What the journal's check found stays until the next question: a dropped input is to be undone on
             # the board, a damaged game was not loaded (another was resumed, or a new one started).
-            told = [f"Game {table.game.id} resumed where it stopped"] if resumed else []  # type: ignore[union-attr]
-            told += [f"Journal: {problem}" for problem in journal.problems]
+            words = controller.words
+            told = [words.t("Game {n} resumed where it stopped", n=table.game.id)] if resumed else []  # type: ignore[union-attr]
+            told += [words.t("Journal: {problem}", problem=problem) for problem in journal.problems]
             controller.say(". ".join(told), sticky=bool(journal.problems))
         if table.state is None:
             controller.new_game()  # a fresh journal: the host picks the ruleset and the players (or on the phone)
@@ -228,11 +229,11 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
         bus = open_nfc()
     except FileNotFoundError as error:  # no such I2C bus (I2C not enabled, or not a Pi): no reader, not a fault
         log.info("no NFC reader: %s", error)
-        controller.say(nfc.MISSING)
+        controller.say(controller.words.t(nfc.MISSING))
         return None, None
     except OSError as error:
         log.warning("NFC reader: %s", error)
-        controller.say(f"{nfc.MISSING} ({error.strerror or error})")
+        controller.say(f"{controller.words.t(nfc.MISSING)} ({error.strerror or error})")
         return None, None
     reader = NfcReader(PN532(bus, pins.nfc.address), controller.on_tap, clock=clock,
                        on_fault=controller.reader_fault, on_notice=controller.announce)

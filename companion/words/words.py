@@ -13,11 +13,9 @@ from companion.engine.board import Board
 from companion.engine.core import names_of
 
 from .catalogue import SOURCE_LANGUAGE, translations
-from .kinds import arg_kind
 
 #: The symbol of a board with no ``currency`` of its own: the dollar every bundled board was printed with.
 DEFAULT_CURRENCY = "$"
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: A CLDR currency pattern: what comes before the number ("¤" or "¤\u00a0") and after it ("\u00a0¤").
 _NUMBER_PATTERN = re.compile(r"^([^#0,.]*)[#0,.]+([^#0,.]*)$")
 
@@ -119,43 +117,17 @@ class Words:
 
     def space(self, space_id: str) -> str:
         """A space's printed name in this language (its board's ``[names.<lang>.spaces]``), else as printed."""
-        named = self._names("spaces").get(space_id)
-        if named:
-            return str(named)
-        if self.board is not None and space_id in self.board.by_id:
-            return self.board.by_id[space_id].name
-        return space_id
+        space = self.board.by_id.get(space_id) if self.board is not None else None
+        return self.named("spaces", space_id) or (space.name if space is not None else space_id)
 
     def card(self, card_id: str) -> str:
         """A card's printed text in this language (``[names.<lang>.cards]``), else as printed."""
-        named = self._names("cards").get(card_id)
-        if named:
-            return str(named)
-        if self.board is not None and card_id in self.board.cards:
-            return self.board.cards[card_id].text
-        return card_id
+        card = self.board.cards.get(card_id) if self.board is not None else None
+        return self.named("cards", card_id) or (card.text if card is not None else card_id)
 
     def deck(self, deck_id: str) -> str:
         """A deck's title in this language (``[names.<lang>.decks]``), else its id as the board names it."""
         return str(self._names("decks").get(deck_id) or deck_id)
-
-    def argument(self, name: str, value: Any) -> str:
-        """One argument of an engine message as it is said: a name as is, money, a space's or card's name, a list
-        of spaces, a number (the kind is the placeholder's name: :func:`.kinds.arg_kind`)."""
-        kind = arg_kind(name)
-        if kind == "money" and isinstance(value, int):
-            return self.money(value)
-        if kind == "space" and isinstance(value, str):
-            return self.space(value)
-        if kind == "spaces" and isinstance(value, (list, tuple)):
-            return self.names_list(self.space(str(v)) for v in value)
-        if kind == "card" and isinstance(value, str):
-            return self.card(value)
-        if kind == "deck" and isinstance(value, str):
-            return self.deck(value)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return self.number(value)
-        return str(value)
 
     def message(self, msg: str, args: Mapping[str, Any] | None = None, plural: str | None = None) -> str:
         """An engine message (``msg``, ``args``, and ``plural`` when it has one: chosen by ``args["count"]``)

@@ -116,3 +116,13 @@ def test_a_currency_is_a_printed_symbol(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_a_boards_currency_is_read() -> None:
     assert load_ruleset("classic").board.currency == "$"
+
+
+def test_replay_tells_the_story_in_a_language(capsys: pytest.CaptureFixture[str]) -> None:
+    game = Path(__file__).parents[2] / "companion" / "examples" / "classic-short.jsonl"
+    english, german = io.StringIO(), io.StringIO()
+    assert main(["replay", str(game)], out=english) == 0
+    assert main(["replay", "--language", "de", str(game)], out=german) == 0
+    told, erzaehlt = english.getvalue().splitlines(), german.getvalue().splitlines()
+    assert len(told) == len(erzaehlt) and told != erzaehlt
+    assert any("würfelt" in line for line in erzaehlt), erzaehlt[:5]
