@@ -44,7 +44,7 @@ AT_THE_SPLIT = 62_476
 #: are those, with room for a few bytes of headers: a change that makes a first load larger fails here, and says so
 #: by raising it. Against PRE_SPLIT the first load is still larger (issue 37's clause "the first load's size
 #: unchanged" is not met; docs/web.md, "The page", says by how much and why).
-CEILINGS = {VIEWER: 49_200, PLAYER: 49_400, HOST: 62_700}
+CEILINGS = {VIEWER: 53_100, PLAYER: 53_300, HOST: 65_900}
 #: The host's tools, imported when the host's view first shows: on the host's phone alone.
 HOST_ONLY = {"host.js", "setup.js"}
 #: The money story and the game's end, imported when either first shows: in no first load of a game under way.

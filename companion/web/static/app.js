@@ -4,6 +4,7 @@
 
 import { $, app } from "./state.js";
 import { act, drawWith, notice, send } from "./talk.js";
+import { t } from "./words.js";
 import { changed, follow, hostTools, refresh, render, renderMoney } from "./stream.js";
 import { bidLabel } from "./auction.js";
 import { bundleFrom, fillTradeItems } from "./trade.js";
@@ -21,7 +22,7 @@ function showNoGame() {
   $("host-panel").hidden = !host && document.body.dataset.view !== "host";
   $("pin-form").hidden = host;
   $("host-tools").hidden = !host;
-  $("turn").textContent = "No game yet";
+  $("turn").textContent = t("No game yet");
   $("prompt").textContent = host ? "Set up the game below: the ruleset, then the players, then Start." : "The host sets up a game.";
   if (host) {
     $("new-game").open = true;
@@ -35,7 +36,7 @@ function wire() {
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const result = await send("/api/join", { code: $("join-code").value.trim(), player: $("join-player").value });
-    if (result) { notice(`You are ${result.player}`, true); await refresh(); follow(); }  // the stream shows this seat's cards
+    if (result) { notice(t("You are {player}", { player: result.player }), true); await refresh(); follow(); }  // the stream shows this seat's cards
   });
   $("code-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -48,9 +49,11 @@ function wire() {
     if (result) { await refresh(); await (await hostTools()).hostSetup(); showNoGame(); follow(); }
   });
   $("leave-button").addEventListener("click", async () => {
-    if (confirm(`Give up ${app.session.player}'s seat on this phone? Another phone can then join as ${app.session.player}.`)
-        && await send("/api/leave", {}, "seat given up")) { await refresh(); follow(); }
+    if (confirm(t("Give up {player}'s seat on this phone? Another phone can then join as {player}.", { player: app.session.player }))
+        && await send("/api/leave", {}, t("seat given up"))) { await refresh(); follow(); }
   });
+  // The phone's language: the page again in it, kept in this phone's session with its seat (docs/languages.md).
+  $("language").addEventListener("change", (event) => { location.search = "?lang=" + encodeURIComponent(event.target.value); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
   $("bid-amount").addEventListener("input", bidLabel);
@@ -77,7 +80,7 @@ async function start() {
   await refresh();
   const player = fragment.get("player");
   if (code && player && app.session.player !== player
-      && await send("/api/join", { code, player }, `You are ${player}`)) await refresh();
+      && await send("/api/join", { code, player }, t("You are {player}", { player }))) await refresh();
   if (app.session.host) await (await hostTools()).hostSetup();
   showNoGame();
   if (!app.session.table_code) follow();

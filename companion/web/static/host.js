@@ -6,6 +6,7 @@ import { $, el, app } from "./state.js";
 import { api, input, loadSession, made, notice, refresh, render, send } from "./talk.js";
 import { bridgePicker } from "./deeds.js";
 import { playerNames, readOptions, readStart, showOptions, showProgress } from "./setup.js";
+import { t } from "./words.js";
 
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 
@@ -19,7 +20,7 @@ export function renderHost(state) {
   }
   app.actAs = select.value;
   const actions = $("host-actions");
-  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
+  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, t("Undo")));
   const hostVerbs = (!state.winner && app.board && app.board.host_verbs) || [];  // after the game: Undo alone
   for (const verb of hostVerbs.filter((v) => !HOST_VERBS_WITH_DETAILS.has(v))) {
     const ending = verb === "end-game";
@@ -35,12 +36,12 @@ export function renderHost(state) {
   for (const name of names) {
     const row = el("div", { class: "mine-row" }, el("span", { class: "deed" }, name + (app.session.seats.includes(name) ? " · phone joined" : "")));
     const to = el("input", { "aria-label": `new name for ${name}`, placeholder: "new name" });
-    row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, "Rename"),
-      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, "Free seat"),
-      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", made({ player: name })) } }, "Remove"));
+    row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, t("Rename")),
+      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, t("Free seat")),
+      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", made({ player: name })) } }, t("Remove")));
     if (hostVerbs.includes("send-to-jail")) {  // the landlord's games: a player who refuses a rule goes to jail
       row.append(el("button", { type: "button", class: "secondary", on: { click: () => confirm(`Send ${name} to jail?`)
-        && input({ act: { player: "host", do: "send-to-jail", target: name } }) } }, "Send to jail"));
+        && input({ act: { player: "host", do: "send-to-jail", target: name } }) } }, t("Send to jail")));
     }
     list.append(row);
   }
@@ -52,7 +53,7 @@ async function showJoin() {
   const renew = el("button", { type: "button", class: "secondary", on: { click: async () => {
     if (confirm("A new join code? The old one stops working; joined phones keep their seats.")
         && await send("/api/host/join-code", {}, "new join code")) await showJoin();
-  } } }, "New join code");
+  } } }, t("New join code"));
   const shown = [];
   if (join.wifi) {  // the table's own Wi-Fi: a phone scans this first, then the page's code
     const wifiQr = new DOMParser().parseFromString(join.wifi.svg, "image/svg+xml").documentElement;
@@ -79,7 +80,7 @@ async function showCards(status) {
   const pick = async (body, path) => showCards(await send(path, body));
   $("cards-asking").replaceChildren(...(asking
     ? [el("strong", {}, asking.kind === "deeds" ? `Tap the sticker of ${asking.name} on the reader` : `${asking.name}: tap your card on the reader`),
-       " ", el("button", { type: "button", class: "secondary", on: { click: () => pick({}, "/api/host/cards/stop") } }, "Stop")]
+       " ", el("button", { type: "button", class: "secondary", on: { click: () => pick({}, "/api/host/cards/stop") } }, t("Stop"))]
     : ["Pick a card, then tap its tag on the table's reader. A new tag replaces a lost one."]));
   $("host-cards").replaceChildren(...found.cards.map((c) => el("div", { class: "mine-row card-row", "data-card": c.id },
     el("span", { class: "deed" }, `${c.kind === "players" ? c.name + "'s card" : c.name} · ${c.registered ? "registered" : "no tag yet"}`),
@@ -110,55 +111,22 @@ export async function hostSetup() {
   $("games").replaceChildren(...games.map((g) => el("div", { class: "mine-row" },
     el("span", {}, `#${g.id} ${g.ruleset}: ${g.players.join(", ")} · ${g.inputs} inputs${g.winner ? " · " + g.winner + " won" : ""}`),
     g.problem ? el("span", { class: "where" }, g.problem) : g.current ? el("span", { class: "where" }, "playing now") :
-      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, "Resume"))));
+      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, t("Resume")))));
 }
 
-// The host's tools as page.html held them until 2026-11-28: only the host's phone needs them (577 B gzip'd less on
-// every other phone's first load).
-const TOOLS = `
-      <div class="row"><label for="act-as">Act for</label><select id="act-as"></select></div>
-      <div id="host-actions" class="actions"></div>
-      <div id="join-show" class="join-show"></div>
-      <details id="pin-box"><summary>Host PIN (for this phone alone)</summary>
-        <p>Host PIN: <span id="pin-shown" class="code"></span></p>
-        <p class="hint">Another phone becomes host with it. Keep it off the screens you show around.</p></details>
-      <h3>Players</h3><div id="host-players"></div>
-      <details id="host-cards-box" hidden><summary>Cards on the NFC reader</summary>
-        <p id="cards-asking"></p><div id="host-cards"></div></details>
-      <details id="new-game"><summary>New game</summary>
-        <form id="new-form">
-          <label for="new-ruleset">Ruleset</label><select id="new-ruleset" aria-describedby="new-ruleset-name"></select>
-          <p id="new-ruleset-name" class="hint"></p>
-          <label for="new-players">Players (comma separated, in turn order)</label><input id="new-players" required>
-          <fieldset id="new-options" class="options"><legend>Options</legend></fieldset>
-          <details id="new-progress"><summary>Start from a game in progress</summary><div id="new-start"></div></details>
-          <details><summary>Advanced</summary>
-            <label for="new-seed">Seed (the same seed shuffles the cards the same way)</label>
-            <input id="new-seed" type="number" inputmode="numeric"></details>
-          <button>Start</button>
-        </form></details>
-      <details><summary>Stored games</summary><div id="games"></div>
-        <form id="import-form"><label for="import-text">Import a game file (JSON Lines)</label>
-          <textarea id="import-text" rows="3"></textarea><button>Import and play</button></form></details>
-      <div class="actions"><button id="export-button" class="secondary">Export game file</button>
-        <button id="logout-button" class="secondary">Leave host mode</button></div>
-    `;
-
-// The host's tools put in their place, their forms and buttons (act for, new game, a game in progress, import,
-// export, leave host mode) wired: once, before the first drawing.
+// The host's forms and buttons (act for, new game, a game in progress, import, export, leave host mode), wired once.
 export function wire() {
-  $("host-tools").innerHTML = TOOLS;
   $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
   $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
   $("new-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const going = app.session.game && app.state && !app.state.winner && app.state.seq > 0;  // one under way: asked first
-    if (going && !confirm(`A game is in progress (turn ${app.state.turn.number}). Start a new one? This one stays under Stored games.`)) return;
+    if (going && !confirm(t("A game is in progress (turn {n}). Start a new one? This one stays under Stored games.", { n: app.state.turn.number }))) return;
     const ruleset = app.rulesets.find((r) => r.id === $("new-ruleset").value);
     const setup = { ruleset: ruleset.id, players: playerNames(), options: readOptions(ruleset) };
     if ($("new-seed").value) setup.seed = Number($("new-seed").value);
     if ($("new-progress").open) setup.start = readStart();
-    if (await send("/api/host/new-game", { setup }, "new game started")) await refresh();
+    if (await send("/api/host/new-game", { setup }, t("new game started"))) await refresh();
   });
   $("new-progress").addEventListener("toggle", showProgress);
   $("new-players").addEventListener("change", showProgress);

@@ -5,6 +5,7 @@
 
 import { $, app, patched } from "./state.js";
 import { api, loadSession } from "./talk.js";
+import { t } from "./words.js";
 import { drawBoard, renderTokens } from "./board.js";
 import { renderTurn } from "./prompt.js";
 import { renderBank, renderPlayers } from "./players.js";
@@ -52,11 +53,11 @@ export function follow() {
   app.stream = stream;
   stream.addEventListener("open", () => {
     follow.pause = 0;
-    $("live").textContent = "live";
+    $("live").textContent = t("live");
     $("live").className = "live on";
   });
   stream.addEventListener("error", () => {
-    $("live").textContent = "reconnecting…";
+    $("live").textContent = t("reconnecting…");
     $("live").className = "live";
     if (stream.readyState === EventSource.CLOSED && app.stream === stream) followAgain();
   });
