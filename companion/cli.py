@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: The packages of the ``table`` extra (and ``web`` within it): a command that needs one says which install has it.
-TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno", "flask_limiter"}
+TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno"}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
