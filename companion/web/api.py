@@ -130,8 +130,15 @@ def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: It
     return seen_as(state, events, viewer_of(access, state, kept))
 
 
+ANYONE = Viewer(False, None)
+
+
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
-    """Whom the session ``kept`` is now, as far as what it may see goes."""
+    """Whom the session ``kept`` is now, as far as what it may see goes: anyone's view in a game without face-down
+    cards (its ruleset has no secret deck), where every phone and the host see the same (one view built and
+    serialised for all of them, not one per seat)."""
+    if not find_ruleset(state["ruleset"]).secret_decks:
+        return ANYONE
     return Viewer(host_rights(access, kept), seated_player(access, state, kept))
 
 
