@@ -165,7 +165,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     answered on ``captive_port`` (0: not)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, check_all=False)  # the game it resumes, and the others when opened
     except JournalError as error:
         closers[0]()
         raise JournalUnusable(str(error)) from error
