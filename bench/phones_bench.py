@@ -271,7 +271,7 @@ def write_profile(path: Path, stats_file: Path, actions: int) -> None:
     with path.open("w", encoding="utf-8") as out:
         stats = pstats.Stats(str(stats_file), stream=out)
         out.write(f"yappi, CPU clock, every thread of `companion run`, over {actions} actions (divide by it)\n")
-        stats.sort_stats("cumulative").print_stats(70)
+        stats.sort_stats("cumulative").print_stats(160)
         stats.sort_stats("tottime").print_stats(50)
 
 

@@ -269,17 +269,23 @@ def wants_a_page() -> bool:
     return accept.accept_html and accept["text/html"] >= accept["application/json"]
 
 
+#: Every answer's security headers (unless the answer set its own).
+SECURITY_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+)
+
+
 def _register_headers(app: Flask) -> None:
     @app.after_request
     def headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        )
-        if request.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
+        own = {name.lower() for name in response.headers.keys()}  # one pass, not one search per header
+        for name, value in SECURITY_HEADERS:
+            if name.lower() not in own:
+                response.headers.add(name, value)
+        if "cache-control" not in own and request.path.startswith("/api/"):
+            response.headers.add("Cache-Control", "no-store")
         return response
