@@ -72,8 +72,11 @@ class Painter:
 
 def latin1(text: str) -> str:
     """Text the Latin-1 fonts can draw: decomposed accents dropped where needed, '?' for the rest."""
-    if all(ord(ch) < 256 for ch in text):
+    try:
+        text.encode("latin-1")  # every row of every frame: asked in C, not letter by letter
         return text
+    except UnicodeEncodeError:
+        pass
     out = []
     for ch in text:
         if ord(ch) < 256:
