@@ -8,6 +8,7 @@ Latin-1 letters ("Łódź" → "Lodz").
 from __future__ import annotations
 
 import unicodedata
+from collections import OrderedDict
 from importlib import resources
 from typing import Any
 
@@ -18,10 +19,18 @@ from .screens import CELL, HEIGHT, WIDTH, Row, Screen
 FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
 
 
+ROWS_KEPT = 256  # rows drawn and kept for the next frames (a 16-pixel row is 256 bytes)
+
+
 class Painter:
-    """Draws screens with the bundled fonts (loaded once)."""
+    """Draws screens with the bundled fonts (loaded once).
+
+    A frame shows the rows of the one before but two or three: each row is drawn once into a band of its own and kept
+    (the last :data:`ROWS_KEPT`), and a frame is its rows' bands pasted one under the other; a screen with a QR code
+    is drawn whole (its rows are drawn over the code, not beside it)."""
 
     def __init__(self) -> None:
+        self._bands: OrderedDict[Row, Image.Image] = OrderedDict()
         self.fonts: dict[str, Any] = {}
         folder = resources.files("companion.face").joinpath("fonts")
         for name, file in FONT_FILES.items():
@@ -40,9 +49,25 @@ class Painter:
             height = CELL[row.font][1]
             if y + height > HEIGHT:
                 break
-            self._row(draw, row, y)
+            if screen.qr:
+                self._row(draw, row, y)
+            else:
+                image.paste(self._band(row), (0, y))
             y += height
         return image
+
+    def _band(self, row: Row) -> Image.Image:
+        """The row drawn alone, at the top of a band as wide as the screen and as high as its font's cell."""
+        band = self._bands.get(row)
+        if band is None:
+            band = Image.new("1", (WIDTH, CELL[row.font][1]), 0)
+            self._row(ImageDraw.Draw(band), row, 0)
+            self._bands[row] = band
+            if len(self._bands) > ROWS_KEPT:
+                self._bands.popitem(last=False)
+        else:
+            self._bands.move_to_end(row)
+        return band
 
     def _row(self, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
         width, height = CELL[row.font]
