@@ -33,6 +33,7 @@ import http.client
 import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import sys
@@ -369,7 +370,8 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         while not stats.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         write_profile(args.profile, stats, n)
-        print(f"profile: {args.profile}")
+        shutil.copyfile(stats, args.profile.with_suffix(".pstat"))
+        print(f"profile: {args.profile} (and the raw stats, for pstats: {args.profile.with_suffix('.pstat')})")
 
 
 if __name__ == "__main__":

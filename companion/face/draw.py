@@ -26,11 +26,11 @@ class Painter:
     """Draws screens with the bundled fonts (loaded once).
 
     A frame shows the rows of the one before but two or three: each row is drawn once into a band of its own and kept
-    (the last :data:`ROWS_KEPT`), and a frame is its rows' bands pasted one under the other; a screen with a QR code
-    is drawn whole (its rows are drawn over the code, not beside it)."""
+    (the last :data:`ROWS_KEPT`), and a frame is its rows' bands one under the other; a screen with a QR code is
+    drawn whole (its rows are drawn over the code, not beside it)."""
 
     def __init__(self) -> None:
-        self._bands: OrderedDict[Row, Image.Image] = OrderedDict()
+        self._bands: OrderedDict[Row, bytes] = OrderedDict()
         self.fonts: dict[str, Any] = {}
         folder = resources.files("companion.face").joinpath("fonts")
         for name, file in FONT_FILES.items():
@@ -40,29 +40,40 @@ class Painter:
                     self.fonts[name] = ImageFont.load(str(path))
 
     def paint(self, screen: Screen) -> Image.Image:
+        if not screen.qr:
+            return self._from_bands(screen.rows)
         image = Image.new("1", (WIDTH, HEIGHT), 0)
         draw = ImageDraw.Draw(image)
-        if screen.qr:
-            self._qr(draw, screen.qr)
+        self._qr(draw, screen.qr)
         y = 0
         for row in screen.rows:
             height = CELL[row.font][1]
             if y + height > HEIGHT:
                 break
-            if screen.qr:
-                self._row(draw, row, y)
-            else:
-                image.paste(self._band(row), (0, y))
+            self._row(draw, row, y)
             y += height
         return image
 
-    def _band(self, row: Row) -> Image.Image:
-        """The row drawn alone, at the top of a band as wide as the screen and as high as its font's cell."""
+    def _from_bands(self, rows: tuple[Row, ...]) -> Image.Image:
+        """The rows' kept bands one under the other: a one-bit image is its lines' bytes in order, so the frame's bytes
+        are its bands' bytes joined (and dark lines below the last row)."""
+        parts, y = [], 0
+        for row in rows:
+            height = CELL[row.font][1]
+            if y + height > HEIGHT:
+                break
+            parts.append(self._band(row))
+            y += height
+        parts.append(bytes((HEIGHT - y) * WIDTH // 8))
+        return Image.frombytes("1", (WIDTH, HEIGHT), b"".join(parts))
+
+    def _band(self, row: Row) -> bytes:
+        """The row drawn alone at the top of a band as wide as the screen and as high as its font's cell: its bytes."""
         band = self._bands.get(row)
         if band is None:
-            band = Image.new("1", (WIDTH, CELL[row.font][1]), 0)
-            self._row(ImageDraw.Draw(band), row, 0)
-            self._bands[row] = band
+            image = Image.new("1", (WIDTH, CELL[row.font][1]), 0)
+            self._row(ImageDraw.Draw(image), row, 0)
+            band = self._bands[row] = image.tobytes()
             if len(self._bands) > ROWS_KEPT:
                 self._bands.popitem(last=False)
         else:
