@@ -1,8 +1,9 @@
 """Turn a :class:`~companion.face.screens.Screen` into a 128×64 one-bit image.
 
 The fonts are Spleen bitmap fonts (BSD licence, ``fonts/LICENSE-spleen.txt``) bundled with the
-package, so every table draws the same pixels. Text outside Latin-1 is reduced to its closest
-Latin-1 letters ("Łódź" → "Lodz").
+package, so every table draws the same pixels; the letters of German, French and Spanish beyond ASCII, and "€" (at
+0x80), are drawn into them by :mod:`.glyphs`. Other text outside Latin-1 is reduced to its closest Latin-1 letters
+("Łódź" → "Lodz").
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .glyphs import EURO
 from .screens import CELL, HEIGHT, WIDTH, Row, Screen
 
 FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
@@ -117,6 +119,9 @@ def latin1(text: str) -> str:
     for ch in text:
         if ord(ch) < 256:
             out.append(ch)
+            continue
+        if ch == "\u20ac":
+            out.append(EURO)
             continue
         base = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128 and not unicodedata.combining(c))
         out.append(base or {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2026": "~", "\u0141": "L",

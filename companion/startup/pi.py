@@ -53,6 +53,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     open_nfc=None if config.pin_factory == "mock" else nfc_opener(pins),
                                     open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
                                     open_mouth=mouth_opener(config.voice, config.voice_model),
+                                    language=config.language,
                                     network=_network(config), captive_port=config.captive_port)
             break
         except JournalUnusable as error:
@@ -62,7 +63,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
             out.write(f"companion: {error}\ncompanion: the OLED asks whether to set the journal aside\n")
             out.flush()
             if not ask_to_set_aside(error, config.journal, pins=pins, pin_factory=factory, open_device=open_device,
-                                    clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now):
+                                    clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now,
+                                    language=config.language):
                 return 1
             game = None
     stored = station.table.game

@@ -155,14 +155,16 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   open_nfc: Callable[[], Any] | None = None,
                   open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
                   open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = (),
-                  network: NetworkAdapter | None = None, captive_port: int = 0, ready_game: bool = False) -> Station:
+                  network: NetworkAdapter | None = None, captive_port: int = 0, ready_game: bool = False,
+                  language: str = "en") -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``;
     with none, the demo's two-player game when ``ready_game``, else the OLED opens the set-up: ruleset, players), and
     wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
     buzzer (none: no buzzer), ``open_mouth``: the voice (none: silent), both quiet while ``hush`` says so (muted from
     the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``).
     ``network``: the table's own Wi-Fi (started here, its notices on the OLED), with phones' connectivity checks
-    answered on ``captive_port`` (0: not)."""
+    answered on ``captive_port`` (0: not). ``language``: the table's (the OLED's and the voice's; the host menu
+    changes it)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path, check_all=False)  # the game it resumes, and the others when opened
@@ -206,14 +208,15 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                                      shutdown=shutdown, new_seed=new_seed, network=network,
                                      hush=hush if open_tunes or open_mouth else None,  # "Sound" in the host menu
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
-                                     cards=cards, pin_lock=pin_lock)
+                                     cards=cards, pin_lock=pin_lock, language=language)
         controller_box.append(controller)
         closers.append(controller.close)
         if resumed or journal.problems:
             # What the journal's check found stays until the next question: a dropped input is to be undone on
             # the board, a damaged game was not loaded (another was resumed, or a new one started).
-            told = [f"Game {table.game.id} resumed where it stopped"] if resumed else []  # type: ignore[union-attr]
-            told += [f"Journal: {problem}" for problem in journal.problems]
+            words = controller.words
+            told = [words.t("Game {n} resumed where it stopped", n=table.game.id)] if resumed else []  # type: ignore[union-attr]
+            told += [words.t("Journal: {problem}", problem=problem) for problem in journal.problems]
             controller.say(". ".join(told), sticky=bool(journal.problems))
         if table.state is None:
             controller.new_game()  # a fresh journal: the host picks the ruleset and the players (or on the phone)
@@ -226,7 +229,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock,
                             on_edge=wake.set)
         closers.append(panel.close)
-        feed = CueFeed()
+        feed = CueFeed(lambda: controller.words)
         lights = None
         if open_lights is not None:
             count = pins.lights.seats if pins.lights else 8
@@ -238,7 +241,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             closers.append(buzzer.close)
             feed.add(buzzer.on_cues)
         if open_mouth is not None:
-            speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock)
+            speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock,
+                              language=lambda: controller.language)
             closers.append(speaker.close)
             feed.add(speaker.on_cues)
         for target in cue_targets:
@@ -277,11 +281,11 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
         bus = open_nfc()
     except FileNotFoundError as error:  # no such I2C bus (I2C not enabled, or not a Pi): no reader, not a fault
         log.info("no NFC reader: %s", error)
-        controller.say(nfc.MISSING)
+        controller.say(controller.words.t(nfc.MISSING))
         return None, None
     except OSError as error:
         log.warning("NFC reader: %s", error)
-        controller.say(f"{nfc.MISSING} ({error.strerror or error})")
+        controller.say(f"{controller.words.t(nfc.MISSING)} ({error.strerror or error})")
         return None, None
     reader = NfcReader(PN532(bus, pins.nfc.address), controller.on_tap, clock=clock,
                        on_fault=controller.reader_fault, on_notice=controller.announce)

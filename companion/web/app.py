@@ -17,8 +17,10 @@ from flask import Flask, jsonify, render_template, request, session
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.config import PhoneDice
-from companion.engine import CompanionError, IllegalInput
+from companion.engine import CompanionError, IllegalInput, find_ruleset
 from companion.table import StaleInput, Table
+from companion.words import Words
+from companion.words.engine_messages import say
 
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
@@ -26,7 +28,7 @@ from .api import api, input_is_taken_now
 from .assets import serve_assets
 from .cards import cards as cards_routes
 from .compress import compress_when_asked
-from .context import MAX_BODY, MAX_INPUT_BODY, WebContext
+from .context import MAX_BODY, MAX_INPUT_BODY, WebContext, context
 from .csrf import CSRFError, protect
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed
@@ -34,6 +36,7 @@ from .guard import is_host
 from .host import host
 from .hosts import answers_to, known_names
 from .pages import pages
+from .phone_words import phone_words, said
 from .rates import Limit, Limiter, parse
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
@@ -191,11 +194,18 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(StaleInput)
     def stale(error: StaleInput) -> Any:
-        return _json_error(409, "stale", f"{error}: the page shows the new state, look and try again")
+        return _json_error(409, "stale", said("{error}: the page shows the new state, look and try again",
+                                              error=error))
 
     @app.errorhandler(IllegalInput)
     def refused(error: IllegalInput) -> Any:
-        return _json_error(422, "refused", str(error))
+        """The engine's refusal, in the phone's language (its message said by the engine's renderer)."""
+        words, message = phone_words(), getattr(error, "message", None)
+        if words.english or not isinstance(message, dict):
+            return _json_error(422, "refused", str(error))
+        state = context().table.state
+        board = find_ruleset(state["ruleset"]).board if state is not None else None
+        return _json_error(422, "refused", say(Words.for_language(words.language, board), message))
 
     @app.errorhandler(AccessDenied)
     def denied(error: AccessDenied) -> Any:
