@@ -89,6 +89,9 @@ class Speaker:
     def card_text(self, card_id: str) -> str:
         return self.words.named("cards", card_id) or (self.names.card_text(card_id) if self.names else str(card_id))
 
+    def cube(self, face: int) -> str:
+        return self.words.named("cube", str(face)) or (self.names.cube_text(face) if self.names else str(face))
+
 
 def say(words: Words, message: Mapping[str, Any]) -> str:
     """A message (``{"msg", "args"[, "plural"]}``: an event, a prompt, a refusal's ``.message``) in ``words``."""

@@ -631,9 +631,14 @@ class Magie1924Rules(Auctions, MagieRules):
               m("Put {player}'s no-trespassing sign on {space}", player=name, space=space.id), space=space.id)
 
     # ================================================================== the chance cube
+    def cube_text(self, face: int) -> str:
+        """A face's printed text, from the board file's ``[[cube]]`` (an edition in another language names its
+        faces in ``[names.<lang>.cube]``, as it names its cards)."""
+        return str(self.cube[face]["text"])
+
     def task_cube(self, d: Draft, name: str, face: int) -> None:
         entry = self.cube[face]
-        d.say("say", m("Chance cube {n}: {face_text}", n=face, face_text=entry["text"]), player=name, cube=face)
+        d.say("say", m("Chance cube {n}: {face_text}", n=face, face_text=face), player=name, cube=face)
         if not d.player(name)["bankrupt"]:
             self.cube_effects[entry["do"]](d, name, entry)
 
