@@ -553,10 +553,10 @@ class Ruleset:
             if deck not in decks:
                 raise reject("setup.stack: unknown deck {value}", value=deck)
             if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(set(ids)) != len(ids):
-                raise reject("setup.stack.{pile} must list distinct card ids", pile=deck)
+                raise reject("setup.stack.{stack} must list distinct card ids", stack=deck)
             for card in ids:
                 if card not in decks[deck]:
-                    raise reject("setup.stack.{pile}: {value} is not a card of that deck", pile=deck, value=card)
+                    raise reject("setup.stack.{stack}: {value} is not a card of that deck", stack=deck, value=card)
             decks[deck] = list(ids) + [c for c in decks[deck] if c not in ids]
         return decks
 
@@ -706,7 +706,7 @@ class Ruleset:
             now, then = held_now.get(card), held_then.get(card)
             if now == then:
                 continue
-            pile = self.board.cards[card].deck.replace("-", " ")
+            pile = self.board.cards[card].deck
             if now is not None and then is not None:
                 said = m("Take {card} from {holder} and give it back to {taker}", card=card, holder=now, taker=then)
             elif then is not None:

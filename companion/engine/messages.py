@@ -41,6 +41,8 @@ Message = dict[str, Any]
 #: ``card``     a card id: the card's name; ``cards``: a list of them;
 #: ``deck``     a deck id: its title ("Chance", "Community Chest"; a chamber of ``chambers``, whose deck it is);
 #: ``cube``     a face of magie-1924's chance cube: the face's printed text;
+#: ``pile``     a deck id said in passing ("the chest deck"): English says the id, other languages the deck's title;
+#: ``group``    a street group's id ("light-blue"): the catalogue's word for it where it has one, else the id;
 #: ``printed``  a card id: the card's printed text;
 #: ``players``  a list of player names, as a list in words ("Ann, Bob and Cat");
 #: ``message``  a message in its turn (a reason, a why); ``items``: a list of messages, as a list in words;
@@ -61,7 +63,7 @@ ARG_KINDS: Mapping[str, str] = {
     "count": "number", "n": "number", "a": "number", "b": "number", "total": "number", "percent": "number",
     "times": "number", "die": "number", "number": "number", "minimum": "number", "maximum": "number",
     "space": "space", "space_lower": "space_lower", "spaces": "spaces", "card": "card", "cards": "cards", "deck": "deck",
-    "chamber": "deck", "face_text": "cube", "spaced": "spaced", "said": "message",
+    "chamber": "deck", "face_text": "cube", "spaced": "spaced", "said": "message", "pile": "pile", "group": "group",
     "why": "message", "reason": "message", "doing": "message", "then": "message", "part": "message",
     "what": "message", "prompt": "message", "listed": "message", "lot": "message",
     "give": "message", "get": "message", "advice": "message", "high": "message", "unsold": "message",
@@ -144,6 +146,8 @@ class Speaker(Protocol):
 
     def cube(self, face: int) -> str: ...
 
+    def pile(self, deck_id: str) -> str: ...
+
 
 def is_message(value: Any) -> bool:
     return type(value) is dict and "msg" in value
@@ -186,6 +190,9 @@ class English:
 
     def cube(self, face: int) -> str:
         return self.names.cube_text(face) if self.names is not None else str(face)
+
+    def pile(self, deck_id: str) -> str:
+        return str(deck_id).replace("-", " ")
 
 
 def english(message: Mapping[str, Any], names: Names | None = None) -> str:
@@ -279,6 +286,8 @@ _SAY: Mapping[str, Callable[[Any, Speaker], str]] = {
     "deck": lambda v, s: s.deck(v),
     "printed": lambda v, s: s.card_text(v),
     "cube": lambda v, s: s.cube(v),
+    "pile": lambda v, s: s.pile(v),
+    "group": lambda v, s: s.gettext(v) if type(v) is str and v else str(v),
     "players": lambda v, s: s.names_list([_account(x, s) for x in v]),
     "message": _nested,
     "move": lambda v, s: (lambda said: f"{said[:1].lower()}{said[1:]}")(_nested(v, s)),

@@ -25,6 +25,9 @@ class Words(Protocol):
     @property
     def board(self) -> Board | None: ...
 
+    @property
+    def english(self) -> bool: ...
+
     def gettext(self, msgid: str) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
@@ -88,6 +91,11 @@ class Speaker:
 
     def card_text(self, card_id: str) -> str:
         return self.words.named("cards", card_id) or (self.names.card_text(card_id) if self.names else str(card_id))
+
+    def pile(self, deck_id: str) -> str:
+        """A deck said in passing: in English by its id, as the engine says it ("the chest deck"); in another
+        language by its title there, or as printed ("der Stapel Community Chest")."""
+        return str(deck_id).replace("-", " ") if self.words.english else self.deck(deck_id)
 
     def cube(self, face: int) -> str:
         return self.words.named("cube", str(face)) or (self.names.cube_text(face) if self.names else str(face))

@@ -172,3 +172,27 @@ def test_the_chambers_are_named_in_the_language(language: str) -> None:
 
 def check_bundled(board: str) -> int:
     return main(["check-board", board, str(BOARDS / f"{board}.toml")], out=io.StringIO())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_street_groups_and_decks_in_passing_are_said_in_the_language(language: str) -> None:
+    from companion.engine.rules.estate import GROUPS
+
+    for ruleset_id in ("classic", "addon"):
+        board = find_ruleset(ruleset_id).board
+        words = Words.for_language(language, board)
+        streets = {space.group for space in board.spaces if space.kind == "street"}
+        assert streets <= set(GROUPS), sorted(streets - set(GROUPS))
+        for group in streets:
+            assert words.catalogue._catalog.get(group), f"{language}: group {group!r} has no translation"
+    classic = find_ruleset("classic")
+    words = Words.for_language(language, classic.board)
+    mortgaged = {"msg": "{why}: a street of the {group} group is mortgaged",
+                 "args": {"why": {"msg": "{player} cannot build on {space}",
+                                  "args": {"player": "Ann", "space": "oriental-avenue"}}, "group": "light-blue"}}
+    assert english(mortgaged, classic) == "Ann cannot build on Oriental Avenue: a street of the light-blue group is " \
+                                          "mortgaged"
+    assert "light-blue" not in say(words, mortgaged)
+    empty = {"msg": "The {pile} deck is empty", "args": {"pile": "chest"}}
+    assert english(empty, classic) == "The chest deck is empty"
+    assert "Community Chest" in say(words, empty) and "chest deck" not in say(words, empty)

@@ -14,7 +14,7 @@ from typing import Any
 from ..board import Space
 from ..core import Ruleset, refusal, reject
 from ..draft import Draft, Event, State
-from ..messages import Message, m, mp
+from ..messages import Message, m, mp, n_
 from .auction import Auctions
 
 
@@ -26,6 +26,10 @@ def buildings_text(level: int) -> Message:
 
 
 #: The houses a hotel replaces, in words, by their number (option ``houses_before_hotel``).
+#: The street groups of the bundled boards, said in the reader's language ("the light-blue group", "der Gruppe
+#: Hellblau"): colours and (addon's inner ring) cities are no printed text; a board's own group is said as its id.
+GROUPS = (n_("purple"), n_("light-blue"), n_("pink"), n_("orange"), n_("red"), n_("yellow"), n_("green"),
+          n_("dark-blue"), n_("boston"), n_("chicago"), n_("new-orleans"), n_("san-francisco"))
 HOUSES_WORDS = (m("no house"), m("one house"), m("two houses"), m("three houses"), m("four houses"))
 
 
