@@ -21,6 +21,7 @@ from companion.engine.board import Board  # noqa: E402
 from companion.engine.core import ANSWER_WORDS, VERBS, WHOSE  # noqa: E402
 from companion.engine.messages import english, msgids  # noqa: E402
 from companion.engine.rules import load_ruleset  # noqa: E402
+from companion.face.draw import latin1  # noqa: E402
 from companion.words import Words  # noqa: E402
 from companion.words.engine_messages import say  # noqa: E402
 
@@ -86,8 +87,9 @@ def test_the_undos_description_is_said_in_the_language(language: str) -> None:
             english_verb = re.compile(rf"(?<!\w){re.escape(VERBS[verb])}(?!\w)")
             assert not english_verb.search(said) or VERBS[verb] in SAME.get(language, ()), said
         if line.get("answer") in ANSWER_WORDS and line["answer"] not in SAME.get(language, ()):
-            assert f"„{line['answer']}“" not in said and f"« {line['answer']} »" not in said \
+            assert f"»{line['answer']}«" not in said and f"« {line['answer']} »" not in said \
                 and f"«{line['answer']}»" not in said, said
+        assert "?" not in latin1(said), f"{said!r}: a letter the OLED's fonts cannot draw"
     german = Words.for_language("de", ruleset.board)
     undone = {"msg": "Undone: {input}", "args": {"input": ruleset.describe(
         {"act": {"player": "Ann", "do": "build", "space": "baltic-avenue"}})}}
@@ -102,7 +104,7 @@ def test_an_undo_in_a_game_is_said_in_german() -> None:
     state, events = apply(state, {"undo": 1})
     german = Words.for_language("de", find_ruleset("classic").board)
     assert events[0]["text"] == "Undone: answer yes"
-    assert say(german, events[0]) == "Rückgängig: Antwort „ja“"
+    assert say(german, events[0]) == "Rückgängig: Antwort »ja«"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
