@@ -42,6 +42,8 @@ Message = dict[str, Any]
 #: ``deck``     a deck id: its title ("Chance", "Community Chest"; a chamber of ``chambers``, whose deck it is);
 #: ``cube``     a face of magie-1924's chance cube: the face's printed text;
 #: ``pile``     a deck id said in passing ("the chest deck"): English says the id, other languages the deck's title;
+#: ``ident``    a card id the English says as it is ("Ann uses chance-get-out-of-jail-free"), other languages by
+#:              the card's name;
 #: ``group``    a street group's id ("light-blue"): the catalogue's word for it where it has one, else the id;
 #: ``printed``  a card id: the card's printed text;
 #: ``players``  a list of player names, as a list in words ("Ann, Bob and Cat");
@@ -64,6 +66,7 @@ ARG_KINDS: Mapping[str, str] = {
     "times": "number", "die": "number", "number": "number", "minimum": "number", "maximum": "number",
     "space": "space", "space_lower": "space_lower", "spaces": "spaces", "card": "card", "cards": "cards", "deck": "deck",
     "chamber": "deck", "face_text": "cube", "spaced": "spaced", "said": "message", "pile": "pile", "group": "group",
+    "ident": "ident",
     "why": "message", "reason": "message", "doing": "message", "then": "message", "part": "message",
     "what": "message", "prompt": "message", "listed": "message", "lot": "message",
     "give": "message", "get": "message", "advice": "message", "high": "message", "unsold": "message",
@@ -148,6 +151,8 @@ class Speaker(Protocol):
 
     def pile(self, deck_id: str) -> str: ...
 
+    def ident(self, card_id: str) -> str: ...
+
 
 def is_message(value: Any) -> bool:
     return type(value) is dict and "msg" in value
@@ -193,6 +198,9 @@ class English:
 
     def pile(self, deck_id: str) -> str:
         return str(deck_id).replace("-", " ")
+
+    def ident(self, card_id: str) -> str:
+        return str(card_id)
 
 
 def english(message: Mapping[str, Any], names: Names | None = None) -> str:
@@ -287,6 +295,7 @@ _SAY: Mapping[str, Callable[[Any, Speaker], str]] = {
     "printed": lambda v, s: s.card_text(v),
     "cube": lambda v, s: s.cube(v),
     "pile": lambda v, s: s.pile(v),
+    "ident": lambda v, s: s.ident(v),
     "group": lambda v, s: s.gettext(v) if type(v) is str and v else str(v),
     "players": lambda v, s: s.names_list([_account(x, s) for x in v]),
     "message": _nested,

@@ -198,3 +198,14 @@ def test_street_groups_and_decks_in_passing_are_said_in_the_language(language: s
     empty = {"msg": "The {pile} deck is empty", "args": {"pile": "chest"}}
     assert english(empty, classic) == "The chest deck is empty"
     assert "Community Chest" in say(words, empty) and "chest deck" not in say(words, empty)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_card_the_english_names_by_its_id_is_named_in_the_language(language: str) -> None:
+    classic = find_ruleset("classic")
+    used = {"msg": "{player} uses {ident} and leaves jail",
+            "args": {"player": "Ann", "ident": "chance-get-out-of-jail-free"}}
+    assert english(used, classic) == "Ann uses chance-get-out-of-jail-free and leaves jail"
+    assert say(Words.for_language("en", classic.board), used) == english(used, classic)
+    said = say(Words.for_language(language, classic.board), used)
+    assert "chance-get-out-of-jail-free" not in said and classic.card_name("chance-get-out-of-jail-free") in said
