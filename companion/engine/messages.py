@@ -42,8 +42,8 @@ Message = dict[str, Any]
 #: ``deck``     a deck id: its title ("Chance", "Community Chest"; a chamber of ``chambers``, whose deck it is);
 #: ``cube``     a face of magie-1924's chance cube: the face's printed text;
 #: ``pile``     a deck id said in passing ("the chest deck"): English says the id, other languages the deck's title;
-#: ``ident``    a card id the English says as it is ("Ann uses chance-get-out-of-jail-free"), other languages by
-#:              the card's name;
+#: ``ident``    a card or space id the English says as it is ("Ann uses chance-get-out-of-jail-free", "Bob cannot
+#:              trade baltic-avenue"), other languages by the card's or space's name (else as it is);
 #: ``group``    a street group's id ("light-blue"): the catalogue's word for it where it has one, else the id;
 #: ``printed``  a card id: the card's printed text;
 #: ``players``  a list of player names, as a list in words ("Ann, Bob and Cat");
@@ -151,7 +151,7 @@ class Speaker(Protocol):
 
     def pile(self, deck_id: str) -> str: ...
 
-    def ident(self, card_id: str) -> str: ...
+    def ident(self, ident: str) -> str: ...
 
 
 def is_message(value: Any) -> bool:
@@ -199,8 +199,8 @@ class English:
     def pile(self, deck_id: str) -> str:
         return str(deck_id).replace("-", " ")
 
-    def ident(self, card_id: str) -> str:
-        return str(card_id)
+    def ident(self, ident: str) -> str:
+        return str(ident)
 
 
 def english(message: Mapping[str, Any], names: Names | None = None) -> str:

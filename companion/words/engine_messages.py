@@ -97,11 +97,17 @@ class Speaker:
         language by its title there, or as printed ("der Stapel Community Chest")."""
         return str(deck_id).replace("-", " ") if self.words.english else self.deck(deck_id)
 
-    def ident(self, card_id: str) -> str:
-        """A card the English names by its id, as the engine always did ("Ann uses chance-get-out-of-jail-free"); in
-        another language by its name there, or as the engine's English names it."""
-        known = self.names is not None and isinstance(card_id, str) and card_id in self.names.board.cards
-        return self.card(card_id) if known and not self.words.english else str(card_id)
+    def ident(self, ident: str) -> str:
+        """A card or space the English names by its id, as the engine always did ("Ann uses
+        chance-get-out-of-jail-free", "Bob cannot trade baltic-avenue"); in another language by its name there, or as
+        the engine's English names it; what is neither (a malformed act's value) as it is."""
+        board = self.names.board if self.names is not None and not self.words.english else None
+        if board is not None and isinstance(ident, str):
+            if ident in board.cards:
+                return self.card(ident)
+            if ident in board.by_id:
+                return self.space(ident)
+        return str(ident)
 
     def cube(self, face: int) -> str:
         return self.words.named("cube", str(face)) or (self.names.cube_text(face) if self.names else str(face))

@@ -201,7 +201,7 @@ def test_street_groups_and_decks_in_passing_are_said_in_the_language(language: s
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_card_the_english_names_by_its_id_is_named_in_the_language(language: str) -> None:
+def test_a_card_or_space_the_english_names_by_its_id_is_named_in_the_language(language: str) -> None:
     classic = find_ruleset("classic")
     used = {"msg": "{player} uses {ident} and leaves jail",
             "args": {"player": "Ann", "ident": "chance-get-out-of-jail-free"}}
@@ -209,3 +209,11 @@ def test_a_card_the_english_names_by_its_id_is_named_in_the_language(language: s
     assert say(Words.for_language("en", classic.board), used) == english(used, classic)
     said = say(Words.for_language(language, classic.board), used)
     assert "chance-get-out-of-jail-free" not in said and classic.card_name("chance-get-out-of-jail-free") in said
+    traded = {"msg": "{player} cannot trade {ident}: {player} does not own it",
+              "args": {"player": "Bob", "ident": "baltic-avenue"}}
+    assert english(traded, classic) == "Bob cannot trade baltic-avenue: Bob does not own it"
+    assert "baltic-avenue" not in say(Words.for_language(language, classic.board), traded)
+    assert "Baltic Avenue" in say(Words.for_language(language, classic.board), traded)
+    malformed = {"msg": "{player} cannot trade {ident}: {player} does not own it",
+                 "args": {"player": "Bob", "ident": "narnia"}}
+    assert "narnia" in say(Words.for_language(language, classic.board), malformed)  # as sent

@@ -107,7 +107,7 @@ class RealEstate(Auctions, Ruleset):
     # ================================================================== building
     def build_check(self, d: Draft, name: str, space_id: Any) -> tuple[Space, str]:
         """Why ``name`` may build on ``space_id`` (returns the space and "house"/"hotel"), or a rejection."""
-        space = self.street(space_id, m("{player} cannot build on {name}", player=name, name=space_id))
+        space = self.street(space_id, m("{player} cannot build on {ident}", player=name, ident=space_id))
         rec = d.read_space(space.id)
         why = m("{player} cannot build on {space}", player=name, space=space.id)
         if rec["owner"] != name:
@@ -266,8 +266,8 @@ class RealEstate(Auctions, Ruleset):
                   building="house")
 
     def verb_sell(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        space = self.street(act.get("space"), m("{player} cannot sell a building on {name}", player=name,
-                                                name=str(act.get("space"))))
+        space = self.street(act.get("space"), m("{player} cannot sell a building on {ident}", player=name,
+                                                ident=str(act.get("space"))))
         rec = d.read_space(space.id)
         why = m("{player} cannot sell a building on {space}", player=name, space=space.id)
         if rec["owner"] != name:

@@ -602,7 +602,7 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def verb_improve(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """Before the throw, in one's own turn: an improvement for ``improvement_price``, one per land space."""
-        why = m("{player} cannot improve {name}", player=name, name=str(act.get("space")))
+        why = m("{player} cannot improve {ident}", player=name, ident=str(act.get("space")))
         self.before_throw(d, name, m("{why}: improvements are bought in one's own turn, before the throw", why=why))
         space = self.own_land(d, name, act.get("space"), why)
         if d.read_space(space.id)["improvement"]:
@@ -617,7 +617,7 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def verb_sign(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """In one's own turn, before the throw: put (or move) one's no-trespassing sign on one's own land."""
-        why = m("{player} cannot put the sign on {name}", player=name, name=str(act.get("space")))
+        why = m("{player} cannot put the sign on {ident}", player=name, ident=str(act.get("space")))
         self.before_throw(d, name, m("{why}: signs are placed in one's own turn, before the throw", why=why))
         space = self.own_land(d, name, act.get("space"), why)
         old = self.sign_of(d, name)
