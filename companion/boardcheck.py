@@ -25,7 +25,7 @@ from companion.words import LANGUAGES
 #: names), not keys to check here (``names`` is checked by :func:`check_names`).
 NAMED_TABLES = frozenset({"presets", "names"})
 #: What a ``[names.<lang>]`` table may name, and where the board keeps those ids.
-NAME_KINDS = ("spaces", "cards", "decks")
+NAME_KINDS = ("spaces", "cards", "decks", "cube")
 
 
 def vocabulary(data: Mapping[str, Any]) -> dict[str, set[str]]:
@@ -94,15 +94,18 @@ def check_keys(ruleset: str, path: str | Path) -> None:
 
 
 def check_names(board: Board) -> None:
-    """Refuse a ``[names.<lang>]`` table (an edition's own names of its spaces, cards and decks in a language) for a
-    language the table does not speak, naming a kind other than spaces, cards or decks, an id the board does not
+    """Refuse a ``[names.<lang>]`` table (an edition's own names of its spaces, cards, decks and cube faces in a
+    language: a chamber is named as its deck, a face of magie-1924's cube by its number, ``"5" = "..."``) for a
+    language the table does not speak, naming a kind other than spaces, cards, decks or cube, an id the board does not
     have, or a name that is not a non-empty string (``BoardError``, one line)."""
     names = board.data.get("names", {})
     where = f"{board.source}: names"
     if not isinstance(names, Mapping):
         raise BoardError(f"{where}: expected a table of languages ([names.de.spaces] ...)")
-    ids: dict[str, Mapping[str, Any] | list[str]] = {"spaces": board.by_id, "cards": board.cards,
-                                                      "decks": list(board.decks)}
+    cube = board.data.get("cube")
+    ids: dict[str, Mapping[str, Any] | list[str]] = {
+        "spaces": board.by_id, "cards": board.cards, "decks": list(board.decks),
+        "cube": [str(face.get("face")) for face in cube if isinstance(face, Mapping)] if isinstance(cube, list) else []}
     for language, kinds in names.items():
         if language not in LANGUAGES:
             raise BoardError(f"{where}.{language}: not a language of the table (known: {', '.join(LANGUAGES)})")

@@ -19,7 +19,6 @@ from companion.engine.rules import load_ruleset, ruleset_class
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.localfiles import LocalFileRefused, read_game_file
-from companion.sim import command as simulate
 
 
 def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None, language: str = "en") -> None:
@@ -209,7 +208,9 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, simulator: bool = True) -> argparse.ArgumentParser:
+    """The command line; ``simulator=False`` (``companion run``): ``simulate`` without its options, so that the
+    table's start does not import the simulator (issue 43)."""
     parser = Parser(prog="companion", description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"companion {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -254,16 +255,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, help="go on with this stored game (`companion games list`), not the last one")
     p.set_defaults(func=cmd_run)
     games.add_parser(sub)
-    simulate.add_parser(sub)
+    if simulator:
+        from companion.sim import command as simulate
+
+        simulate.add_parser(sub)
+    else:
+        sub.add_parser("simulate")
     return parser
 
 
 #: The packages of the ``table`` extra (and ``web`` within it): a command that needs one says which install has it.
-TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno", "flask_limiter"}
+TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno"}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    args: Any = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args: Any = build_parser(simulator=argv[:1] != ["run"]).parse_args(argv)
     try:
         return int(args.func(args, out or sys.stdout))
     except ModuleNotFoundError as error:

@@ -450,8 +450,10 @@ class Ruleset:
         if prompt is None or prompt["kind"] != kind:
             raise reject("that is not possible now: the game waits for {prompt}", prompt=self.waiting_for(d.state))
         if player is not None and prompt.get("player") != player:
-            raise reject("it is {player}'s {asked}, not {other}'s", player=prompt.get("player"),
-                         asked=kind, other=player)
+            if kind in WHOSE:
+                raise reject(WHOSE[kind], player=prompt.get("player"), other=player)
+            raise reject("it is {player}'s {asked}, not {other}'s", player=prompt.get("player"), asked=kind,
+                         other=player)
         return prompt
 
     # ================================================================== queue
@@ -534,6 +536,10 @@ class Ruleset:
         """A card's printed text (a message's ``printed`` argument)."""
         return self.board.cards[card_id].text
 
+    def cube_text(self, face: int) -> str:
+        """A face of a chance cube, its printed text (a message's ``face_text``): magie-1924's; others have none."""
+        return str(face)
+
     def say_text(self, kind: str, message: Message, **details: Any) -> Event:
         """An event made outside a draft (an undo's), its English sentence made at once (it is the table's)."""
         return {"kind": kind, "text": english(message, self), **message, **details}
@@ -547,10 +553,10 @@ class Ruleset:
             if deck not in decks:
                 raise reject("setup.stack: unknown deck {value}", value=deck)
             if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(set(ids)) != len(ids):
-                raise reject("setup.stack.{pile} must list distinct card ids", pile=deck)
+                raise reject("setup.stack.{stack} must list distinct card ids", stack=deck)
             for card in ids:
                 if card not in decks[deck]:
-                    raise reject("setup.stack.{pile}: {value} is not a card of that deck", pile=deck, value=card)
+                    raise reject("setup.stack.{stack}: {value} is not a card of that deck", stack=deck, value=card)
             decks[deck] = list(ids) + [c for c in decks[deck] if c not in ids]
         return decks
 
@@ -700,7 +706,7 @@ class Ruleset:
             now, then = held_now.get(card), held_then.get(card)
             if now == then:
                 continue
-            pile = self.board.cards[card].deck.replace("-", " ")
+            pile = self.board.cards[card].deck
             if now is not None and then is not None:
                 said = m("Take {card} from {holder} and give it back to {taker}", card=card, holder=now, taker=then)
             elif then is not None:
@@ -711,24 +717,33 @@ class Ruleset:
             events.append(self.say_text("card", said, card=card, player=then or now, undo=True))
         return events
 
-    def describe(self, line: Mapping[str, Any]) -> str:
-        """An input in short words, spaces and cards by their names: "Ann mortgage Reading Railroad"."""
-        def name(value: Any) -> str:
+    def describe(self, line: Mapping[str, Any]) -> Message:
+        """An input in short words, spaces and cards by their names: "Ann mortgage Reading Railroad" (a message:
+        its verb, the answer's word and the spaces and cards it names are said in the reader's language)."""
+        def said(value: Any) -> Message:
             if isinstance(value, list):
-                return names_of(name(v) for v in value)
+                return m("{items}", items=[said(v) for v in value])
             if isinstance(value, str) and value in self.board.by_id:
-                return self.board.by_id[value].name
+                return m("{space}", space=value)
             if isinstance(value, str) and value in self.board.cards:
-                return self.card_name(value)
-            return str(value)
+                return m("{card}", card=value)
+            return m("{n}", n=value) if type(value) is int else m("{text}", text=str(value))
 
         if "act" in line:
             act = dict(line["act"])
-            who, verb = act.pop("player", "?"), str(act.pop("do", "?")).replace("-", " ")
-            rest = " ".join(name(v) for v in act.values() if not isinstance(v, Mapping))
-            return f"{who} {verb} {rest}".strip()
+            who, verb = act.pop("player", "?"), str(act.pop("do", "?"))
+            doing: Message | str = m(VERBS[verb]) if verb in VERBS else verb.replace("-", " ")
+            rest = [said(v) for v in act.values() if not isinstance(v, Mapping)]
+            host = who == "host"
+            if not rest:
+                return m("host {doing}", doing=doing) if host else m("{player} {doing}", player=who, doing=doing)
+            return m("host {doing} {spaced}", doing=doing, spaced=rest) if host else \
+                m("{player} {doing} {spaced}", player=who, doing=doing, spaced=rest)
         if "answer" in line:
-            return f"answer {name(line['answer'])}"
+            answer = line["answer"]
+            word = m(ANSWER_WORDS[answer]) if isinstance(answer, str) and answer in ANSWER_WORDS \
+                and answer not in self.board.by_id else said(answer)
+            return m("answer {said}", said=word)
         return describe(line)
 
     def pool_name(self, pool: str) -> str:
@@ -833,18 +848,35 @@ def pay_message(src: str, dst: str, amount: int, reason: Message | str) -> Messa
     return {"msg": PAY[bool(reason)], "args": {"payer": src, "payee": dst, "amount": amount, "reason": reason}}
 
 
-def describe(line: Mapping[str, Any]) -> str:
-    """A short description of an input line, for the story."""
+def describe(line: Mapping[str, Any]) -> Message:
+    """A short description of an input line, for the story (a message: :meth:`Ruleset.describe` names the spaces
+    and cards; a roll and anything else are quoted as they came)."""
     if "act" in line:
         act = dict(line["act"])
         who, verb = act.pop("player", "?"), act.pop("do", "?")
         rest = " ".join(f"{v}" for v in act.values() if not isinstance(v, Mapping))
-        return f"{who} {verb} {rest}".strip()
+        return m("{text}", text=f"{who} {verb} {rest}".strip())
     if "answer" in line:
-        return f"answer {line['answer']}"
+        return m("answer {said}", said=m("{text}", text=str(line["answer"])))
     if "roll" in line:
-        return f"roll {line['roll']}"
-    return str(dict(line))
+        return m("roll {dice}", dice=str(line["roll"]))
+    return m("{text}", text=str(dict(line)))
 
 
-
+#: Whose prompt it is, a sentence for each kind of prompt an act requires (:meth:`Ruleset.require_prompt`): "it is
+#: Ann's roll, not Bob's". A kind not listed is named as it is.
+WHOSE = {"roll": n_("it is {player}'s roll, not {other}'s"),
+         "real-estate-office": n_("it is {player}'s real-estate-office, not {other}'s")}
+#: The verbs of voluntary acts as the undo's sentence says them ("Undone: Ann build Baltic Avenue"): the English is
+#: the verb with its hyphens as spaces; a verb not listed here is said so in every language.
+VERBS = {"accept": n_("accept"), "bankrupt": n_("bankrupt"), "bid": n_("bid"), "borrow": n_("borrow"),
+         "build": n_("build"), "buy-idle": n_("buy idle"), "improve": n_("improve"), "loan": n_("loan"),
+         "mortgage": n_("mortgage"), "move-bridge": n_("move bridge"), "pass": n_("pass"), "pay-fine": n_("pay fine"),
+         "reject": n_("reject"), "repay": n_("repay"), "sell": n_("sell"), "sell-idle": n_("sell idle"),
+         "sign": n_("sign"), "trade": n_("trade"), "travel": n_("travel"), "unmortgage": n_("unmortgage"),
+         "use-card": n_("use card"), "end-game": n_("end game"), "send-to-jail": n_("send to jail")}
+#: The answers that are words, not spaces, cards or players, as the undo's sentence says them ("Undone: answer
+#: yes"): the English is the answer as the input gives it.
+ANSWER_WORDS = {word: word for word in (
+    n_("yes"), n_("no"), n_("buy"), n_("draw"), n_("move"), n_("done"), n_("stay"), n_("out"), n_("flat"),
+    n_("percent"), n_("rent"), n_("forward"), n_("backward"), n_("bankrupt"))}

@@ -39,11 +39,17 @@ Message = dict[str, Any]
 #: ``space``    a space id: the space's printed name; ``spaces``: a list of them, as a list in words;
 #:              ``space_lower``: the name in small letters, where the English says it as a common noun;
 #: ``card``     a card id: the card's name; ``cards``: a list of them;
-#: ``deck``     a deck id: its title ("Chance", "Community Chest");
+#: ``deck``     a deck id: its title ("Chance", "Community Chest"; a chamber of ``chambers``, whose deck it is);
+#: ``cube``     a face of magie-1924's chance cube: the face's printed text;
+#: ``pile``     a deck id said in passing ("the chest deck"): English says the id, other languages the deck's title;
+#: ``ident``    a card or space id the English says as it is ("Ann uses chance-get-out-of-jail-free", "Bob cannot
+#:              trade baltic-avenue"), other languages by the card's or space's name (else as it is);
+#: ``group``    a street group's id ("light-blue"): the catalogue's word for it where it has one, else the id;
 #: ``printed``  a card id: the card's printed text;
 #: ``players``  a list of player names, as a list in words ("Ann, Bob and Cat");
 #: ``message``  a message in its turn (a reason, a why); ``items``: a list of messages, as a list in words;
 #:              ``parts``: a list of messages, joined by commas ("Ann $1500, Bob $200");
+#: ``spaced``   a list of messages joined by spaces (the words of an input: "Ann build Baltic Avenue");
 #: ``ways``     a list of messages as a list in words, its first letter a capital (it begins the sentence);
 #: ``move``     a message whose first letter is made small (it follows a colon);
 #: ``quoted``   a message in its turn, quoted (a question a refusal quotes back);
@@ -59,6 +65,8 @@ ARG_KINDS: Mapping[str, str] = {
     "count": "number", "n": "number", "a": "number", "b": "number", "total": "number", "percent": "number",
     "times": "number", "die": "number", "number": "number", "minimum": "number", "maximum": "number",
     "space": "space", "space_lower": "space_lower", "spaces": "spaces", "card": "card", "cards": "cards", "deck": "deck",
+    "chamber": "deck", "face_text": "cube", "spaced": "spaced", "said": "message", "pile": "pile", "group": "group",
+    "ident": "ident",
     "why": "message", "reason": "message", "doing": "message", "then": "message", "part": "message",
     "what": "message", "prompt": "message", "listed": "message", "lot": "message",
     "give": "message", "get": "message", "advice": "message", "high": "message", "unsold": "message",
@@ -113,6 +121,8 @@ class Names(Protocol):
 
     def card_text(self, card_id: str) -> str: ...
 
+    def cube_text(self, face: int) -> str: ...
+
 
 class Speaker(Protocol):
     """What says a message in one language: its catalogue and its ways with money, numbers, lists and the board's
@@ -136,6 +146,12 @@ class Speaker(Protocol):
     def deck(self, deck_id: str) -> str: ...
 
     def card_text(self, card_id: str) -> str: ...
+
+    def cube(self, face: int) -> str: ...
+
+    def pile(self, deck_id: str) -> str: ...
+
+    def ident(self, ident: str) -> str: ...
 
 
 def is_message(value: Any) -> bool:
@@ -176,6 +192,15 @@ class English:
 
     def card_text(self, card_id: str) -> str:
         return self.names.card_text(card_id) if self.names is not None else str(card_id)
+
+    def cube(self, face: int) -> str:
+        return self.names.cube_text(face) if self.names is not None else str(face)
+
+    def pile(self, deck_id: str) -> str:
+        return str(deck_id).replace("-", " ")
+
+    def ident(self, ident: str) -> str:
+        return str(ident)
 
 
 def english(message: Mapping[str, Any], names: Names | None = None) -> str:
@@ -268,18 +293,23 @@ _SAY: Mapping[str, Callable[[Any, Speaker], str]] = {
     "cards": lambda v, s: s.names_list([s.card(x) for x in v]),
     "deck": lambda v, s: s.deck(v),
     "printed": lambda v, s: s.card_text(v),
+    "cube": lambda v, s: s.cube(v),
+    "pile": lambda v, s: s.pile(v),
+    "ident": lambda v, s: s.ident(v),
+    "group": lambda v, s: s.gettext(v) if type(v) is str and v else str(v),
     "players": lambda v, s: s.names_list([_account(x, s) for x in v]),
     "message": _nested,
     "move": lambda v, s: (lambda said: f"{said[:1].lower()}{said[1:]}")(_nested(v, s)),
     "items": lambda v, s: s.names_list([_nested(x, s) for x in v]),
     "ways": lambda v, s: _capital(s.names_list([_nested(x, s) for x in v])),
     "parts": lambda v, s: ", ".join(_nested(x, s) for x in v),
+    "spaced": lambda v, s: " ".join(_nested(x, s) for x in v),
     "quoted": lambda v, s: repr(_nested(v, s)),
     "repr": lambda v, s: repr(v),
     "text": lambda v, s: str(v),
 }
 #: Kinds that say a nested message their own way (the others say it as it is).
-_OWN_MESSAGES = frozenset({"move", "quoted", "ways", "items", "parts"})
+_OWN_MESSAGES = frozenset({"move", "quoted", "ways", "items", "parts", "spaced"})
 #: Every argument name met so far, to its kind (arg_kind's work done once per name).
 _KIND_OF: dict[str, str] = dict(ARG_KINDS)
 

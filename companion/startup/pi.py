@@ -20,7 +20,7 @@ from companion.timelimit import utc_now
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
-from .station import TICK, build_station
+from .station import build_station
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +74,13 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     if station.web is not None:
         out.write(f"companion: phone page on {station.controller.join_info().url}\n")
     out.flush()
+    def on_sigterm(*_: Any) -> None:
+        stop.set()
+        station.wake.set()  # the loop sleeps at most IDLE_TICK: a shutdown from the host menu is seen within it
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        while not stop.wait(TICK):
-            station.tick()
+        station.run(stop)
     except KeyboardInterrupt:
         pass
     finally:

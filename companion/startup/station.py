@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -50,7 +51,10 @@ from .phone_page import Captive, start_web
 log = logging.getLogger(__name__)
 
 
-TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs and the display
+TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs and the display while something moves
+IDLE_TICK = 0.1  # seconds between the face's looks at its timers (notices, pages, the disk) while nothing moves
+LEVELS_EVERY = 1.0  # seconds between readings of the buttons' levels while the edges say nothing (a lost edge)
+CLOCK_EVERY = 1.0  # seconds between the time limit's checks
 
 
 def default_setup(seed: int) -> dict[str, Any]:
@@ -62,7 +66,7 @@ def default_setup(seed: int) -> dict[str, Any]:
 
 @dataclass
 class Station:
-    """Everything that runs one table; :meth:`tick` every 10 ms, :meth:`close` at the end."""
+    """Everything that runs one table; :meth:`tick` every 10 ms (or :meth:`run`), :meth:`close` at the end."""
 
     journal: Journal
     table: Table
@@ -77,8 +81,12 @@ class Station:
     lights: SeatLights | None = None
     reader: NfcReader | None = None  # the NFC reader, when pins.toml has one
     nfc_bus: Any = None  # the bus it talks on (a VirtualPN532 in the demo)
+    #: Set by what should not wait for the next idle tick (a button's edge, an accepted input, SIGTERM).
+    wake: threading.Event = field(default_factory=threading.Event)
+    _due: dict[str, float] = field(default_factory=dict)  # clock time of the next look at: levels, clock
 
     def tick(self) -> None:
+        """Everything at once: every 10 ms in the demo and the tests (on their clocks)."""
         self.panel.poll()
         if self.reader is not None:
             self.reader.poll()
@@ -87,6 +95,46 @@ class Station:
         self.controller.tick()
         if self.lights is not None:
             self.lights.tick()
+
+    def run(self, stop: threading.Event, clock: clocks.Clock = clocks.monotonic) -> None:
+        """Until ``stop`` (and :attr:`wake`) is set: the table's loop on a Pi, asleep while nothing moves.
+
+        The buttons' edges come from gpiozero's callbacks (they wake the loop), so their levels are read every
+        10 ms only while a button is down or chatter is left to settle, else once a second (an edge the pin
+        driver lost); the seat lights' frame only when it changes by itself (a blink, the chase; the cues of an
+        input show at once); the time limit once a second; the face's timers (notices, pages turning, the disk)
+        every 100 ms, or at once after an input (it wakes the loop). With no NFC reader (it is polled): ~10
+        wake-ups a second when idle, not 100."""
+        while not stop.is_set():
+            self.wake.clear()
+            self.step(clock())
+            self.wake.wait(max(0.0, self.idle_for(clock())))
+
+    def step(self, now: float) -> None:
+        """What is due at ``now`` (:meth:`run`)."""
+        if not self.panel.settled() or now >= self._due.get("levels", 0.0):
+            self._due["levels"] = now + LEVELS_EVERY
+            self.panel.poll()
+        if self.reader is not None:
+            self.reader.poll()
+        if self.time_limit is not None and now >= self._due.get("clock", 0.0):
+            self._due["clock"] = now + CLOCK_EVERY
+            self.time_limit.check()
+        self.controller.tick()
+        if self.lights is not None and now >= self._due.get("lights", 0.0):
+            self.lights.tick()
+            self._due["lights"] = self.lights.next_change() or float("inf")
+
+    def idle_for(self, now: float) -> float:
+        """Seconds until something is due (:meth:`run`)."""
+        if self.reader is not None or not self.panel.settled():
+            return TICK  # a card reader is polled; a button down is timed (hold, stuck); the roller calls back
+        return min([IDLE_TICK, *(at - now for at in self._due.values())])
+
+    def on_update(self, update: Update) -> None:
+        """An accepted input (any thread): the face shows it and the lights' new cues are timed at once."""
+        self._due["lights"] = 0.0
+        self.wake.set()
 
     def close(self) -> None:
         for close in reversed(self._closers):
@@ -119,7 +167,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     changes it)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, check_all=False)  # the game it resumes, and the others when opened
     except JournalError as error:
         closers[0]()
         raise JournalUnusable(str(error)) from error
@@ -177,7 +225,9 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             closers.append(nfc_bus.close)
         if cards_trouble:
             controller.say(cards_trouble, sticky=True)
-        panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock)
+        wake = threading.Event()
+        panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock,
+                            on_edge=wake.set)
         closers.append(panel.close)
         feed = CueFeed(lambda: controller.words)
         lights = None
@@ -215,8 +265,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         return next((g.created for g in journal.games() if g.id == game_id), None)
 
     time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
-    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights,
-                   reader=reader, nfc_bus=nfc_bus)
+    station = Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights,
+                      reader=reader, nfc_bus=nfc_bus, wake=wake)
+    closers.append(table.subscribe(station.on_update))  # after the face's and the cues': they have it when it wakes
+    return station
 
 
 def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: TableController,

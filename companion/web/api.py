@@ -137,10 +137,14 @@ def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: It
 
 
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
-    """Whom the session ``kept`` is now, as far as what it may see goes."""
+    """Whom the session ``kept`` is now, as far as what it may see goes: in a game without face-down cards (its
+    ruleset has no secret deck) every phone and the host of one language see the same (one view built and serialised
+    for all of them, not one per seat)."""
     language = kept.get(PHONE_LANGUAGE)
-    return Viewer(host_rights(access, kept), seated_player(access, state, kept),
-                  language if isinstance(language, str) and language in LANGUAGES else "en")
+    language = language if isinstance(language, str) and language in LANGUAGES else "en"
+    if not find_ruleset(state["ruleset"]).secret_decks:
+        return Viewer(False, None, language)
+    return Viewer(host_rights(access, kept), seated_player(access, state, kept), language)
 
 
 def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:

@@ -25,6 +25,9 @@ class Words(Protocol):
     @property
     def board(self) -> Board | None: ...
 
+    @property
+    def english(self) -> bool: ...
+
     def gettext(self, msgid: str) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
@@ -88,6 +91,26 @@ class Speaker:
 
     def card_text(self, card_id: str) -> str:
         return self.words.named("cards", card_id) or (self.names.card_text(card_id) if self.names else str(card_id))
+
+    def pile(self, deck_id: str) -> str:
+        """A deck said in passing: in English by its id, as the engine says it ("the chest deck"); in another
+        language by its title there, or as printed ("der Stapel Community Chest")."""
+        return str(deck_id).replace("-", " ") if self.words.english else self.deck(deck_id)
+
+    def ident(self, ident: str) -> str:
+        """A card or space the English names by its id, as the engine always did ("Ann uses
+        chance-get-out-of-jail-free", "Bob cannot trade baltic-avenue"); in another language by its name there, or as
+        the engine's English names it; what is neither (a malformed act's value) as it is."""
+        board = self.names.board if self.names is not None and not self.words.english else None
+        if board is not None and isinstance(ident, str):
+            if ident in board.cards:
+                return self.card(ident)
+            if ident in board.by_id:
+                return self.space(ident)
+        return str(ident)
+
+    def cube(self, face: int) -> str:
+        return self.words.named("cube", str(face)) or (self.names.cube_text(face) if self.names else str(face))
 
 
 def say(words: Words, message: Mapping[str, Any]) -> str:

@@ -103,8 +103,8 @@ class Words:
         return format_list(items, locale=self.locale) if items else ""
 
     def named(self, kind: str, item: str) -> str | None:
-        """The board's own name of a space, card or deck (``kind``: "spaces", "cards", "decks") in this language,
-        None when it gives none."""
+        """The board's own name of a space, card, deck or cube face (``kind``: "spaces", "cards", "decks", "cube")
+        in this language, None when it gives none."""
         name = self._names(kind).get(item)
         return str(name) if name else None
 

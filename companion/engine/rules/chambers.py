@@ -80,8 +80,10 @@ class Path:
         i = self.index[space]
         return list(self.spaces[i + 1: min(i + steps, len(self.spaces) - 1) + 1])
 
-    def name(self, chamber: str | None) -> str:
-        return self.names[chamber] if chamber is not None else "the final door"
+    def name(self, chamber: str | None) -> str | Message:
+        """A chamber as a message says it: its id, which is its deck's (said by the deck's name: ``[chambers]``,
+        ``[names.<lang>.decks]`` in another language); past the last chamber, the final door."""
+        return chamber if chamber is not None else m("the final door")
 
 
 def _split(spaces: Sequence[Space], chamber: str) -> bool:
@@ -291,6 +293,10 @@ class ChambersRules(Ruleset):
         return card.kept and card.deck == chamber
 
     # ================================================================== cards
+    def deck_name(self, deck_id: str) -> str:
+        """A chamber's deck is said by the chamber's name (``[chambers]``): "the chess chamber"."""
+        return self.path.names.get(deck_id) or super().deck_name(deck_id)
+
     def card_name(self, card_id: str) -> str:
         return str(self.board.cards[card_id].params.get("name", card_id))
 

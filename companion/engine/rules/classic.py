@@ -808,7 +808,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
 
     # ================================================================== trades (the offer itself: Trades)
     def check_trade_space(self, d: Draft, holder: str, space_id: Any) -> None:
-        space = self.deed(d, holder, space_id, m("{player} cannot trade {name}", player=holder, name=space_id))
+        space = self.deed(d, holder, space_id, m("{player} cannot trade {ident}", player=holder, ident=space_id))
         if space.group and any(self.level(d.read_space(sid)) for sid in self.board.groups[space.group]):
             raise reject("{space} cannot change hands: its group has buildings", space=space.id)
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..board import Space
 from ..core import Ruleset, refusal, reject
 from ..draft import Draft, Event, State
-from ..messages import Message, m, mp
+from ..messages import Message, m, mp, n_
 from .auction import Auctions
 
 
@@ -26,6 +26,10 @@ def buildings_text(level: int) -> Message:
 
 
 #: The houses a hotel replaces, in words, by their number (option ``houses_before_hotel``).
+#: The street groups of the bundled boards, said in the reader's language ("the light-blue group", "der Gruppe
+#: Hellblau"): colours and (addon's inner ring) cities are no printed text; a board's own group is said as its id.
+GROUPS = (n_("purple"), n_("light-blue"), n_("pink"), n_("orange"), n_("red"), n_("yellow"), n_("green"),
+          n_("dark-blue"), n_("boston"), n_("chicago"), n_("new-orleans"), n_("san-francisco"))
 HOUSES_WORDS = (m("no house"), m("one house"), m("two houses"), m("three houses"), m("four houses"))
 
 
@@ -103,7 +107,7 @@ class RealEstate(Auctions, Ruleset):
     # ================================================================== building
     def build_check(self, d: Draft, name: str, space_id: Any) -> tuple[Space, str]:
         """Why ``name`` may build on ``space_id`` (returns the space and "house"/"hotel"), or a rejection."""
-        space = self.street(space_id, m("{player} cannot build on {name}", player=name, name=space_id))
+        space = self.street(space_id, m("{player} cannot build on {ident}", player=name, ident=space_id))
         rec = d.read_space(space.id)
         why = m("{player} cannot build on {space}", player=name, space=space.id)
         if rec["owner"] != name:
@@ -262,8 +266,8 @@ class RealEstate(Auctions, Ruleset):
                   building="house")
 
     def verb_sell(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        space = self.street(act.get("space"), m("{player} cannot sell a building on {name}", player=name,
-                                                name=str(act.get("space"))))
+        space = self.street(act.get("space"), m("{player} cannot sell a building on {ident}", player=name,
+                                                ident=str(act.get("space"))))
         rec = d.read_space(space.id)
         why = m("{player} cannot sell a building on {space}", player=name, space=space.id)
         if rec["owner"] != name:

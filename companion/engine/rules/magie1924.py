@@ -602,7 +602,7 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def verb_improve(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """Before the throw, in one's own turn: an improvement for ``improvement_price``, one per land space."""
-        why = m("{player} cannot improve {name}", player=name, name=str(act.get("space")))
+        why = m("{player} cannot improve {ident}", player=name, ident=str(act.get("space")))
         self.before_throw(d, name, m("{why}: improvements are bought in one's own turn, before the throw", why=why))
         space = self.own_land(d, name, act.get("space"), why)
         if d.read_space(space.id)["improvement"]:
@@ -617,7 +617,7 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def verb_sign(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """In one's own turn, before the throw: put (or move) one's no-trespassing sign on one's own land."""
-        why = m("{player} cannot put the sign on {name}", player=name, name=str(act.get("space")))
+        why = m("{player} cannot put the sign on {ident}", player=name, ident=str(act.get("space")))
         self.before_throw(d, name, m("{why}: signs are placed in one's own turn, before the throw", why=why))
         space = self.own_land(d, name, act.get("space"), why)
         old = self.sign_of(d, name)
@@ -631,9 +631,14 @@ class Magie1924Rules(Auctions, MagieRules):
               m("Put {player}'s no-trespassing sign on {space}", player=name, space=space.id), space=space.id)
 
     # ================================================================== the chance cube
+    def cube_text(self, face: int) -> str:
+        """A face's printed text, from the board file's ``[[cube]]`` (an edition in another language names its
+        faces in ``[names.<lang>.cube]``, as it names its cards)."""
+        return str(self.cube[face]["text"])
+
     def task_cube(self, d: Draft, name: str, face: int) -> None:
         entry = self.cube[face]
-        d.say("say", m("Chance cube {n}: {face_text}", n=face, face_text=entry["text"]), player=name, cube=face)
+        d.say("say", m("Chance cube {n}: {face_text}", n=face, face_text=face), player=name, cube=face)
         if not d.player(name)["bankrupt"]:
             self.cube_effects[entry["do"]](d, name, entry)
 

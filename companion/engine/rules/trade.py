@@ -71,7 +71,7 @@ class Trades(Ruleset):
         """Reject a space ``holder`` may not trade (default: one they do not own)."""
         space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
         if space is None or not space.ownable or d.read_space(space.id)["owner"] != holder:
-            raise reject("{player} cannot trade {name}: {player} does not own it", player=holder, name=space_id)
+            raise reject("{player} cannot trade {ident}: {player} does not own it", player=holder, ident=space_id)
 
     def describe_bundle(self, bundle: Mapping[str, Any]) -> Message:
         parts = [m("{amount}", amount=bundle["cash"])] if bundle["cash"] else []
