@@ -703,7 +703,10 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         self.forget_player(d, name)
         was_turn = s["turn"]["player"] == name
         if was_turn:
-            s["queue"] = []
+            # Another player's debt keeps its payment, first on the queue: resume() sends it where a payment to a
+            # player who left the game goes. The rest of the turn goes with its player.
+            owed = prompt is not None and prompt["kind"] == "debt" and prompt["player"] != name
+            s["queue"] = s["queue"][:1] if owed else []
         else:
             s["queue"] = [t for t in s["queue"] if not for_player(t, name)]
         if prompt is not None and prompt.get("player") == name:
@@ -712,7 +715,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             later = [task for task in later if task[0] != "auction"]
         later.append(["check-end"])
         if was_turn:
-            s["queue"] = [*later, ["next-turn"]]
+            s["queue"] = [*s["queue"], *later, ["next-turn"]]
         elif s["prompt"] is not None:
             self.interrupt(d, *later)
         else:
