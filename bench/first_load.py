@@ -4,7 +4,7 @@ Serves the page as the Pi does (the project's cheroot server, on loopback) over 
 lets a phone with nothing cached load the page (``tests/web/first_load.py``: every answer's headers and body as
 sent, gzip'd as the server gzips it, over one keep-alive connection), for each profile: a phone not joined yet (the
 figure measured before the modules), a seated player's phone, the host's phone. Prints each answer and the sums by
-kind. Deterministic: no timing.
+kind. Deterministic: no timing (the host's figure varies by a few bytes: its join QR code holds the server's port).
 
 Usage::
 
