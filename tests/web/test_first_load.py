@@ -49,8 +49,9 @@ AT_THE_SPLIT = 62_476
 CEILINGS = {VIEWER: 52_000, PLAYER: 52_200, HOST: 64_800}
 #: The host's tools, imported when the host's view first shows: on the host's phone alone.
 HOST_ONLY = {"host.js", "setup.js"}
-#: The money story and the game's end, imported when either first shows: in no first load of a game under way.
-LATER = {"money.js"}
+#: Imported when their view first shows, in no first load of a game under way: the money story and the game's end, the
+#: auction (when one is on), the trade's offer and form (an offer on the table, the form opened), a deed's card.
+LATER = {"money.js", "auction.js", "trade.js", "deedcard.js"}
 #: The most a static file's head may take: status, type, length, encoding, Vary, cache, nosniff, date, server.
 STATIC_HEAD = 300
 GAME = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy", "Dee"], "seed": 1}
