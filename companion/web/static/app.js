@@ -55,11 +55,11 @@ function wire() {
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
   $("bid-amount").addEventListener("input", () => auctionView((view) => view.bidLabel()));
-  // The trade's form opens once trade.js has come and filled it.
-  $("trade-new").querySelector("summary").addEventListener("click", (event) => {
-    if (tradeView.ready() || !app.state) return;
-    event.preventDefault();
-    tradeView((view) => { view.renderTrade(app.state); $("trade-new").open = true; });
+  // The trade's form, first opened: shown once trade.js has come and filled it.
+  $("trade-new").querySelector("summary").addEventListener("click", () => {
+    if (tradeView.ready() || !app.state || $("trade-new").open) return;
+    $("trade-form").hidden = true;
+    tradeView((view) => { view.renderTrade(app.state); $("trade-form").hidden = false; });
   });
   $("trade-with").addEventListener("change", () => tradeView((view) => view.fillTradeItems("get-items", $("trade-with").value)));
   $("trade-form").addEventListener("submit", async (event) => {
