@@ -21,8 +21,9 @@ from companion.journal import Journal
 from companion.table import Table
 from companion.web import Access, create_app, make_server
 from companion.web.app import DATA_POLICY, PAGE_POLICY
-from companion.web.assets import EVERY_TIME, FOREVER, Assets
+from companion.web.assets import EVERY_TIME, FOREVER, LEVEL, Assets
 
+from . import first_load as counting
 from .first_load import HOST, PLAYER, PROFILES, VIEWER, Load, Phone, Profile, first_load
 from .test_browser import PHONE, TIMEOUT, browser  # noqa: F401 - browser: a fixture
 
@@ -93,6 +94,15 @@ def test_a_first_load_is_measured_on_the_wire_and_stays_under_its_ceiling(served
     assert load.bytes() <= CEILINGS[profile]
     if profile is not HOST:
         assert load.bytes() < AT_THE_SPLIT
+        # Like for like: the same page with every script it can load as one gzip'd file (those its views import
+        # later too: one file cannot leave them out). The modules cost an ordinary phone nothing against it.
+        head, body = load.one_file()
+        assert sorted(a.path.rsplit("/", 1)[1] for a in load.of("script") + load.later) == SCRIPTS
+        assert load.bytes() <= load.bytes() - load.bytes("script") + head + body, (load.bytes("script"), head + body)
+
+
+def test_the_one_file_is_gzipd_as_the_server_gzips_a_static_file() -> None:
+    assert counting.LEVEL == LEVEL
 
 
 def test_the_count_is_of_whole_answers(served: tuple[Any, list[str]]) -> None:
