@@ -27,7 +27,7 @@ from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed, Frame, Viewer
 from .phone_words import KEY as PHONE_LANGUAGE
-from .phone_words import said
+from .phone_words import phone_language, refusal_said, said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
@@ -190,14 +190,17 @@ def get_acts() -> Any:
     state = running_state()
     name = request.args.get("player") or current_player()
     if not name:
-        raise BadRequest("name a player (?player=NAME): this phone has not joined")
+        raise BadRequest(said("name a player (?player=NAME): this phone has not joined"))
     if name not in {p["name"] for p in state["players"]}:
-        raise NotFound(f"there is no player called {name!r}")
-    legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
+        raise NotFound(said("there is no player called {value}", value=repr(name)))
+    ruleset = find_ruleset(state["ruleset"])
+    legal, refused = ruleset.judged_acts(state, name)
+    language = phone_language()  # each refusal's reason in this phone's language
     return jsonify({"seq": state["seq"], "player": name, "acts": [act for act, _ in legal],
                     "cash": [cash_change(events, name) for _, events in legal],
                     "raised": [cash_change(events, name, received_only=True) for _, events in legal],
-                    "refused": [{"act": act, "why": why} for act, why in refused]})
+                    "refused": [{"act": act, "why": refusal_said(why, language, ruleset.board)}
+                                for act, why in refused]})
 
 
 def cash_change(events: list[Event], name: str, *, received_only: bool = False) -> int:

@@ -19,8 +19,6 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput, find_ruleset
 from companion.table import StaleInput, Table
-from companion.words import Words
-from companion.words.engine_messages import say
 
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
@@ -36,7 +34,7 @@ from .guard import is_host
 from .host import host
 from .hosts import answers_to, known_names
 from .pages import pages
-from .phone_words import phone_words, said
+from .phone_words import phone_words, refusal_said, said
 from .rates import Limit, Limiter, parse
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
@@ -200,12 +198,9 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(IllegalInput)
     def refused(error: IllegalInput) -> Any:
         """The engine's refusal, in the phone's language (its message said by the engine's renderer)."""
-        words, message = phone_words(), getattr(error, "message", None)
-        if words.english or not isinstance(message, dict):
-            return _json_error(422, "refused", str(error))
         state = context().table.state
         board = find_ruleset(state["ruleset"]).board if state is not None else None
-        return _json_error(422, "refused", say(Words.for_language(words.language, board), message))
+        return _json_error(422, "refused", refusal_said(error, phone_words().language, board))
 
     @app.errorhandler(AccessDenied)
     def denied(error: AccessDenied) -> Any:

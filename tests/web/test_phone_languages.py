@@ -51,3 +51,18 @@ def test_a_view_for_a_german_phone_says_the_prompt_in_german(client: FlaskClient
     assert view["said"]["prompt"].endswith("würfle"), view["said"]
     english = client.get("/api/state", headers={"Accept-Language": "en"})
     assert "said" in english.get_json()  # the session keeps German: Accept-Language is asked once
+
+
+def test_the_deeds_refusals_are_said_in_the_phones_language(client: FlaskClient, table: Table) -> None:
+    table.submit({"roll": [1, 2]}, source="test")  # Ann to Baltic Avenue, buys it
+    table.submit({"answer": "yes"}, source="test")
+    english = client.get("/api/acts?player=Ann", headers={"Accept-Language": "en"}).get_json()["refused"]
+    for language, accept in (("de", GERMAN), ("fr", {"Accept-Language": "fr-FR"}), ("es", {"Accept-Language": "es"})):
+        client.get(f"/?lang={language}", headers=accept)
+        said = client.get("/api/acts?player=Ann").get_json()["refused"]
+        assert [r["act"] for r in said] == [r["act"] for r in english]
+        for ours, theirs in zip(said, english):
+            assert ours["why"] and ours["why"] != theirs["why"], (language, ours, theirs)
+            assert "cannot" not in ours["why"] and "Baltic Avenue" in ours["why"], (language, ours)
+    client.get("/?lang=en")
+    assert client.get("/api/acts?player=Ann").get_json()["refused"] == english  # English as the engine says it
