@@ -32,6 +32,7 @@ from .guard import (NotAllowed, current_player, field, host_rights, is_host, jso
                     seated_player, session_id)
 from .just_now import just_now
 from .server import CLIENT_GONE, PATIENCE
+from .story_words import StoryWords
 
 api = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -133,7 +134,7 @@ def as_seen_here(state: State, events: Iterable[Event]) -> State:
 def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: Iterable[Event]) -> State:
     """The state as the session ``kept`` (a live stream's) may see it now: its rights are the table's of this
     moment (leaving host mode, or the seat freed by the host, hides the cards from then on)."""
-    return seen_as(state, events, viewer_of(access, state, kept))
+    return seen_as(state, events, viewer_of(access, state, kept), context().feed.story)
 
 
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
@@ -147,21 +148,28 @@ def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
     return Viewer(host_rights(access, kept), seated_player(access, state, kept), language)
 
 
-def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
+def seen_as(state: State, events: Iterable[Event], viewer: Viewer, story: StoryWords | None = None) -> State:
     """The state as ``viewer`` may see it: other players' face-down cards hidden (the host sees all).
 
     The one place where the page's view of a state is made (``/api/state``, the live stream, an input's reply):
     DESIGN.md's state, and ``just_now``, the story of the input that led to it (``events``) for the page's panel
     at the top. What a phone is shown depends on the state, its events and the viewer alone: the live streams share
     one view (and its JSON) among all the phones of one viewer, and the same for every viewer when the views are
-    equal (:mod:`.feed`)."""
+    equal (:mod:`.feed`). A phone reading another language than English has ``said``: the prompt's question and the
+    story (``said.log``, the log's lines by their events: ``story``) in it; the state's own are as they are."""
     hide = not viewer.host
     view = public_state(state, hide_secrets=hide, viewer=viewer.player)
     words = Words.for_language(viewer.language, find_ruleset(state["ruleset"]).board) \
         if viewer.language != "en" else None
     view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player, words=words)
-    if words is not None and view.get("prompt"):  # the question in the phone's language; the state as it is
-        view["said"] = {"prompt": say_prompt(words, view["prompt"])}
+    if words is not None:  # the question and the story in the phone's language; the state as it is
+        said: dict[str, Any] = {}
+        if view.get("prompt"):
+            said["prompt"] = say_prompt(words, view["prompt"])
+        if story is not None and view.get("log"):
+            said["log"] = story.lines(view["log"], words, state["ruleset"])
+        if said:
+            view["said"] = said
     return view
 
 
@@ -299,7 +307,7 @@ def get_stream() -> Any:
                     held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
                 if held != (frame, viewer):  # a new state, or this phone's view of it changed
                     since = held[0] if held is not None and held[1] == viewer else None
-                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer))
+                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer, story=ctx.feed.story))
                     held = (frame, viewer)
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:
@@ -422,7 +430,7 @@ def accepted(update: Update) -> Response:
     stream sends as well: worked out once for both), the game and the new seq, and what happened in words."""
     ctx = context()
     viewer = viewer_of(ctx.access, update.state, session)
-    build = partial(seen_as, viewer=viewer)
+    build = partial(seen_as, viewer=viewer, story=ctx.feed.story)
     frame = ctx.feed.frame_of(update)
     before = ctx.feed.frame_before(frame)
     assert before is not None, "an input's update names the state it followed"

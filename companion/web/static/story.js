@@ -1,7 +1,8 @@
-// The story: the game's log, newest first.
+// The story: the game's log, newest first; in this phone's language when the server says it (the view's `said.log`).
 
 import { $, el } from "./dom.js";
 
 export function renderStory(state) {
-  $("story").replaceChildren(...[...state.log].reverse().map((line) => el("li", {}, line)));
+  const lines = (state.said && state.said.log) || state.log;
+  $("story").replaceChildren(...[...lines].reverse().map((line) => el("li", {}, line)));
 }
