@@ -15,7 +15,7 @@ from companion.engine import Event, State, find_ruleset, public_state
 from companion.bids import BID_STEPS
 from companion.engine.rules.classic import ClassicRules
 from companion.table import StaleInput, Update
-from companion.words import LANGUAGES, Words
+from companion.words import LANGUAGES, N_, Words
 from companion.words.engine_messages import say_prompt
 
 from .access import Access, AccessDenied, Permission
@@ -102,7 +102,7 @@ def running_state(seq: int | None = None, game: int | None = None) -> dict[str, 
     table = context().table
     state = table.state
     if state is None:
-        raise Conflict("no game is running: the host starts one")
+        raise Conflict(N_("no game is running: the host starts one"))
     if game is not None and table.game is not None and game != table.game.id:
         raise StaleInput(said("another game has started (game {n}, not {asked})", n=table.game.id, asked=game))
     if seq is not None and seq != state["seq"]:
@@ -198,9 +198,9 @@ def get_acts() -> Any:
     state = running_state()
     name = request.args.get("player") or current_player()
     if not name:
-        raise BadRequest(said("name a player (?player=NAME): this phone has not joined"))
+        raise BadRequest(N_("name a player (?player=NAME): this phone has not joined"))
     if name not in {p["name"] for p in state["players"]}:
-        raise NotFound(said("there is no player called {value}", value=repr(name)))
+        raise NotFound(N_("there is no player called {value}"), value=repr(name))
     ruleset = find_ruleset(state["ruleset"])
     legal, refused = ruleset.judged_acts(state, name)
     language = phone_language()  # each refusal's reason in this phone's language
@@ -234,7 +234,7 @@ def get_board() -> Any:
     try:
         ruleset = find_ruleset(ruleset_id)
     except KeyError:
-        raise NotFound(f"unknown ruleset {ruleset_id!r}") from None
+        raise NotFound(N_("unknown ruleset {name}"), name=repr(ruleset_id)) from None
     state = context().table.state
     options = state["options"] if state is not None and state["ruleset"] == ruleset.id else ruleset.board.options
     return jsonify({**layout(ruleset.board), "links": links(ruleset, state),
@@ -288,7 +288,7 @@ def get_stream() -> Any:
     slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None,
                             session=session.get("sid"))
     if slot is None:
-        raise TooMany("too many live views open from this address: close a tab and reload")
+        raise TooMany(N_("too many live views open from this address: close a tab and reload"))
     request.environ.get(PATIENCE, lambda seconds: None)(STREAM_PATIENCE)  # not an ordinary answer's few seconds
 
     def gone() -> bool:
@@ -345,10 +345,10 @@ def post_join() -> Any:
     code = field(body, "code", str).strip()
     player = field(body, "player", str)
     if not ctx.access.check_join_code(code) and not ctx.access.check_player_code(code, player):
-        raise AccessDenied(f"that is neither the table's join code nor {player}'s")
+        raise AccessDenied(N_("that is neither the table's join code nor {player}'s"), player=player)
     state = running_state()
     if all(p["name"] != player for p in state["players"]):
-        raise NotFound(f"there is no player called {player!r} in this game")
+        raise NotFound(N_("there is no player called {name} in this game"), name=repr(player))
     renewed_session(lambda old, new: ctx.access.renew(old, new, seat=player))
     session["looker"] = True
     return jsonify({"player": player, "csrf": generate_csrf()})
@@ -361,7 +361,7 @@ def post_leave() -> Any:
     """Give up this phone's seat; only a phone holding one (nothing else writes the kept file or wakes a stream)."""
     sid = str(session.get("sid", ""))
     if context().access.seat_of(sid) is None:
-        raise NotAllowed("not-joined", "this phone holds no seat")
+        raise NotAllowed("not-joined", N_("this phone holds no seat"))
     access = context().access
     access.leave(sid)
     renewed_session(access.renew)  # host rights, if any, go on under the fresh id
@@ -375,7 +375,7 @@ def post_look() -> Any:
     """Enter the table code (only when the table was started with one)."""
     body = json_body()
     if not context().access.check_table_code(field(body, "code", str)):
-        raise AccessDenied("that is not the table code")
+        raise AccessDenied(N_("that is not the table code"))
     session["looker"] = True
     session_id()
     return jsonify({"looker": True})
@@ -406,13 +406,13 @@ def post_roll() -> Any:
     body = json_body()
     seq, game = field(body, "seq", int), field(body, "game", int, required=False)
     if ctx.phone_dice != "software":
-        raise AccessDenied("the dice come from the table, not from a phone")
+        raise AccessDenied(N_("the dice come from the table, not from a phone"))
     state = running_state(seq, game)
     prompt = state.get("prompt") or {}
     if not is_host():
         check_own_roll(prompt, current_player() or "")
     elif prompt.get("kind") != "roll":
-        raise AccessDenied("nobody is rolling now")
+        raise AccessDenied(N_("nobody is rolling now"))
     ruleset = find_ruleset(state["ruleset"])
     line = software_roll(prompt, ruleset)
     return submitted(line, seq, game)
