@@ -163,13 +163,13 @@ def seen_as(state: State, events: Iterable[Event], viewer: Viewer, story: StoryW
         if viewer.language != "en" else None
     view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player, words=words)
     if words is not None:  # the question and the story in the phone's language; the state as it is
-        said: dict[str, Any] = {}
+        told: dict[str, Any] = {}
         if view.get("prompt"):
-            said["prompt"] = say_prompt(words, view["prompt"])
+            told["prompt"] = say_prompt(words, view["prompt"])
         if story is not None and view.get("log"):
-            said["log"] = story.lines(view["log"], words, state["ruleset"])
-        if said:
-            view["said"] = said
+            told["log"] = story.lines(view["log"], words, state["ruleset"])
+        if told:
+            view["said"] = told
     return view
 
 
