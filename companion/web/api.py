@@ -242,7 +242,8 @@ def get_board() -> Any:
                     "host_verbs": ruleset.host_verbs(), "currency": ruleset.board.currency,
                     "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards},
                     "bid_steps": list(BID_STEPS),  # the quick bids: the same steps as the OLED's buttons
-                    "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules))})
+                    "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules),
+                                   words=Words.for_language(phone_language(), ruleset.board))})
 
 
 @api.get("/session")

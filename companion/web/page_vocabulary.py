@@ -9,3 +9,7 @@ from companion.words import N_
 DATA_WORDS = (N_("yes"), N_("no"), N_("flat"), N_("percent"), N_("stay"), N_("draw"), N_("move"), N_("rent"),
               N_("buy"), N_("done"), N_("forward"), N_("backward"), N_("bankrupt"), N_("out"), N_("houses"),
               N_("hotels"), N_("house"), N_("hotel"), N_("free parking"), N_("pool"), N_("cat"))
+#: The colour groups of the bundled boards (and addon's cities), as the deeds panel heads them (state.js groupName).
+GROUP_WORDS = (N_("purple"), N_("light-blue"), N_("pink"), N_("orange"), N_("red"), N_("yellow"), N_("green"),
+               N_("dark-blue"), N_("boston"), N_("chicago"), N_("new-orleans"), N_("san-francisco"), N_("railroad"),
+               N_("utility"))

@@ -14,7 +14,7 @@ from companion.table import Table
 from companion.web import WebServer
 
 from .conftest import CODE
-from .test_browser import browser, expect_text, join, phone, server, shot, table  # noqa: F401 - fixtures
+from .test_browser import ARTIFACTS, browser, expect_text, join, phone, server, shot, table  # noqa: F401 - fixtures
 
 NBSP = "\u00a0"
 
@@ -78,7 +78,8 @@ def test_the_deeds_panel_and_the_story_in_each_phones_language(server: WebServer
                                                                phone_in: Any) -> None:
     """Each player buys a street; each phone opens its deed: the reasons the engine refuses an act on it (the
     deeds panel) and the story, in the phone's language; the English phone's as the engine says them. Screenshots
-    at 390x844 with the story and the deed open: test-artifacts/web/languages-deeds-*.png."""
+    at 390x844 of the deed card open, the deeds panel and the story: test-artifacts/web/languages-{deed,deeds,
+    story}-*.png."""
     url = server.url + f"/join#code={CODE}"
     phones = {"de": phone_in(url, "de-DE", "de-DE,de;q=0.9,en;q=0.5"), "es": phone_in(url, "es-ES", "es-ES,es;q=0.9"),
               "en": phone_in(url, "en-GB", "en-GB,en;q=0.8")}
@@ -106,8 +107,12 @@ def test_the_deeds_panel_and_the_story_in_each_phones_language(server: WebServer
         whys = page.locator("#deed-card .why")
         whys.first.wait_for()
         refusals[language] = whys.all_inner_texts()
+        page.screenshot(path=str(ARTIFACTS / f"languages-deed-{language}.png"))  # 390x844: the deed card open
+        page.locator("#deed-card button[autofocus]").click()  # closed: the deeds panel and the story below it
+        page.locator("#mine-panel").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"languages-deeds-{language}.png"))
         page.locator("#story-panel").scroll_into_view_if_needed()
-        shot(page, f"languages-deeds-{language}")
+        page.screenshot(path=str(ARTIFACTS / f"languages-story-{language}.png"))
     assert refusals["en"] and all(": " in why for why in refusals["en"]), refusals
     for language in ("de", "es"):
         assert len(refusals[language]) == len(refusals["en"]), refusals

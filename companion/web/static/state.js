@@ -3,7 +3,7 @@
 // and whom this phone acts for.
 
 // The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
-import { moneyIn } from "./words.js";
+import { moneyIn, t } from "./words.js";
 
 const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
 export const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
@@ -27,7 +27,7 @@ export const player = (name) => app.state.players.find((p) => p.name === name);
 // A card as people name it ("Get out of jail free"), from the board data; the id where none is known.
 export const cardName = (id) => (app.board && app.board.cards && app.board.cards[id]) || id;
 export const deedsOf = (state, name) => Object.entries(state.spaces || {}).filter(([, rec]) => rec.owner === name).map(([id]) => id);
-export const groupName = (group) => (group ? group.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()) : "");
+export const groupName = (group) => (group ? (t(group) !== group ? t(group) : group.replace(/-/g, " ")).replace(/^./, (c) => c.toUpperCase()) : "");
 
 export const kindName = (kind) => kind.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 export const sortedDeeds = (state, name) => deedsOf(state, name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));

@@ -1,8 +1,7 @@
-// The story: the game's log, newest first; in this phone's language when the server says it (the view's `said.log`).
+// The story: the game's log, newest first (in the phone's language: said.log).
 
 import { $, el } from "./dom.js";
 
 export function renderStory(state) {
-  const lines = (state.said && state.said.log) || state.log;
-  $("story").replaceChildren(...[...lines].reverse().map((line) => el("li", {}, line)));
+  $("story").replaceChildren(...[...((state.said && state.said.log) || state.log)].reverse().map((line) => el("li", {}, line)));
 }
