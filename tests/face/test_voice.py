@@ -210,3 +210,15 @@ def test_each_input_gives_its_cues_once(tmp_path: Path) -> None:
     cues = cues_of(state, after, events)
     assert cues.lit == {1: "blink"} and cues.sounds == ("money-out",) and cues.chase is None
     assert cues.as_json()["speech"][0] == "Bob lands on Boardwalk."
+
+
+def test_a_question_after_a_name_keeps_a_spaces_capital_in_every_language() -> None:
+    start = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1,
+             "start": {"players": {"Ann": {"cash": 1500, "space": "go"}}, "turn": "Ann"}}
+    state, _ = apply(None, {"setup": start})
+    after, events = apply(state, {"roll": [3, 3]})  # Oriental Avenue, for sale
+    said = {lang: sentences(state, after, events, Words.for_language(lang, find_ruleset("classic").board))[-1]
+            for lang in ("en", "de", "fr", "es")}
+    assert said["en"] == "Ann, buy Oriental Avenue for one hundred dollars?"
+    assert "Ann, Oriental Avenue" in said["de"] and "oriental" not in said["de"]
+    assert all("Oriental Avenue" in text for text in said.values()), said
