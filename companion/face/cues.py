@@ -250,9 +250,10 @@ def _after_name(question: str, prompt: Mapping[str, Any], words: Words) -> str:
     if words.english:
         return question[:1].lower() + question[1:]  # as the English always said it
     template = words.gettext(str(prompt["msg"])) if "msg" in prompt else question
-    if words.language == "de" or template.startswith("{"):
+    opening = len(question) - len(question.lstrip("¿¡"))  # Spanish opens a question with its mark: "¿comprar"
+    if words.language == "de" or template.lstrip("¿¡").startswith("{"):
         return question
-    return question[:1].lower() + question[1:]
+    return question[:opening] + question[opening:opening + 1].lower() + question[opening + 1:]
 
 
 # ====================================================================== feeding the devices

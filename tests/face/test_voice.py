@@ -222,3 +222,4 @@ def test_a_question_after_a_name_keeps_a_spaces_capital_in_every_language() -> N
     assert said["en"] == "Ann, buy Oriental Avenue for one hundred dollars?"
     assert "Ann, Oriental Avenue" in said["de"] and "oriental" not in said["de"]
     assert all("Oriental Avenue" in text for text in said.values()), said
+    assert said["es"].startswith("Ann, ¿comprar") and said["fr"].startswith("Ann, acheter")
