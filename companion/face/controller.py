@@ -163,10 +163,11 @@ class TableController:
         with self._lock:
             self._drain()
             if event.kind == "stuck":
-                self.notices.warn(f"button:{event.button}", f"{event.button} button stuck down: ignored")
+                self.notices.warn(f"button:{event.button}",
+                                  self.words.t("{button} button stuck down: ignored", button=event.button))
             elif event.kind == "unstuck":
                 self.notices.settle(f"button:{event.button}")
-                self.say(f"{event.button} button works again")
+                self.say(self.words.t("{button} button works again", button=event.button))
             elif event.button == "MENU":
                 self._menu_button(event)
             elif event.kind == "press":
