@@ -109,10 +109,12 @@ LANGUAGE_ABBREVIATIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
            ("Gefängnis", "Gef."), ("Versteigerung", "Auktion")),
     "fr": (("Avenue", "Av."), ("Boulevard", "Bd"), ("Rue", "R."), ("Place", "Pl."), ("Gare", "G."),
            ("Caisse de communauté", "Caisse comm."), ("Compagnie", "Cie"), ("hypothèque", "hyp."), ("cases", "c."),
-           ("case", "c."), ("avancer", "av."), ("prison", "pris."), ("Électricité", "Élec.")),
+           ("case", "c."), ("avancer", "av."), ("prison", "pris."), ("Électricité", "Élec."),
+           ("(intérieur)", "(int.)")),
     "es": (("Avenida", "Av."), ("Calle", "C."), ("Plaza", "Pza."), ("Estación", "Est."), ("Paseo", "P."),
            ("Caja de comunidad", "Caja com."), ("Compañía", "Cía."), ("hipoteca", "hip."), ("casillas", "cas."),
-           ("casilla", "cas."), ("avanzar", "av."), ("cárcel", "cárc."), ("Eléctrica", "Eléc.")),
+           ("casilla", "cas."), ("avanzar", "av."), ("cárcel", "cárc."), ("Eléctrica", "Eléc."),
+           ("(interior)", "(int.)")),
 }
 
 
