@@ -1,42 +1,19 @@
-"""What a driver tells a person, as data: a msgid of the table's catalogue and its arguments, never a sentence.
-
-A driver cannot know the table's language (it imports no face and no words): it reports a fault as
-``Said(N_("die {die} read {value}, not a face: roll again"), {"die": "A", "value": 7})`` and the face says it with
-its words (``Words.said``), an argument that is itself a :class:`Said` said in its turn. ``str()`` is the English,
-for the log. :func:`N_` marks a msgid for ``pybabel extract`` (the table's catalogue, babel-table.cfg).
-"""
+"""The drivers' words for a person: :class:`~companion.said.Said` (a msgid and its arguments), an OSError's reason
+said by its errno, and :class:`SaidError`, a part's failure that says itself."""
 
 from __future__ import annotations
 
 import errno
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+
+from companion.said import N_, Said, Saying
+
+__all__ = ["N_", "Said", "SaidError", "reason"]
 
 
-def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for "marked for extraction"
-    """A msgid of the table's catalogue, marked for extraction; returned as it is."""
-    return msgid
-
-
-@dataclass(frozen=True)
-class Said:
-    """A msgid (an English ``str.format`` template) and its arguments: a value, or a :class:`Said` in its turn."""
-
-    msg: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return self.msg.format(**{name: str(value) for name, value in self.args.items()}) if self.args else self.msg
-
-
-class SaidError(OSError):
+class SaidError(Saying, OSError):
     """A part's failure that says itself: :attr:`said` for a person (in the table's language), ``str()`` the
     detail for the log."""
-
-    def __init__(self, said: Said, detail: str | None = None) -> None:
-        super().__init__(detail or str(said))
-        self.said = said
 
 
 #: The OS's reasons a part fails for, as the C library says them in small letters ("input/output error"); another
@@ -57,7 +34,7 @@ _OS_REASONS: Mapping[int, str] = {
 def reason(error: BaseException) -> Said:
     """A short reason for the OLED: a :class:`SaidError`'s own, the OS's words for a known OSError, else "not
     working" (the error's own words, a library's English, are the log's)."""
-    if isinstance(error, SaidError):
+    if isinstance(error, Saying):
         return error.said
     if isinstance(error, OSError) and error.errno is not None and error.errno in _OS_REASONS:
         return Said(_OS_REASONS[error.errno])

@@ -46,3 +46,17 @@ def test_a_library_error_is_not_working_and_a_drivers_own_says_itself() -> None:
     assert Words.for_language("de").told(Said("{device}: {reason}", {"device": Said("Voice"), "reason": error.said})) \
         == "Stimme: espeak-ng ist nicht installiert (apt-get install espeak-ng)"
     assert Words.for_language("fr").told(STOPPED) == "Lecteur NFC arrêté : vérifiez son câble"
+
+
+def test_the_networks_notices_are_said_in_the_tables_language() -> None:
+    from companion.network.country import hotspot_country
+    from companion.network.nmcli import NetworkFault
+
+    try:
+        hotspot_country("", None)
+    except NetworkFault as fault:
+        assert str(fault) == "No Wi-Fi country set: put wifi_country in the config. No hotspot"
+        assert Words.for_language("de").told(fault.said) == \
+            "Kein WLAN-Land gesetzt: wifi_country in die Konfiguration schreiben. Kein Hotspot"
+    else:
+        raise AssertionError("no country, no hotspot")
