@@ -79,6 +79,12 @@ class Labels:
 
 
 # ====================================================================== text helpers
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital and the rest as it is (``str.capitalize`` would make German's nouns
+    small: "Bauen, hypothek")."""
+    return text[:1].upper() + text[1:]
+
+
 def fit(text: str, cols: int) -> str:
     """Cut a text to ``cols`` characters, marking the cut with '~'."""
     return text if len(text) <= cols else text[: cols - 1] + "~"

@@ -99,7 +99,7 @@ class PlayerWindow(ListMode):
         if prompt.get("kind") == "auction":
             for choice in auction_choices(state, prompt, w):
                 if choice.line is not None and choice.line["act"]["player"] == name:
-                    items.append(Item(choice.label.removeprefix(f"{name}: ").capitalize(), partial(send, choice.line),
+                    items.append(Item(screens.capital(choice.label.removeprefix(f"{name}: ")), partial(send, choice.line),
                                       choice.confirm))
         if prompt.get("player") == name and prompt.get("kind") == "roll":
             items += [Item(c.label, partial(send, c.line), c.confirm) for c in roll_extras(state, prompt, labels) if c.line]

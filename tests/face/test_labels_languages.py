@@ -52,3 +52,16 @@ def test_every_option_of_a_bot_game_fits_whole_in_every_language(ruleset: str, l
         seen += len(choices)
         state, _ = apply(state, line)
     assert seen >= 20
+
+
+def test_the_deeds_entry_keeps_a_german_nouns_capital() -> None:
+    """str.capitalize() made "Bauen, hypothek" of "Bauen, Hypothek"; only the first letter is made a capital."""
+    from companion.face.choices import deeds_entry
+
+    rules = find_ruleset("classic")
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1, "start": {
+        "spaces": {"mediterranean-avenue": {"owner": "Ann"}, "baltic-avenue": {"owner": "Ann"}}, "turn": "Ann"}}
+    state, _ = new_game(setup)
+    said = {lang: deeds_entry(state, "Ann", space_labels(rules, Words.for_language(lang, rules.board)))[0].label
+            for lang in LANGUAGES}
+    assert said["en"] == "Build, mortgage" and said["de"] == "Bauen, Hypothek", said
