@@ -356,7 +356,10 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str, word
         if kind == "buy":
             buy = w.t("YES: buy {price}", price=money(prompt["price"], w)) if prompt.get("price") is not None \
                 else w.t("YES: buy")
-            return spaced(buy, w.t("NO: pass") if prompt.get("ticket") else w.t("NO: auction"))
+            refuse = w.t("NO: pass") if prompt.get("ticket") else w.t("NO: auction")
+            if len(buy) + len(refuse) + 1 > COLS["small"]:  # the question above says the price: never a cut word
+                buy = w.t("YES: buy")
+            return spaced(buy, refuse)
         return w.t("YES: play  NO: keep") if kind == "use-card" else w.t("YES: yes  NO: no")
     if choice is not None and len(choice.labels) > 1:
         return spaced(where, w.t("YES: pick"))

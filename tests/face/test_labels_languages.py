@@ -65,3 +65,17 @@ def test_the_deeds_entry_keeps_a_german_nouns_capital() -> None:
     said = {lang: deeds_entry(state, "Ann", space_labels(rules, Words.for_language(lang, rules.board)))[0].label
             for lang in LANGUAGES}
     assert said["en"] == "Build, mortgage" and said["de"] == "Bauen, Hypothek", said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_buy_hint_fits_its_row_for_every_price(ruleset: str, language: str) -> None:
+    """"YES: kaufen 100 $ NO: ve~" cut a word on the German demo's buy question: a hint too long with its price says
+    it without (the question above it has the price)."""
+    rules = find_ruleset(ruleset)
+    words = Words.for_language(language, rules.board)
+    for price in sorted({s.price for s in rules.board.ownable() if s.price}):
+        for ticket in (False, True):
+            said = screens.hint({"prompt": {"kind": "buy", "options": ["yes", "no"], "price": price,
+                                            "ticket": ticket}}, None, "software", words)
+            assert len(said) <= screens.COLS["small"] and "~" not in said, said
