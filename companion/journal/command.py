@@ -51,8 +51,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with Journal(path) as journal:
-            for problem in journal.problems:
-                print(f"companion: {path}: {problem}", file=sys.stderr)
+            for problem in journal.told:
+                print(f"companion: {path}: {args.words.told(problem)}", file=sys.stderr)
             return ACTIONS[action](journal, args, out)
     except LocalFileRefused as error:  # a game file too large to import: the user's error
         print(f"companion: {error}", file=sys.stderr)

@@ -217,7 +217,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             # the board, a damaged game was not loaded (another was resumed, or a new one started).
             words = controller.words
             told = [words.t("Game {n} resumed where it stopped", n=table.game.id)] if resumed else []  # type: ignore[union-attr]
-            told += [words.t("Journal: {problem}", problem=problem) for problem in journal.problems]
+            told += [words.t("Journal: {problem}", problem=words.told(problem)) for problem in journal.told]
             controller.say(". ".join(told), sticky=bool(journal.problems))
         if table.state is None:
             controller.new_game()  # a fresh journal: the host picks the ruleset and the players (or on the phone)
