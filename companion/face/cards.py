@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion.engine import CompanionError, find_ruleset
+from companion.said import N_, Said, Saying
 from companion.words import ENGLISH, Words
 
 from .setup import ruleset_title
@@ -39,6 +40,10 @@ VERSION = 1
 
 class CardRefused(CompanionError, ValueError):
     """A tag that cannot be registered as asked (the message says whose it is)."""
+
+
+class CardsUnreadable(Saying, CardRefused):
+    """The cards' list cannot be read: what to say about it (:attr:`said`)."""
 
 
 @dataclass(frozen=True)
@@ -147,15 +152,16 @@ class CardBook:
                 self._save(editions)
 
 
-def open_card_book(path: str | Path) -> tuple[CardBook, str | None]:
+def open_card_book(path: str | Path) -> tuple[CardBook, Said | None]:
     """The cards' list at ``path``; one that cannot be read is set aside (renamed ``.damaged``) and an empty one
-    begins, with what to say about it."""
+    begins, with what to say about it (said in the table's language: ``Words.told``)."""
     try:
         return CardBook(path), None
-    except CardRefused as error:
+    except CardsUnreadable as error:
         aside = Path(path).with_suffix(".damaged")
         os.replace(path, aside)
-        return CardBook(path), f"{error}: set aside as {aside.name}; register the cards again"
+        return CardBook(path), Said(N_("{reason}: set aside as {aside}; register the cards again"),
+                                    {"reason": error.said, "aside": aside.name})
 
 
 def set_title(edition: str, words: Words = ENGLISH) -> str:
@@ -185,10 +191,11 @@ def _read(path: Path) -> dict[str, dict[str, dict[str, str]]]:
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise CardRefused(f"{path}: the cards' list cannot be read ({error})") from error
+        raise CardsUnreadable(Said(N_("{path}: the cards' list cannot be read ({error})"),
+                                   {"path": str(path), "error": str(error)})) from error
     editions = data.get("editions") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(editions, dict):
-        raise CardRefused(f"{path}: not a list of cards this version knows")
+        raise CardsUnreadable(Said(N_("{path}: not a list of cards this version knows"), {"path": str(path)}))
     return {edition: {kind: {str(k): str(v) for k, v in (kinds.get(kind) or {}).items()}
                       for kind in ("players", "deeds")}
             for edition, kinds in editions.items() if isinstance(kinds, dict)}

@@ -225,7 +225,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         if nfc_bus is not None:
             closers.append(nfc_bus.close)
         if cards_trouble:
-            controller.say(cards_trouble, sticky=True)
+            controller.say(controller.words.told(cards_trouble), sticky=True)
         wake = threading.Event()
         panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock,
                             on_edge=wake.set)
