@@ -12,7 +12,7 @@ from companion.seats import PLAYER_COLOURS
 from .access import Permission
 from .context import context
 from .guard import requires
-from .phone_words import page_catalogue, phone_words
+from .phone_words import LANGUAGE_NAMES, page_catalogue, phone_words
 
 pages = Blueprint("pages", __name__)
 
@@ -24,7 +24,8 @@ def _page(view: str) -> Any:
     words, state = phone_words(), context().table.state
     currency = find_ruleset(state["ruleset"]).board.currency if state is not None else "$"
     return render_template("page.html", view=view, colours=PLAYER_COLOURS, t=words.t, lang=words.language,
-                           words=page_catalogue(words.language), currency=currency)
+                           words=page_catalogue(words.language), currency=currency,
+                           languages=list(LANGUAGE_NAMES.items()))
 
 
 @pages.get("/")

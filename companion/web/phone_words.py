@@ -44,11 +44,11 @@ def said(msgid: str, **args: Any) -> str:
 def page_catalogue(language: str) -> dict[str, Any]:
     """What the page's script needs to say its words in ``language``: the ``page`` catalogue's translations (msgid to
     its text, a list for plural forms), the plural categories in the catalogue's order (for ``Intl.PluralRules``), how
-    the locale writes money around the board's symbol ("¤" stands for it) and its digit grouping, and the four
-    languages by their own names for the switch. English sends no translations: the msgids are its words."""
+    the locale writes money around the board's symbol ("¤" stands for it) and its digit grouping. English sends no
+    translations: the msgids are its words."""
     messages: dict[str, Any] = {}
     tags = ["one", "other"]
-    money = {"before": "¤", "after": "", "group": "", "decimal": "."}
+    money = {"before": "¤", "after": "", "group": ""}
     if language != SOURCE_LANGUAGE:
         from babel import Locale
         from babel.messages.pofile import read_po
@@ -68,9 +68,8 @@ def page_catalogue(language: str) -> dict[str, Any]:
         end = max(pattern.rindex(c) for c in "#0" if c in pattern) + 1
         symbols = locale.number_symbols.get("latn", locale.number_symbols)
         money = {"before": pattern[:start], "after": pattern[end:].replace("0", "").replace(".", ""),
-                 "group": symbols.get("group", ","), "decimal": symbols.get("decimal", ".")}
-    return {"lang": language, "messages": messages, "plural": tags, "money": money,
-            "languages": [[lang, LANGUAGE_NAMES[lang]] for lang in LANGUAGES]}
+                 "group": symbols.get("group", ",")}
+    return {"lang": language, "messages": messages, "plural": tags, "money": money}
 
 
 #: The languages by their own names (as ``companion.words.language_name`` says them), for the page's switch.

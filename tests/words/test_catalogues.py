@@ -21,7 +21,7 @@ LOCALES = ROOT / "companion" / "words" / "locales"
 #: The extraction of each domain this branch makes (the engine's is the engine's own).
 EXTRACT = {
     "table": ["-F", "babel-table.cfg", "-k", "t", "-k", "N_", "-k", "nt:1,2", "-k", "said", "--no-default-keywords"],
-    "page": ["-F", "babel-page.cfg", "-k", "t", "-k", "nt:1,2", "--no-default-keywords"],
+    "page": ["-F", "babel-page.cfg", "-k", "t", "-k", "nt:1,2", "-k", "N_", "--no-default-keywords"],
 }
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
 ROW = 25  # characters of one small OLED row

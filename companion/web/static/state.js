@@ -3,7 +3,7 @@
 // and whom this phone acts for.
 
 // The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
-import { language, message, moneyIn, number } from "./words.js";
+import { moneyIn } from "./words.js";
 
 const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
 export const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
@@ -12,20 +12,8 @@ export const app = { state: null, board: null, session: null, history: [], rules
 export const money = (n) => moneyIn(n, (app.board && app.board.currency) || "$");
 // What an act does to one's cash, signed as on a bank statement: "+$50", "−$110" (a true minus sign).
 export const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n));
-// An event's or a prompt's sentence in this phone's language: from its message (`msg`, `args`) where the engine gave
-// one and the phone reads another language than English, else the English text the engine made.
-// The prompt comes said by the server in this phone's language (the view's `said`: the engine's one renderer).
-export const said = (item) => (language === "en" || !item.msg ? item.text
-  : app.state && item === app.state.prompt && app.state.said ? app.state.said.prompt : message(item.msg, item.args, item.plural, sayArg));
-function sayArg(kind, value) {
-  if (kind === "money" && typeof value === "number") return money(value);
-  if (kind === "space") return spaceName(value);
-  if (kind === "spaces" && Array.isArray(value)) return listed(value.map(spaceName));
-  if (kind === "card") return cardName(value);
-  if (typeof value === "number") return number(value);
-  return String(value);
-}
-const listed = (items) => (items.length < 2 ? items.join("") : new Intl.ListFormat(language).format(items));
+// The prompt's question in this phone's language: the server says it (the view's `said`, by the engine's renderer).
+export const said = (prompt) => (app.state && app.state.said && prompt === app.state.prompt ? app.state.said.prompt : prompt.text);
 export const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
 export const playerColour = (name) => {
   const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;
