@@ -44,8 +44,12 @@ class Packed:
 
     def then(self, text: str) -> tuple[bytes, Packed]:
         """``text`` compressed and flushed after what this compressor has had, and the compressor after it."""
+        found = self._next.get(text)  # without the lock: the streams after the first only look (a dict's get is atomic)
+        after = found[1]() if found is not None else None
+        if found is not None and after is not None:
+            return found[0], after
         with self._lock:
-            found = self._next.get(text)
+            found = self._next.get(text)  # the streams that came while the first was compressing it
             after = found[1]() if found is not None else None
             if found is not None and after is not None:
                 return found[0], after
