@@ -24,7 +24,7 @@ connection, each once every phone has the one before. Printed:
 ``--profile FILE``: the server's threads under yappi (CPU clock) over the actions only, the functions with the most
 CPU written to FILE (per action), for finding where the time goes (yappi: ``pip install yappi``).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE] [--show] [--plain]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE] [--show] [--plain] [--language de]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
 """
@@ -305,6 +305,7 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of the idle table measured")
     parser.add_argument("--steps", type=int, default=50_000, help="n-body steps of the reference loop")
     parser.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
+    parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
     parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip")
     parser.add_argument("--show", action="store_true", help="print the last event the first phone received")
     args = parser.parse_args()
@@ -337,6 +338,10 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     for n in range(args.phones):
         source = f"127.0.5.{n + 1}"
         joined = table.signed_in("/api/join", {"code": table.join_code, "player": NAMES[n]}, source=source)
+        if args.language != "en":  # the phone chose its language (the page's ?lang=): its views are said in it
+            status, _, got = table.request("GET", f"/?lang={args.language}", source=source, headers=joined)
+            assert status == 200, status
+            joined["Cookie"] = got.get("Set-Cookie", "").split(";")[0] or joined["Cookie"]
         followers.append(Follower(table, source, joined["Cookie"], gzip=not args.plain))
     phones = Phones(followers)
     seq = int(host.get("/api/state")["seq"])
