@@ -1,11 +1,15 @@
 """A phone's first visit to the page, measured on the wire: every answer's bytes as the server sends them.
 
-A fresh phone (no cookie, nothing cached) asks for the page, then what the page names (its style sheet, its scripts
-and the modules it preloads, and every module those import), then what the page's script asks for at start
-(``stream.js``'s ``refresh``, the same before the script became modules: the session, the state, the board of the
-state's ruleset, the history). Each answer is counted as it comes off the socket: its status line and headers, and
-its body as sent (gzip'd when the server gzips it: the phone asks for gzip as every browser does; chunk framing
-included). The live stream the page opens last is not part of the load (the same request before and after).
+A phone with nothing cached asks for the page, then what the page names (its style sheet, its scripts and the
+modules it preloads, and every module those import), the modules its view imports when it first shows (the host's
+tools: ``import()``), then what the page's script asks for at start (``stream.js``'s ``refresh``, the same before
+the script became modules: the session, the state, the board of the state's ruleset, the history; then what its
+view asks for: a seated player's legal acts, the host's join code, cards, rulesets and stored games). Whose phone it
+is, is a :class:`Profile`: a phone not joined yet, a seated player's, the host's (its cookie taken first, by a
+request not counted: the phone joined or logged in on an earlier visit). Each answer is counted as it comes off the
+socket: its status line and headers, and its body as sent (gzip'd when the server gzips it: the phone asks for gzip
+as every browser does; chunk framing included). The live stream the page opens last is not part of the load (the
+same request before and after).
 
 One keep-alive HTTP/1.1 connection, so the figures do not depend on timing: a browser spreads the same requests over
 up to six connections, which changes no answer's bytes. Only the standard library, and nothing of ``companion``:
@@ -36,6 +40,32 @@ START = ("/api/session", "/api/state", "/api/board?ruleset={ruleset}", "/api/his
 ASSETS = re.compile(r'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"[^>]*>')
 IMPORTS = re.compile(r'^\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^\s*import\s*"([^"]+)"', re.M)
 CSS_URLS = re.compile(r'url\(\s*["\']?(?!data:)([^"\')]+)')
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Whose phone loads the page: how it came by its cookie (a request not counted, its body's values named from
+    ``codes``), the path it loads, the modules its view imports when it first shows, the page's requests at start."""
+
+    name: str
+    path: str = "/"
+    login: tuple[str, dict[str, str]] | None = field(default=None, compare=False)  # (hashable without it)
+    later: tuple[str, ...] = ()
+    start: tuple[str, ...] = START
+
+
+#: A phone that has not joined yet (the figure measured before the modules: the same requests then).
+VIEWER = Profile("a phone not joined yet")
+#: Ann's phone, joined with the table's join code: the deeds panel asks which acts the engine takes now.
+PLAYER = Profile("a seated player's phone", login=("/api/join", {"code": "{join_code}", "player": "Ann"}),
+                 start=(*START, "/api/acts?player=Ann"))
+#: The host's phone at /host, logged in with the PIN: the host's tools (host.js, setup.js) come with ``import()``,
+#: it acts for the first player, and its tools ask for the join code, the cards, the rulesets and the stored games
+#: (the set-up's options are of the first ruleset, classic, whose board the page has already).
+HOST = Profile("the host's phone", path="/host", login=("/api/host/login", {"pin": "{host_pin}"}), later=("host.js",),
+               start=(*START, "/api/acts?player=Ann", "/api/host/join", "/api/host/cards", "/api/host/rulesets",
+                      "/api/host/games"))
+PROFILES = (VIEWER, PLAYER, HOST)
 
 
 @dataclass(frozen=True)
@@ -96,11 +126,21 @@ class Phone:
         self.sock.close()
 
     def get(self, path: str, kind: str) -> Answer:
-        lines = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Accept: {ACCEPT[kind]}",
-                 *(f"{k}: {v}" for k, v in PHONE_HEADERS.items()), "Connection: keep-alive"]
+        return self._ask("GET", path, kind)
+
+    def post(self, path: str, body: dict[str, str], csrf: str) -> Answer:
+        """A JSON request as the page sends it (its CSRF token from /api/session)."""
+        return self._ask("POST", path, "api", json.dumps(body).encode(),
+                         {"Content-Type": "application/json", "X-CSRFToken": csrf})
+
+    def _ask(self, method: str, path: str, kind: str, data: bytes = b"", more: dict[str, str] | None = None) -> Answer:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Accept: {ACCEPT[kind]}",
+                 *(f"{k}: {v}" for k, v in {**PHONE_HEADERS, **(more or {})}.items()), "Connection: keep-alive"]
+        if data:
+            lines.append(f"Content-Length: {len(data)}")
         if self.cookies:
             lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
-        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data
         self.sock.sendall(request)
         head = self._read_until(b"\r\n\r\n")
         status_line, *header_lines = head[:-4].decode("latin-1").split("\r\n")
@@ -149,11 +189,19 @@ class Phone:
                 return raw, data
 
 
-def first_load(host: str, port: int, path: str = "/") -> Load:
-    """A fresh phone's first visit to ``path`` on the page's server at ``host:port``."""
+def first_load(host: str, port: int, profile: Profile = VIEWER, codes: dict[str, str] | None = None) -> Load:
+    """The first visit of ``profile``'s phone (nothing cached) to the page's server at ``host:port``; ``codes``: the
+    join code and host PIN its login names (``join_code``, ``host_pin``)."""
     phone = Phone(host, port)
     load = Load()
+    path = profile.path
     try:
+        if profile.login:  # on an earlier visit: not counted
+            csrf = json.loads(phone.get("/api/session", "api").content)["csrf"]
+            url, body = profile.login
+            answer = phone.post(url, {k: v.format(**(codes or {})) for k, v in body.items()}, csrf)
+            if answer.status != 200:
+                raise ValueError(f"{profile.name}: {url} answered {answer.status} {answer.content!r}")
         page = phone.get(path, "page")
         load.answers.append(page)
         asked = {path}
@@ -162,6 +210,8 @@ def first_load(host: str, port: int, path: str = "/") -> Load:
             if url.startswith("data:"):
                 continue
             queue.append((urljoin(path, url), "style" if url.endswith(".css") else "script"))
+        entry = next(url for url, kind in queue if kind == "script")
+        queue += [(urljoin(entry, name), "script") for name in profile.later]  # after the page's own
         while queue:
             url, kind = queue.pop(0)
             if url in asked:
@@ -175,7 +225,7 @@ def first_load(host: str, port: int, path: str = "/") -> Load:
             else:
                 queue += [(urljoin(url, u.strip()), "style") for u in CSS_URLS.findall(text)]
         ruleset = ""
-        for api in START:
+        for api in profile.start:
             answer = phone.get(api.format(ruleset=ruleset), "api")
             load.answers.append(answer)
             if urlsplit(answer.path).path == "/api/state" and answer.status == 200:

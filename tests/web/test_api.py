@@ -486,22 +486,34 @@ FIRST_LOAD = ("/", *SCRIPTS, "/static/app.css", "/api/board", "/api/state", "/ap
 def test_the_page_loads_its_script_as_modules_each_served_as_javascript(client: FlaskClient) -> None:
     """page.html loads app.js as a module; each module it imports, and theirs, is served as JavaScript (a module
     served as anything else is refused by the browser), and every script in static/ is one of them. The page asks
-    for all of them at once (modulepreload), not each only once the module importing it has come."""
+    for all of them at once (modulepreload), not each only once the module importing it has come; the modules a
+    view imports when it first shows (``import("./host.js")``: the host's tools, on the host's phone alone; the
+    money story and the game's end) and those they import are not preloaded."""
     page = client.get("/").get_data(as_text=True)
     version = re.findall(r'<script type="module" src="/static/(\w+)/app.js"></script>', page)[0]  # (assets.py)
-    found, asked = set(), ["app.js"]
-    while asked:
-        name = asked.pop()
-        if name in found:
-            continue
-        found.add(name)
-        response = client.get(f"/static/{version}/{name}")
-        assert response.status_code == 200 and response.mimetype in ("text/javascript", "application/javascript"), name
-        asked += re.findall(r'^import \{[^}]*\} from "\./([\w-]+\.js)";$', response.get_data(as_text=True), re.M)
+
+    def reached(dynamic: bool) -> set[str]:
+        """The modules app.js imports, and theirs (with ``dynamic``, those imported with import() too)."""
+        found, asked = set(), ["app.js"]
+        while asked:
+            name = asked.pop()
+            if name in found:
+                continue
+            found.add(name)
+            response = client.get(f"/static/{version}/{name}")
+            assert response.status_code == 200 and response.mimetype in ("text/javascript", "application/javascript"), \
+                name
+            text = response.get_data(as_text=True)
+            asked += re.findall(r'^import \{[^}]*\} from "\./([\w-]+\.js)";$', text, re.M)
+            asked += re.findall(r'\bimport\("\./([\w-]+\.js)"\)', text) if dynamic else []
+        return found
+
+    static, found = reached(False), reached(True)
     assert {f"/static/{name}" for name in found} == set(SCRIPTS)
     assert set(re.findall(f'<link rel="modulepreload" href="/static/{version}/([\\w-]+\\.js)">', page)) == \
-        found - {"app.js"}
-    assert len(found) > 10  # the page in modules, not one file
+        static - {"app.js"}
+    assert {"host.js", "setup.js", "money.js"} <= found - static  # the host's tools: on the host's phone alone
+    assert len(static) > 10  # the page in modules, not one file
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "chambers"])

@@ -3,9 +3,8 @@
 // they cannot pass.
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
 import { act } from "./talk.js";
-import { actor, app, money, player, spaceName } from "./state.js";
+import { $, el, actor, app, money, player, spaceName } from "./state.js";
 
 // The quick bids over the high bid: the table's own list (/api/board's bid_steps), the same steps as the OLED's buttons.
 const steps = () => (app.board && app.board.bid_steps) || [];

@@ -2,8 +2,7 @@
 // picked with a tap.
 
 import { t } from "./words.js";
-import { $, el, svg } from "./dom.js";
-import { app, playerColour, spaceName } from "./state.js";
+import { $, el, svg, app, playerColour, spaceName } from "./state.js";
 import { openDeed } from "./deedcard.js";
 
 export function drawBoard() {

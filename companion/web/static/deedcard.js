@@ -2,8 +2,7 @@
 // on it, who is there, and the acts its owner may take on it now).
 
 import { nt, t } from "./words.js";
-import { $, el } from "./dom.js";
-import { actor, app, groupName, kindName, signed, spaceName } from "./state.js";
+import { $, el, actor, app, groupName, kindName, signed, spaceName } from "./state.js";
 import { deedAct } from "./talk.js";
 
 export function deedChip(id, rec) {

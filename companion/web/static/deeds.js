@@ -2,11 +2,9 @@
 // cards, magie-1924's idle land, magie-1904's loans, addon's bridge, going bankrupt, and any other verb.
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
 import { act, api, deedAct, notice } from "./talk.js";
 import { deedChip, drawDeed } from "./deedcard.js";
-import { bridgeEnds } from "./setup.js";
 
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
   "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay",
@@ -144,6 +142,24 @@ function ownsGroup(state, me, id) {
   const group = (app.board.byId[id] || {}).group;
   const members = group && app.board.groups && app.board.groups[group] ? app.board.groups[group].spaces : [id];
   return members.every((m) => (state.spaces[m] || {}).owner === me);
+}
+
+// A select of the board's spaces (those `keep` says), with "none" first when `none` names it.
+export function spaceSelect(board, keep, attrs, none) {
+  const options = board.spaces.filter(keep).map((s) => el("option", { value: s.id }, s.name));
+  return el("select", attrs, ...(none ? [el("option", { value: "" }, none)] : []), ...options);
+}
+
+// addon's bridge: a space of the outer board and one of the inner board, each with its visible label.
+export function bridgeEnds(board, prefix, none) {
+  const outerTrack = board.spaces[0].track;
+  const end = (which) => {
+    const id = `${prefix}-${which}`;
+    const select = spaceSelect(board, (s) => (which === "outer") === (s.track === outerTrack), { id }, none);
+    return { select, box: el("span", { class: "end" }, el("label", { for: id }, which === "outer" ? "Outer end" : "Inner end"), select) };
+  };
+  const outer = end("outer"), inner = end("inner");
+  return { outer: outer.select, inner: inner.select, boxes: [outer.box, inner.box] };
 }
 
 export function bridgePicker(move) {

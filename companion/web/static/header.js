@@ -2,8 +2,7 @@
 // under it) and the join panel.
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { app, money, player, said } from "./state.js";
+import { $, el, app, money, player, said } from "./state.js";
 
 // What the header says of a question too long for its line (the question is whole in its panel below).
 const SHORT = { roll: () => t("roll the dice"), buy: () => t("buy or not"), auction: () => t("bid or pass"),

@@ -1,22 +1,17 @@
 // The host's tools: whom to act for, the host's verbs, the players (rename, free a seat, remove), the join code and
-// Wi-Fi as QR codes, the NFC reader's cards, and the set-up of a new, stored or imported game.
+// Wi-Fi as QR codes, the NFC reader's cards, and the set-up of a new, stored or imported game. Only the host's phone
+// loads this module (and setup.js), once it is the host: stream.js's `hostTools`.
 
-import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { app } from "./state.js";
-import { api, input, loadSession, made, refresh, send } from "./talk.js";
+import { $, el, app } from "./state.js";
+import { api, input, loadSession, made, notice, refresh, render, send } from "./talk.js";
 import { bridgePicker } from "./deeds.js";
-import { showOptions } from "./setup.js";
+import { playerNames, readOptions, readStart, showOptions, showProgress } from "./setup.js";
+import { t } from "./words.js";
 
 const HOST_VERBS_WITH_DETAILS = new Set(["send-to-jail", "move-bridge"]);  // their own controls, with a target
 
+// The host's panel once this phone is the host (stream.js shows or hides it, and the PIN's form, on every phone).
 export function renderHost(state) {
-  const view = document.body.dataset.view === "host";
-  $("host-panel").hidden = !view && !app.session.host;
-  $("pin-form").hidden = app.session.host;
-  $("host-tools").hidden = !app.session.host;
-  document.body.toggleAttribute("data-host-in", !!app.session.host);  // the logged-in host sees the game first
-  if (!app.session.host) return;
   const names = state.players.map((p) => p.name);
   const select = $("act-as");
   if ([...select.options].map((o) => o.value).join() !== names.join()) {
@@ -102,21 +97,6 @@ function spell(password) {
     .join(", dash, ");
 }
 
-// No game yet (a fresh journal): the host's phone opens the set-up (ruleset, players); another phone says who sets it up.
-export function showNoGame() {
-  if (app.session.game) return;
-  const host = app.session.host;
-  $("host-panel").hidden = !host && document.body.dataset.view !== "host";
-  $("pin-form").hidden = host;
-  $("host-tools").hidden = !host;
-  $("turn").textContent = t("No game yet");
-  $("prompt").textContent = host ? "Set up the game below: the ruleset, then the players, then Start." : "The host sets up a game.";
-  if (host) {
-    $("new-game").open = true;
-    $("new-game").scrollIntoView({ block: "start" });
-  }
-}
-
 export async function hostSetup() {
   await showJoin();
   await showCards();
@@ -132,4 +112,37 @@ export async function hostSetup() {
     el("span", {}, `#${g.id} ${g.ruleset}: ${g.players.join(", ")} · ${g.inputs} inputs${g.winner ? " · " + g.winner + " won" : ""}`),
     g.problem ? el("span", { class: "where" }, g.problem) : g.current ? el("span", { class: "where" }, "playing now") :
       el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, t("Resume")))));
+}
+
+// The host's forms and buttons (act for, new game, a game in progress, import, export, leave host mode), wired once.
+export function wire() {
+  $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
+  $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
+  $("new-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const going = app.session.game && app.state && !app.state.winner && app.state.seq > 0;  // one under way: asked first
+    if (going && !confirm(t("A game is in progress (turn {n}). Start a new one? This one stays under Stored games.", { n: app.state.turn.number }))) return;
+    const ruleset = app.rulesets.find((r) => r.id === $("new-ruleset").value);
+    const setup = { ruleset: ruleset.id, players: playerNames(), options: readOptions(ruleset) };
+    if ($("new-seed").value) setup.seed = Number($("new-seed").value);
+    if ($("new-progress").open) setup.start = readStart();
+    if (await send("/api/host/new-game", { setup }, t("new game started"))) await refresh();
+  });
+  $("new-progress").addEventListener("toggle", showProgress);
+  $("new-players").addEventListener("change", showProgress);
+  $("import-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await send("/api/host/import", { text: $("import-text").value }, "game imported")) await refresh();
+  });
+  $("export-button").addEventListener("click", async () => {
+    const response = await fetch("/api/host/export", { credentials: "same-origin" });
+    if (!response.ok) return notice((await response.json()).message);
+    const url = URL.createObjectURL(await response.blob());
+    const name = (response.headers.get("Content-Disposition") || "").match(/filename="(.+)"/);
+    const link = el("a", { href: url, download: name ? name[1] : "game.jsonl" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
 }

@@ -1,9 +1,9 @@
 // The money story (each player's payments in and out, newest first) and the game-over summary with its chart of
-// everyone's worth over the game, drawn here as SVG (no chart library).
+// everyone's worth over the game, drawn here as SVG (no chart library). Imported when either first shows
+// (stream.js's `moneyViews`).
 
 import { t } from "./words.js";
-import { $, el, svg } from "./dom.js";
-import { app, money, playerColour, signed, spaceName } from "./state.js";
+import { $, el, svg, app, money, playerColour, signed, spaceName } from "./state.js";
 import { api } from "./talk.js";
 
 async function loadMoney() {

@@ -1,10 +1,10 @@
 // "Just now", at the top of every view: the last input's story as a person at the table tells it, from the state
 // view's `just_now` (companion/web/just_now.py, made from the engine's events): the dice drawn as dice with their
 // total, each move in large type to the destination's printed name, a drawn card as a card, each payment as
-// "Ann → Cleo $50 rent", each hand-over in the engine's words. It stays until the next input; the story stays below.
+// "Ann → Cleo $50 rent", each hand-over in the engine's words. It stays until the next input; the story stays below:
+// the game's log, newest first.
 
-import { $, el, svg } from "./dom.js";
-import { money, playerColour } from "./state.js";
+import { $, el, svg, money, playerColour } from "./state.js";
 
 const SHOWN = 6;  // lines shown at once: the rest behind "more", so the question below stays in the first screen
 // Where each die's pips sit, as [column, row] of a 3x3 grid.
@@ -64,4 +64,9 @@ function die(face) {
     drawn.append(text);
   }
   return drawn;
+}
+
+// The story: the game's log, newest first.
+export function renderStory(state) {
+  $("story").replaceChildren(...[...state.log].reverse().map((line) => el("li", {}, line)));
 }

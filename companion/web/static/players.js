@@ -2,8 +2,7 @@
 // bank's and pools' panel.
 
 import { nt, t } from "./words.js";
-import { $, el, svg } from "./dom.js";
-import { actor, app, cardName, groupName, money, playerColour, sortedDeeds, spaceName } from "./state.js";
+import { $, el, svg, actor, app, cardName, groupName, money, playerColour, sortedDeeds, spaceName } from "./state.js";
 import { deedChip } from "./deedcard.js";
 
 function sparkline(name) {

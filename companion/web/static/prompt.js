@@ -2,8 +2,7 @@
 // from a list or the map, the dice, the jail's fine and cards).
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { actor, app, cardName, money, player, said, signed, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, money, player, said, signed, spaceName } from "./state.js";
 import { act, api, deedAct, input, made, send } from "./talk.js";
 import { highlightChoices } from "./board.js";
 

@@ -3,30 +3,12 @@
 // and per deed.
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { groupName } from "./state.js";
+import { $, el, app, groupName } from "./state.js";
 import { api } from "./talk.js";
+import { bridgeEnds, spaceSelect } from "./deeds.js";
 
 const setup = { board: null, ruleset: null };
 const words = (name) => name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
-
-// A select of the board's spaces (those `keep` says), with "none" first when `none` names it.
-function spaceSelect(board, keep, attrs, none) {
-  const options = board.spaces.filter(keep).map((s) => el("option", { value: s.id }, s.name));
-  return el("select", attrs, ...(none ? [el("option", { value: "" }, none)] : []), ...options);
-}
-
-// addon's bridge: a space of the outer board and one of the inner board, each with its visible label.
-export function bridgeEnds(board, prefix, none) {
-  const outerTrack = board.spaces[0].track;
-  const end = (which) => {
-    const id = `${prefix}-${which}`;
-    const select = spaceSelect(board, (s) => (which === "outer") === (s.track === outerTrack), { id }, none);
-    return { select, box: el("span", { class: "end" }, el("label", { for: id }, which === "outer" ? "Outer end" : "Inner end"), select) };
-  };
-  const outer = end("outer"), inner = end("inner");
-  return { outer: outer.select, inner: inner.select, boxes: [outer.box, inner.box] };
-}
 
 function optionField(field, board) {
   const id = "opt-" + field.name, hint = el("p", { class: "hint", id: id + "-hint" }, field.description);
@@ -95,7 +77,9 @@ export function readOptions(ruleset) {
 
 export async function showOptions(ruleset) {
   setup.ruleset = ruleset;
-  setup.board = await api("/api/board?ruleset=" + encodeURIComponent(ruleset.id));
+  // The board of the game shown is the page's already (the same answer): asked for again only for another ruleset.
+  setup.board = app.board && app.ruleset === ruleset.id ? app.board
+    : await api("/api/board?ruleset=" + encodeURIComponent(ruleset.id));
   $("new-ruleset-name").textContent = `${ruleset.name} · ${ruleset.players[0]} to ${ruleset.players[1]} players`;
   $("new-options").replaceChildren(el("legend", {}, t("Options")), ...(ruleset.presets || []).map(presetField),
     ...ruleset.fields.map((f) => optionField(f, setup.board)));

@@ -1,10 +1,29 @@
 // What the page knows (the state of DESIGN.md, the board, this phone's session, the cash history: `app`) and what
 // it reads from that: names of spaces, cards and colour groups, the players' colours, sums of money, whose deeds,
-// and whom this phone acts for.
+// and whom this phone acts for; and the DOM helper every view draws with.
 
-// The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
 import { moneyIn } from "./words.js";
 
+// The DOM helper: an element by its id, and new HTML and SVG elements with their attributes, listeners and children.
+export const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "on") for (const [ev, fn] of Object.entries(value)) node.addEventListener(ev, fn);
+    else if (key === "text") node.textContent = value;
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+export function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+// The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
 const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
 export const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
 

@@ -2,15 +2,14 @@
 // or an act's effect says on the page, and this phone's session.
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { actor, app, signed, spaceName } from "./state.js";
+import { $, el, actor, app, signed, spaceName } from "./state.js";
 
 // Drawing a reply needs every view, and every view acts through this module: the entry module (app.js) hands the
-// page's render, refresh and changed (render.js, stream.js) here once, so that no module imports one that imports
+// page's render, refresh and changed (stream.js) here once, so that no module imports one that imports
 // it.
 const page = { render: () => {}, refresh: async () => {}, changed: () => null };
 export function drawWith(render, refresh, changed) { Object.assign(page, { render, refresh, changed }); }
-const render = (state, game) => page.render(state, game);
+export const render = (state, game) => page.render(state, game);
 export const refresh = () => page.refresh();
 
 // After an act, the controls that move money stay inert until the reply is drawn and this long after it, so

@@ -1,8 +1,7 @@
 // The trade's panel: the offer on the table (accept, reject, withdraw) and the form proposing one.
 
 import { t } from "./words.js";
-import { $, el } from "./dom.js";
-import { actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
 import { act } from "./talk.js";
 
 export function renderTrade(state) {
