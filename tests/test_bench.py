@@ -101,15 +101,27 @@ def test_the_presence_bench_prints_the_light_and_the_voice_latencies() -> None:
 
 
 def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
+    """The page's profile (the phones follow the stream) with the box's own CPU beside the latencies (issue 43)."""
     out = run_bench("bench/pi_box.py", "--inputs", "3", "--steps", "2000", "--factor", "2", "--presses", "16")
     assert re.search(r"^box: ", out, re.MULTILINE)
     row(out, "reference loop (n-body, pure Python", rf".*CPU factor {NUMBER} \(given\)")
     row(out, "start-up to the phone page's address", rf".*: {NUMBER} s")
-    row(out, "/api/state, 8 phones", rf".*p50 {NUMBER} ms, p99 {NUMBER} ms")
-    row(out, "input -> all 8 live streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
+    assert re.search(r"^the page's profile: the phones follow the stream$", out, re.MULTILINE), out
+    row(out, "the box's own CPU, idle (8 phones following):", rf"{NUMBER}% of the box's core")
+    row(out, "input -> all 8 phones' streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
+    row(out, "the box's own CPU per input:", rf"{NUMBER} ms of CPU here")
     row(out, "peak RSS of companion run:", rf"{NUMBER} MiB")
     row(out, "peak RSS after a 256 MiB", rf".*: {NUMBER} MiB, another phone answered 200")
     row(out, "button edge -> frame (bench/table_bench.py in the box):", rf"median {NUMBER} ms, p99 {NUMBER} ms")
+    assert "/api/state" not in out  # polling is a profile of its own
+
+
+def test_the_pi_box_polling_profile_is_labelled_and_measured() -> None:
+    out = run_bench("bench/pi_box.py", "--inputs", "3", "--steps", "2000", "--factor", "2", "--presses", "4",
+                    "--poll", "1")
+    assert re.search(r"^polling profile: the phones follow the stream and each asks /api/state every 1 s$", out,
+                     re.MULTILINE), out
+    row(out, "/api/state, 8 phones every 1 s each:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms over {NUMBER} requests")
 
 
 def test_a_childs_peak_rss_is_its_own_not_the_bench_process() -> None:
