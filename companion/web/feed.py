@@ -29,6 +29,8 @@ from .addresses import device, is_own
 from .story_words import StoryWords
 
 HISTORY_POINTS = 400
+#: A live stream's first text: the pause before the browser opens a dropped stream again (ms).
+RETRY = "retry: 1000\n\n"
 RECENT_FRAMES = 16  # the inputs a stream may be behind and still be sent what changed, not the whole state
 
 
