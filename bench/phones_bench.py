@@ -14,14 +14,17 @@ connection, each once every phone has the one before. Printed:
   includes;
 * all phones updated: from the action's request sent to the last phone's event parsed, p50 and p99;
 * bytes per phone per action: everything each phone's socket received over the actions (HTTP chunk framing and
-  server-sent events' fields included), divided by the actions;
+  server-sent events' fields included), divided by the actions; the phones ask for gzip as a browser does
+  (``Accept-Encoding: gzip, deflate``), and ``--plain`` counts the stream as a client that does not ask gets it;
 * the host's reply: its round trip and its bytes;
 * each phone's state at the end against ``GET /api/state`` (its own view): the stream's updates add up.
+
+``--show``: the last event the first phone received, as it came (what one action costs a phone, byte by byte).
 
 ``--profile FILE``: the server's threads under yappi (CPU clock) over the actions only, the functions with the most
 CPU written to FILE (per action), for finding where the time goes (yappi: ``pip install yappi``).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE] [--show] [--plain] [--language de]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
 """
@@ -40,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +85,13 @@ class Follower:
     """One phone's live stream on a raw socket: every byte received counted, its events parsed and applied as the
     page applies them, and the time each ``seq`` arrived."""
 
-    def __init__(self, table: RunningTable, source: str, cookie: str) -> None:
+    def __init__(self, table: RunningTable, source: str, cookie: str, *, gzip: bool = True) -> None:
         self.table, self.source, self.cookie = table, source, cookie
         self.sock = socket.create_connection((table.host, table.port), timeout=WITHIN, source_address=(source, 0))
+        asked = "Accept-Encoding: gzip, deflate\r\n" if gzip else ""  # as Chromium asks for any answer
         self.sock.sendall((f"GET /api/stream HTTP/1.1\r\nHost: {table.host}:{table.port}\r\n"
-                           f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode())
+                           f"Accept: text/event-stream\r\n{asked}Cookie: {cookie}\r\n\r\n").encode())
+        self.inflate: Any = None  # the body's gzip, when the server sent it so
         self.sock.setblocking(False)
         self.received = 0
         self.raw = b""  # bytes not parsed yet (the head, then chunk framing)
@@ -95,6 +101,7 @@ class Follower:
         self.game: int | None = None
         self.arrived: dict[int, float] = {}
         self.broken: str | None = None
+        self.last_event = ""  # the last event as received (its fields, de-chunked)
 
     def read(self, now: float) -> None:
         try:
@@ -113,6 +120,8 @@ class Follower:
             status = self.raw.split(b"\r\n", 1)[0]
             if b" 200 " not in status:
                 self.broken = status.decode()
+            if b"\r\ncontent-encoding: gzip" in self.raw[:end].lower():
+                self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
             self.raw, self.head = self.raw[end + 4:], False
         self._unchunk()
         self._events(now)
@@ -125,12 +134,14 @@ class Follower:
             size = int(self.raw[:line_end].split(b";")[0], 16)
             if len(self.raw) < line_end + 2 + size + 2:
                 return
-            self.text += self.raw[line_end + 2:line_end + 2 + size]
+            data = self.raw[line_end + 2:line_end + 2 + size]
+            self.text += self.inflate.decompress(data) if self.inflate is not None else data
             self.raw = self.raw[line_end + 2 + size + 2:]
 
     def _events(self, now: float) -> None:
         while (end := self.text.find(b"\n\n")) >= 0:
             block, self.text = self.text[:end].decode(), self.text[end + 2:]
+            self.last_event = block
             fields: dict[str, str] = {}
             for line in block.split("\n"):
                 if line and not line.startswith(":"):
@@ -294,6 +305,9 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of the idle table measured")
     parser.add_argument("--steps", type=int, default=50_000, help="n-body steps of the reference loop")
     parser.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
+    parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
+    parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip")
+    parser.add_argument("--show", action="store_true", help="print the last event the first phone received")
     args = parser.parse_args()
 
     here_us = nbody_seconds(args.steps) * 1e6 / args.steps
@@ -324,7 +338,11 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     for n in range(args.phones):
         source = f"127.0.5.{n + 1}"
         joined = table.signed_in("/api/join", {"code": table.join_code, "player": NAMES[n]}, source=source)
-        followers.append(Follower(table, source, joined["Cookie"]))
+        if args.language != "en":  # the phone chose its language (the page's ?lang=): its views are said in it
+            status, _, got = table.request("GET", f"/?lang={args.language}", source=source, headers=joined)
+            assert status == 200, status
+            joined["Cookie"] = got.get("Set-Cookie", "").split(";")[0] or joined["Cookie"]
+        followers.append(Follower(table, source, joined["Cookie"], gzip=not args.plain))
     phones = Phones(followers)
     seq = int(host.get("/api/state")["seq"])
     if phones.all_have(seq) is None:
@@ -355,6 +373,9 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     print(f"the host's reply: p50 {1000 * percentile(replies, 0.5):.1f} ms, "
           f"{sum(sizes) / n:.0f} bytes of JSON per action")
     print(f"the peer, as issue 43 measured it: {PEER}")
+    if args.show:
+        print(f"the last event the first phone received ({len(followers[0].last_event) + 2} bytes before chunk "
+              f"framing and gzip):\n{followers[0].last_event}")
     for follower in followers:
         headers = {"Cookie": follower.cookie}
         status, state, _ = table.request("GET", "/api/state", source=follower.source, headers=headers)

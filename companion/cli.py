@@ -19,25 +19,27 @@ from companion.engine.rules import load_ruleset, ruleset_class
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.localfiles import LocalFileRefused, read_game_file
+from companion.startup.speaking import chosen_language, terminal_words
+from companion.words import Words
 
 
 def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None, language: str = "en") -> None:
     """The game's story, each event's sentence in ``language`` (English: as the engine wrote it), then its summary."""
+    board = (ruleset or find_ruleset(result.state["ruleset"])).board
+    words = Words.for_language(language, board)  # another language than English needs Babel (the table's extra)
     if language == "en":
         told = [str(event["text"]) for _, event in result.events]
     else:
-        from companion.words import Words  # another language needs Babel (the table's extra)
         from companion.words.engine_messages import say_event
 
-        words = Words.for_language(language, (ruleset or find_ruleset(result.state["ruleset"])).board)
         told = [say_event(words, event) for _, event in result.events]
     for text in told:
         out.write(f"  {text}\n")
-    out.write("\n" + summary(result.state, ruleset) + "\n")
+    out.write("\n" + summary(result.state, ruleset, words) + "\n")
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    ruleset = None
+    ruleset, w = None, args.words
     try:
         text = read_game_file(args.file)
     except LocalFileRefused as error:  # too large: the user's error, as a file that is not there
@@ -47,7 +49,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         print(f"companion: {args.file}: {error.strerror}", file=sys.stderr)
         return USAGE
     except UnicodeDecodeError:
-        print(f"companion: {args.file}: not a game file (not UTF-8 text)", file=sys.stderr)
+        print("companion: " + w.t("{file}: not a game file (not UTF-8 text)", file=args.file), file=sys.stderr)
         return 1
     try:
         if args.board:
@@ -55,20 +57,38 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             ruleset = board_ruleset(first["setup"]["ruleset"], args.board)
         result = replay(game_file_lines(text), ruleset)
     except GameFileError as error:
-        print(f"companion: {args.file}: {error}", file=sys.stderr)
+        print(f"companion: {args.file}: {line_refusal(error, w)}", file=sys.stderr)
         return 1
     except LocalFileRefused as error:  # the --board file
         print(f"companion: {error}", file=sys.stderr)
         return USAGE
     except (CompanionError, ValueError, KeyError) as error:
-        print(f"companion: {error}", file=sys.stderr)
+        print(f"companion: {refusal(error, w)}", file=sys.stderr)
         return 1
     if args.json:
         json.dump(public_state(result.state), out, indent=1 if args.pretty else None)
         out.write("\n")
     else:
-        print_story(result, out, ruleset, args.language)
+        print_story(result, out, ruleset, w.language)
     return 0
+
+
+def refusal(error: Exception, words: Words) -> str:
+    """A refused line's reason in the terminal's language: the engine's message when it carries one (an
+    ``IllegalInput``), else the error's own words."""
+    message = getattr(error, "message", None)
+    if not words.english and isinstance(message, dict) and "msg" in message:
+        return words.message(message["msg"], message.get("args") or {}, message.get("plural"))
+    return str(error)
+
+
+def line_refusal(error: GameFileError, words: Words) -> str:
+    """A game file's refused line in the terminal's language: "line 3: <the engine's refusal>" (the engine's
+    message, kept as the error's context); a line that is not a game's line at all is said as the reader wrote it."""
+    refused = error.__context__
+    if words.english or not isinstance(refused, CompanionError) or getattr(refused, "literal", True):
+        return str(error)
+    return words.t("line {n}: {reason}", n=error.line_number, reason=refusal(refused, words))
 
 
 def board_ruleset(ruleset: str, path: str) -> Ruleset:
@@ -90,9 +110,10 @@ def cmd_check_board(args: argparse.Namespace, out: TextIO) -> int:
     except (CompanionError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return USAGE
-    board = ruleset.board
-    out.write(f"{board.source}: {len(board.spaces)} spaces, {len(board.groups)} groups, "
-              f"{len(board.cards)} cards — a valid {args.ruleset} board\n")
+    board, w = ruleset.board, args.words
+    out.write(f"{board.source}: " + w.t("{spaces} spaces, {groups} groups, {cards} cards — a valid {ruleset} board",
+                                         spaces=len(board.spaces), groups=len(board.groups), cards=len(board.cards),
+                                         ruleset=args.ruleset) + "\n")
     return 0
 
 
@@ -104,7 +125,8 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         if args.setup and not args.input:
-            print("companion: --setup goes with --input (the bundled script plays its own game)", file=sys.stderr)
+            print("companion: " + args.words.t("--setup goes with --input (the bundled script plays its own game)"),
+                  file=sys.stderr)
             return 2
         if args.headless or not sys.stdin.isatty():
             setup: dict[str, Any] | None
@@ -113,15 +135,16 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                 setup = json.loads(Path(args.setup).read_text(encoding="utf-8")) if args.setup else None
                 script = Path(args.input).read_text(encoding="utf-8").splitlines()
             elif not args.json:
-                out.write("Not a terminal: playing the bundled button script (companion/examples/table-demo.buttons)\n")
+                out.write(args.words.t("Not a terminal: playing the bundled button script ({path})",
+                                       path="companion/examples/table-demo.buttons") + "\n")
             cues: list[dict[str, Any]] | None = [] if args.json else None
             state = demo_headless(script, setup=setup.get("setup", setup) if setup else None,
                                   frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller",
-                                  cues=cues, language=args.language)
+                                  cues=cues, language=args.words.language)
         else:
             journal = Path(args.journal) if args.journal else demo_journal_path()
             return demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
-                                    sound=args.sound, screen=args.screen, language=args.language)
+                                    sound=args.sound, screen=args.screen, language=args.words.language)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return USAGE
@@ -131,7 +154,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(state, out)
         out.write("\n")
     else:
-        out.write(summary(state) + "\n")
+        out.write(summary(state, None, args.words) + "\n")
     return 0
 
 
@@ -142,14 +165,17 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from companion.config import load_config
     from companion.startup.pi import run
 
+    w: Words = args.words
     try:
         config = load_config(args.config)
+        w = terminal_words(chosen_language(None, config.language))  # the table's language, the terminal's too
         if args.pins:
             config = dataclasses.replace(config, pins=args.pins)
-        return run(config, out, game=args.game)
+        return run(config, out, game=args.game, words=w)
     except (ImportError, GPIOZeroError) as error:  # no lgpio (not a Pi), no /dev/gpiochip, GPIO busy
-        print(f"companion run: no Raspberry Pi pins here ({error}): on a PC try `companion demo`, or put "
-              f"pin_factory = \"mock\" in a config file (--config FILE)", file=sys.stderr)
+        print("companion run: " + w.t("no Raspberry Pi pins here ({error}): on a PC try `companion demo`, or put "
+                                       "pin_factory = \"mock\" in a config file (--config FILE)", error=error),
+              file=sys.stderr)
         return USAGE
     except LocalFileRefused as error:  # a config or pin map too large or nested too deeply
         print(f"companion: {error}", file=sys.stderr)
@@ -224,8 +250,9 @@ def build_parser(*, simulator: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the final state object of DESIGN.md")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.add_argument("--board", help="a board file of your own edition instead of the bundled one")
-    p.add_argument("--language", choices=list(TABLE_LANGUAGES), default="en",
-                   help="the story's language (default: en, as the engine wrote it; docs/languages.md)")
+    p.add_argument("--language", choices=list(TABLE_LANGUAGES),
+                   help="the story's language (default: the locale's, LC_ALL/LC_MESSAGES/LANG, else en as the engine "
+                        "wrote it; docs/languages.md)")
     p.set_defaults(func=cmd_replay)
     p = command("check-board", "validate a board file of your own edition")
     p.add_argument("ruleset", help="classic, addon, magie-1904, magie-1924 or chambers")
@@ -239,8 +266,9 @@ def build_parser(*, simulator: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="headless: print each frame's cues (seat lights, sounds, sentences), then the final state")
     p.add_argument("--dice", choices=["roller", "software", "manual"], help="dice source (default: roller)")
-    p.add_argument("--language", choices=list(TABLE_LANGUAGES), default="en",
-                   help="the table's language: the OLED's and the voice's (default: en; docs/languages.md)")
+    p.add_argument("--language", choices=list(TABLE_LANGUAGES),
+                   help="the table's language: the OLED's, the voice's and the terminal's (default: the locale's, "
+                        "LC_ALL/LC_MESSAGES/LANG, else en; docs/languages.md)")
     p.add_argument("--journal", help="interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)")
     p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
     p.add_argument("--sound", action="store_true",
@@ -271,14 +299,17 @@ TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segn
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args: Any = build_parser(simulator=argv[:1] != ["run"]).parse_args(argv)
+    args.words = terminal_words(chosen_language(getattr(args, "language", None)))
+    args.summary = lambda state: summary(state, None, args.words)  # `games show`: the journal imports no words
     try:
         return int(args.func(args, out or sys.stdout))
     except ModuleNotFoundError as error:
         missing = (error.name or "").split(".")[0]
         if missing not in TABLE_PACKAGES:
             raise
-        print(f"companion {args.command}: needs the table's packages ({missing} is not installed): "
-              f"pip install -e '.[table]' (or pip install 'companion[table]')", file=sys.stderr)
+        print(f"companion {args.command}: " + args.words.t(
+            "needs the table's packages ({missing} is not installed): pip install -e '.[table]' (or pip install "
+            "'companion[table]')", missing=missing), file=sys.stderr)
         return USAGE
 
 

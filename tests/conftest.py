@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line speaks the environment's language (LC_ALL, LC_MESSAGES, LANG: docs/languages.md): every
+    test runs in the C locale, whatever the machine's, unless it sets another."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
 
 def assert_subset(expected: Any, actual: Any, path: str = "state") -> None:
     """Every key of ``expected`` (recursively for objects) equals ``actual``; lists compare item by item."""

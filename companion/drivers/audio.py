@@ -10,6 +10,8 @@ from typing import IO
 
 from companion.engine import CompanionError
 
+from .said import N_, Said, SaidError
+
 #: The players tried, in order: each reads raw 16-bit little-endian mono PCM at ``{rate}`` on its standard input.
 PLAYERS: tuple[tuple[str, ...], ...] = (
     ("aplay", "-q", "-t", "raw", "-f", "S16_LE", "-c", "1", "-r", "{rate}", "-"),
@@ -18,7 +20,7 @@ PLAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 
-class AudioUnavailable(CompanionError, OSError):
+class AudioUnavailable(CompanionError, SaidError):
     """No audio player, or the audio device refused the stream."""
 
 
@@ -29,7 +31,7 @@ class AudioOut:
         found = [c for c in ([tuple(command)] if command else PLAYERS) if shutil.which(c[0])]
         if not found:
             names = ", ".join(c[0] for c in PLAYERS)
-            raise AudioUnavailable(f"no audio player ({names}): apt-get install alsa-utils")
+            raise AudioUnavailable(Said(N_("no audio player ({names}): apt-get install alsa-utils"), {"names": names}))
         self.command = found[0]
 
     def open(self, rate: int) -> subprocess.Popen[bytes]:
@@ -51,4 +53,5 @@ def finish(player: subprocess.Popen[bytes]) -> None:
     _, err = player.communicate(timeout=60)  # closes its standard input: the end of the stream
     if player.returncode not in (0, None):
         said = err.decode(errors="replace").strip().splitlines()
-        raise AudioUnavailable(said[-1] if said else f"the audio player failed ({player.returncode})")
+        failed = Said(N_("the audio player failed ({code})"), {"code": player.returncode})
+        raise AudioUnavailable(failed, said[-1] if said else None)  # its own words (aplay's English) for the log

@@ -13,15 +13,17 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from .clock import Clock
+from .said import N_, Said, reason
 
 log = logging.getLogger(__name__)
 
 Device = TypeVar("Device")
-Notify = Callable[[str], None]
+Notify = Callable[[Said], None]
 
 
 class Kept(Generic[Device]):
-    """``open_device`` and its uses, behind fault recovery; ``name`` says what it is in notices ("Seat lights")."""
+    """``open_device`` and its uses, behind fault recovery; ``name`` says what it is in notices ("Seat lights", a
+    msgid of the table's catalogue: the notices are :class:`~.said.Said`, said in the table's language)."""
 
     def __init__(self, name: str, open_device: Callable[[], Device], *, clock: Clock, notify: Notify,
                  close_device: Callable[[Device], None] = lambda device: None,
@@ -56,14 +58,14 @@ class Kept(Generic[Device]):
             if self._told:
                 self._told = False
                 self._delay = self.first_retry
-                self.notify(f"{self.name}: working again")
+                self.notify(Said(N_("{device}: working again"), {"device": Said(self.name)}))
             return True
 
     def _lost(self, error: Exception) -> None:
         self.faults += 1
         if not self._told:
             log.warning("%s: %s; the game goes on, retrying", self.name, error)
-            self.notify(f"{self.name}: {_reason(error)}")  # short: two rows of the OLED
+            self.notify(Said(N_("{device}: {reason}"), {"device": Said(self.name), "reason": reason(error)}))  # 2 rows
             self._told = True
         device, self.device = self.device, None
         if device is not None:
@@ -83,9 +85,3 @@ class Kept(Generic[Device]):
             if device is not None:
                 self._close(device)
 
-
-def _reason(error: Exception) -> str:
-    """A short reason for the OLED: the OS's words for an OSError, else the error's own."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror.lower()
-    return str(error) or type(error).__name__

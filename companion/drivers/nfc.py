@@ -7,7 +7,7 @@ searches for one ISO 14443A target (InListPassiveTarget) every ``interval``. A c
 tap; it taps again once it has been away for ``gone_after`` (a card resting on the reader is seen every ~0.1 s).
 
 Faults (no ACK, a response that does not come, a checksum or an I2C error) start it over after ``retry_after``.
-A reader that has answered and stops is told once through ``on_fault(text)`` (a standing notice), and
+A reader that has answered and stops is told once through ``on_fault(said)`` (a standing notice, a :class:`~.said.Said`), and
 ``on_fault(None)`` when it answers again; a reader that never answered since the start is said once, in a
 fading notice through ``on_notice`` (a table without one plays on buttons), and looked for again now and then.
 """
@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from .clock import Clock
 from .pn532 import GET_FIRMWARE_VERSION, IN_LIST_PASSIVE_TARGET, PN532, RF_CONFIGURATION, SAM_CONFIGURATION, \
     PN532Error, parse_targets
+from .said import N_, Said
 
 log = logging.getLogger(__name__)
 
-STOPPED = "NFC reader stopped: check its cable"  # the buttons still do everything: the game goes on
-MISSING = "No NFC reader: buttons only"  # said in the table's language (its msgid: companion/face/vocabulary.py)
+STOPPED = Said(N_("NFC reader stopped: check its cable"))  # the buttons still do everything: the game goes on
+MISSING = Said(N_("No NFC reader: buttons only"))  # said in the table's language
 
 
 class ReaderTimeout(PN532Error):
@@ -47,8 +48,8 @@ class NfcReader:
     """Cards on the reader become :class:`Tap` events for ``on_tap``; call :meth:`poll` every tick."""
 
     def __init__(self, chip: PN532, on_tap: Callable[[Tap], None], *, clock: Clock,
-                 on_fault: Callable[[str | None], None] = lambda text: None,
-                 on_notice: Callable[[str], None] = lambda text: None,
+                 on_fault: Callable[[Said | None], None] = lambda text: None,
+                 on_notice: Callable[[Said], None] = lambda text: None,
                  interval: float = 0.08, ack_timeout: float = 0.05, response_timeout: float = 0.5,
                  gone_after: float = 0.25, retry_after: float = 1.0, look_again: float = 10.0,
                  faults: int = 3) -> None:

@@ -3,7 +3,8 @@
 The roller puts each die on three data lines (binary 1-6, least significant bit first), then
 raises STROBE for at least 5 ms. On the rising edge the Pi waits 1 ms, reads every line, waits
 1 ms and reads again: only two equal readings with every die showing 1-6 are accepted.
-Anything else is a :class:`RollerResult` with a ``fault`` (the table shows it and asks again).
+Anything else is a :class:`RollerResult` with a ``fault`` (a :class:`~.said.Said`: the table says it in its
+language and asks again).
 The Pi asks the roller to roll by raising REQUEST for 10 ms.
 
 Data lines and STROBE have pull-downs: an unplugged roller reads 0, which is never a die.
@@ -21,6 +22,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 from .clock import Clock, Sleep, monotonic, sleep
 from .pins import RollerPins
+from .said import N_, Said
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,7 @@ class RollerResult:
     """One strobe: the dice read (A, B and C if it showed a face), or why they were refused."""
 
     dice: tuple[int, ...] | None
-    fault: str | None
+    fault: Said | None
     at: float
     readings: tuple[tuple[int, ...], ...] = ()
 
@@ -43,24 +45,26 @@ class RollerResult:
         return self.fault is None
 
 
-def judge(first: tuple[int, ...], second: tuple[int, ...], strobe_held: bool = True) -> tuple[tuple[int, ...] | None, str | None]:
+def judge(first: tuple[int, ...], second: tuple[int, ...],
+          strobe_held: bool = True) -> tuple[tuple[int, ...] | None, Said | None]:
     """Apply the protocol's rule to two readings: ``(dice, None)`` or ``(None, fault)``.
 
     Dice A and B must show 1-6. Die C (if wired) reading 0 means the roller has no third
     die; any other value must be a face too.
     """
     if first != second:
-        return None, f"unsteady lines ({_show(first)}/{_show(second)}): roll again"
+        return None, Said(N_("unsteady lines ({first}/{second}): roll again"),
+                          {"first": _show(first), "second": _show(second)})
     if not strobe_held:
-        return None, "strobe too short (a glitch on its line?): roll again"
+        return None, Said(N_("strobe too short (a glitch on its line?): roll again"))
     if all(v == 0 for v in first):
-        return None, "no dice on its lines: plugged in?"
+        return None, Said(N_("no dice on its lines: plugged in?"))
     dice: list[int] = []
     for index, value in enumerate(first):
         if index == 2 and value == 0:
             break  # no third die on this roller
         if not 1 <= value <= 6:
-            return None, f"die {'ABC'[index]} read {value}, not a face: roll again"
+            return None, Said(N_("die {die} read {value}, not a face: roll again"), {"die": "ABC"[index], "value": value})
         dice.append(value)
     return tuple(dice), None
 

@@ -17,13 +17,14 @@ from typing import IO, Protocol
 from companion.engine import CompanionError
 
 from .audio import AudioOut, finish
+from .said import N_, Said, SaidError
 
 log = logging.getLogger(__name__)
 
 CHUNK = 4096  # bytes of PCM handed to the player at a time (about 0.1 s at 22 050 Hz)
 
 
-class VoiceUnavailable(CompanionError, OSError):
+class VoiceUnavailable(CompanionError, SaidError):
     """No text-to-speech engine, or no voice file for it."""
 
 
@@ -48,7 +49,8 @@ class EspeakVoice:
 
     def __init__(self, *, voice: str = "en-us", speed: int = 165, command: str = "espeak-ng") -> None:
         if shutil.which(command) is None:
-            raise VoiceUnavailable(f"{command} is not installed (apt-get install espeak-ng)")
+            raise VoiceUnavailable(Said(N_("{program} is not installed (apt-get install espeak-ng)"),
+                                        {"program": command}))
         self.args = [command, "-v", voice, "-s", str(speed)]
 
     def _args(self, language: str | None) -> list[str]:
@@ -72,7 +74,7 @@ class EspeakVoice:
                 head += more
             at = head.find(b"data")
             if at < 0:
-                raise VoiceUnavailable("espeak-ng wrote no WAV")
+                raise VoiceUnavailable(Said(N_("espeak-ng wrote no WAV")))
             rest = head[at + 8:]
             if rest:
                 yield rest
@@ -94,7 +96,8 @@ class PiperVoice:
         try:
             from piper import PiperVoice as Loaded  # type: ignore[import-not-found, unused-ignore]
         except ImportError as error:
-            raise VoiceUnavailable(f"piper is not installed ({error}): pip install piper-tts") from None
+            raise VoiceUnavailable(Said(N_("piper is not installed: pip install piper-tts")),
+                                   f"piper is not installed ({error}): pip install piper-tts") from None
         self.voice = Loaded.load(str(model))
         self.rate = int(self.voice.config.sample_rate)
 

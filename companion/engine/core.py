@@ -340,17 +340,18 @@ class Ruleset:
         return [act for act, _ in self.judged_acts(state, name)[0]]
 
     def judged_acts(self, state: State, name: str) -> tuple[list[tuple[dict[str, Any], list[Event]]],
-                                                            list[tuple[dict[str, Any], str]]]:
+                                                            list[tuple[dict[str, Any], IllegalInput]]]:
         """The :meth:`candidate_acts` tried on ``state``: those the engine takes now, each with the events it would
-        bring (what it pays or costs), and those it refuses, each with its reason ("build evenly, ..."), so that a
-        phone can say why a deed offers no Build."""
+        bring (what it pays or costs), and those it refuses, each with its refusal (``str()``: the English reason,
+        "build evenly, ..."; its ``message``: to say it in another language), so that a phone can say why a deed
+        offers no Build."""
         legal: list[tuple[dict[str, Any], list[Event]]] = []
-        refused: list[tuple[dict[str, Any], str]] = []
+        refused: list[tuple[dict[str, Any], IllegalInput]] = []
         for act in self.candidate_acts(state, name):
             try:
                 legal.append((act, self.apply(state, {"act": act}, table=False)[1]))
             except IllegalInput as error:
-                refused.append((act, str(error)))
+                refused.append((act, error))
         return legal, refused
 
     def roll_line(self, prompt: Mapping[str, Any], values: Sequence[int]) -> dict[str, Any]:

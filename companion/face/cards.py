@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion.engine import CompanionError, find_ruleset
+from companion.said import N_, Said, Saying
+from companion.words import ENGLISH, Words
 
 from .setup import ruleset_title
 
@@ -38,6 +40,10 @@ VERSION = 1
 
 class CardRefused(CompanionError, ValueError):
     """A tag that cannot be registered as asked (the message says whose it is)."""
+
+
+class CardsUnreadable(Saying, CardRefused):
+    """The cards' list cannot be read: what to say about it (:attr:`said`)."""
 
 
 @dataclass(frozen=True)
@@ -101,12 +107,13 @@ class CardBook:
             _write(self.path, editions)
         self._editions = editions
 
-    def register(self, card: Card, uid: str, *, seated: tuple[str, ...] = ()) -> str:
+    def register(self, card: Card, uid: str, *, seated: tuple[str, ...] = (), words: Words = ENGLISH) -> str:
         """Make ``uid`` the tag of ``card``; what was done, to be said ("Boardwalk registered", "Ann: new tag; the
         old one is void"). Raises :class:`CardRefused`, changing nothing.
 
-        ``seated``: the players of the game at the table (their cards are not passed on to another)."""
-        label = card_label(card)
+        ``seated``: the players of the game at the table (their cards are not passed on to another); ``words``: the
+        language it is said in."""
+        label, w = card_label(card, words), words
         with self._lock:
             for edition, kinds in self._editions.items():
                 for kind in ("players", "deeds"):
@@ -115,9 +122,11 @@ class CardBook:
                             continue
                         other = Card(edition, kind, name)
                         if edition != card.edition:
-                            raise CardRefused(f"That tag is of another set ({set_title(edition)}): refused")
+                            raise CardRefused(w.t("That tag is of another set ({title}): refused",
+                                                          title=set_title(edition, w)))
                         if kind == "deeds" or not card.player or name in seated:
-                            raise CardRefused(f"That tag is already {card_label(other)}'s: tap another")
+                            raise CardRefused(w.t("That tag is already {card}'s: tap another",
+                                                          card=card_label(other, w)))
             editions = json.loads(json.dumps(self._editions))
             kinds = editions.setdefault(card.edition, {"players": {}, "deeds": {}})
             names = kinds.setdefault(card.kind, {})
@@ -126,14 +135,14 @@ class CardBook:
                 del kinds["players"][name]
             old = names.get(card.name)
             if old == uid:
-                return f"{label}: already this tag"
+                return w.t("{card}: already this tag", card=label)
             names[card.name] = uid
             self._save(editions)
         if passed:
-            return f"{passed[0]}'s card is now {label}'s"
+            return w.t("{player}'s card is now {card}'s", player=passed[0], card=label)
         if old is not None:
-            return f"{label}: new tag; the old one is void"
-        return f"{label} registered"
+            return w.t("{card}: new tag; the old one is void", card=label)
+        return w.t("{card} registered", card=label)
 
     def forget(self, card: Card) -> None:
         """Take a card off the list (its tag is then unknown)."""
@@ -143,43 +152,50 @@ class CardBook:
                 self._save(editions)
 
 
-def open_card_book(path: str | Path) -> tuple[CardBook, str | None]:
+def open_card_book(path: str | Path) -> tuple[CardBook, Said | None]:
     """The cards' list at ``path``; one that cannot be read is set aside (renamed ``.damaged``) and an empty one
-    begins, with what to say about it."""
+    begins, with what to say about it (said in the table's language: ``Words.told``)."""
     try:
         return CardBook(path), None
-    except CardRefused as error:
+    except CardsUnreadable as error:
         aside = Path(path).with_suffix(".damaged")
         os.replace(path, aside)
-        return CardBook(path), f"{error}: set aside as {aside.name}; register the cards again"
+        return CardBook(path), Said(N_("{reason}: set aside as {aside}; register the cards again"),
+                                    {"reason": error.said, "aside": aside.name})
 
 
-def set_title(edition: str) -> str:
+def set_title(edition: str, words: Words = ENGLISH) -> str:
     """The set's name, as the set-up menu calls its board ("Landlord's game, 1904")."""
     try:
-        return ruleset_title(find_ruleset(edition))
+        return ruleset_title(find_ruleset(edition), words)
     except KeyError:
         return edition
 
 
-def card_label(card: Card) -> str:
-    """A player's name, or the deed's space as its board names it."""
+def card_label(card: Card, words: Words = ENGLISH) -> str:
+    """A player's name, or the deed's space as its board names it (in ``words``' language: the board's
+    ``[names.<lang>]``)."""
     if card.player:
         return card.name
     try:
-        return find_ruleset(card.edition).board.space(card.name).name
+        board = find_ruleset(card.edition).board
+        name = board.space(card.name).name
     except KeyError:
         return card.name
+    if words.board is not board:
+        words = Words.for_language(words.language, board)
+    return words.space(card.name) or name
 
 
 def _read(path: Path) -> dict[str, dict[str, dict[str, str]]]:
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise CardRefused(f"{path}: the cards' list cannot be read ({error})") from error
+        raise CardsUnreadable(Said(N_("{path}: the cards' list cannot be read ({error})"),
+                                   {"path": str(path), "error": str(error)})) from error
     editions = data.get("editions") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(editions, dict):
-        raise CardRefused(f"{path}: not a list of cards this version knows")
+        raise CardsUnreadable(Said(N_("{path}: not a list of cards this version knows"), {"path": str(path)}))
     return {edition: {kind: {str(k): str(v) for k, v in (kinds.get(kind) or {}).items()}
                       for kind in ("players", "deeds")}
             for edition, kinds in editions.items() if isinstance(kinds, dict)}

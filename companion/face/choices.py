@@ -236,8 +236,8 @@ def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
             if len(words) == 2:
                 break
     said = [labels.words.t(word) for word in words]
-    label = ", ".join(said).capitalize()
-    return [ButtonChoice(label if len(label) <= ENTRY_COLS else said[0].capitalize(), None)] if words else []
+    label = screens.capital(", ".join(said))  # not str.capitalize(): German's nouns keep theirs ("Bauen, Hypothek")
+    return [ButtonChoice(label if len(label) <= ENTRY_COLS else screens.capital(said[0]), None)] if words else []
 
 
 def _taken(ruleset: Ruleset, state: State, act: Mapping[str, Any]) -> bool:

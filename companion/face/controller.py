@@ -42,6 +42,7 @@ from companion.drivers.clock import Clock, monotonic
 from companion.drivers.display import Display
 from companion.drivers.nfc import Tap
 from companion.drivers.roller import RollerResult
+from companion.drivers.said import Said
 from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
@@ -117,7 +118,7 @@ class TableController:
 
         self._lock = threading.RLock()
         self._inbox: collections.deque[Update] = collections.deque()
-        self._device_notices: collections.deque[str] = collections.deque()
+        self._device_notices: collections.deque[str | Said] = collections.deque()
         self._shown_from: Mode | None = None  # what NO opens again from the players or join screens (None: the game)
         self.join_page = 0  # join codes: 0 the table's, then each player's
         self._mode = "game"  # game | help | players | join | host-pin (the others: ``overlay``)
@@ -162,10 +163,11 @@ class TableController:
         with self._lock:
             self._drain()
             if event.kind == "stuck":
-                self.notices.warn(f"button:{event.button}", f"{event.button} button stuck down: ignored")
+                self.notices.warn(f"button:{event.button}",
+                                  self.words.t("{button} button stuck down: ignored", button=event.button))
             elif event.kind == "unstuck":
                 self.notices.settle(f"button:{event.button}")
-                self.say(f"{event.button} button works again")
+                self.say(self.words.t("{button} button works again", button=event.button))
             elif event.button == "MENU":
                 self._menu_button(event)
             elif event.kind == "press":
@@ -181,13 +183,13 @@ class TableController:
             prompt = state and state.get("prompt")
             rolling = bool(prompt) and prompt["kind"] == "roll"  # type: ignore[index]
             if not rolling:
-                self.say(self.words.t("Roller: {fault}", fault=result.fault) if result.fault
+                self.say(self.words.t("Roller: {fault}", fault=self.words.told(result.fault)) if result.fault
                          else self.words.t("Dice ignored: nobody is rolling now"))
             elif self.roller is not None:
                 throws = self._throws(prompt)  # type: ignore[arg-type]
                 values, fault = self.roller.accept(result, throws, self.software.throw)
                 if fault is not None:
-                    self.say(self.words.t("Roller: {fault}", fault=fault), until_prompt=True)
+                    self.say(self.words.t("Roller: {fault}", fault=self.words.told(fault)), until_prompt=True)
                     if self.dice_source == "roller" and self.roller.should_retry():
                         self.roller.request(self.clock())  # ask again by itself, a few times
                 elif values is not None:
@@ -207,7 +209,7 @@ class TableController:
             if self.roller is not None and self.roller.timed_out(now):
                 self.say(self.words.t("Roller does not answer: check cable, ROLL again"), sticky=True)
             while self._device_notices:  # told by a device from any thread, the table's included
-                self.say(self._device_notices.popleft())
+                self.say(self.words.told(self._device_notices.popleft()))
             self.notices.tick(now)
             if self.overlay is not None:
                 self.overlay.tick(now)
@@ -241,14 +243,14 @@ class TableController:
                     self.open(mode)
             self.refresh()
 
-    def reader_fault(self, text: str | None) -> None:
+    def reader_fault(self, text: Said | None) -> None:
         """The NFC reader stopped answering (a warning that stands), or answers again (None)."""
         with self._lock:
             if text is None:
                 self.notices.settle("nfc")
                 self.say(self.words.t("NFC reader works again"))
             else:
-                self.notices.warn("nfc", text)
+                self.notices.warn("nfc", self.words.told(text))
 
     # ================================================================== what the modes may do (modes.Desk)
     def game(self) -> State | None:
@@ -506,12 +508,13 @@ class TableController:
         ack = screens.Screen((*screen.rows[:at], cue, *screen.rows[at + 1:]), screen.qr, False, "ack")
         self._draw(ack)
 
-    def announce(self, text: str) -> None:
-        """A notice from outside the buttons and the roller (the game's clock), from any thread."""
+    def announce(self, text: str | Said) -> None:
+        """A notice from outside the buttons and the roller (the game's clock, the NFC reader), from any thread;
+        a driver's :class:`~companion.drivers.said.Said` is said in the table's language."""
         with self._lock:
-            self.say(text)
+            self.say(self.words.told(text))
 
-    def device_notice(self, text: str) -> None:
+    def device_notice(self, text: str | Said) -> None:
         """A notice from a device beside the OLED (the seat lights, the buzzer, the voice), from any thread: shown at
         the next tick, without waiting for the controller's lock (a device may be told of an input while the table's
         lock is held, and a press holds the controller's lock while it submits)."""

@@ -238,8 +238,22 @@ def _prompt_sentence(before: State | None, state: State, words: Words = ENGLISH)
                         amount=number_words(short) if words.english else words.number(short))]
     text = _said(prompt, words).rstrip(".")
     if who and who not in text:
-        text = words.t("{player}, {question}", player=who, question=f"{text[0].lower()}{text[1:]}")
+        text = words.t("{player}, {question}", player=who, question=_after_name(text, prompt, words))
     return [text + ("" if text.endswith("?") else ".")]
+
+
+def _after_name(question: str, prompt: Mapping[str, Any], words: Words) -> str:
+    """The question as it follows "Ann, ": its first letter small where the language writes it so ("Ann, buy
+    Boardwalk?", "Ann, acheter Boulevard de la Villette ?"), never where the question begins with a name (a
+    space's, a card's: its template begins with a placeholder) nor in German, whose nouns keep their capital
+    ("Ann, Oriental Avenue für 100 $ kaufen?", "Ann, Miete zahlen?")."""
+    if words.english:
+        return question[:1].lower() + question[1:]  # as the English always said it
+    template = words.gettext(str(prompt["msg"])) if "msg" in prompt else question
+    opening = len(question) - len(question.lstrip("¿¡"))  # Spanish opens a question with its mark: "¿comprar"
+    if words.language == "de" or template.lstrip("¿¡").startswith("{"):
+        return question
+    return question[:opening] + question[opening:opening + 1].lower() + question[opening + 1:]
 
 
 # ====================================================================== feeding the devices

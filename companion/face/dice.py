@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from companion.drivers.roller import DiceRoller, RollerResult
+from companion.drivers.said import N_, Said
 from companion.engine import Throw
 from companion.words import ENGLISH, Words
 
@@ -111,7 +112,7 @@ class RollerDice:
         return False
 
     def accept(self, result: RollerResult, throws: Sequence[Throw],
-               extra: Callable[[Sequence[Throw]], list[int]]) -> tuple[list[int] | None, str | None]:
+               extra: Callable[[Sequence[Throw]], list[int]]) -> tuple[list[int] | None, Said | None]:
         """Turn a strobe into one value per throw of the roll, or a fault.
 
         The roller's dice serve the throws in order; a throw whose faces are not 1 to 6 reads its
@@ -122,7 +123,7 @@ class RollerDice:
         self.deadline = None
         if result.fault or result.dice is None:
             self.faults += 1
-            return None, result.fault or "bad reading"
+            return None, result.fault or Said(N_("bad reading"))
         self.faults = 0
         values = [throw.faces[die - 1] for throw, die in zip(throws, result.dice)]
         if len(values) < len(throws):

@@ -79,6 +79,12 @@ class Labels:
 
 
 # ====================================================================== text helpers
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital and the rest as it is (``str.capitalize`` would make German's nouns
+    small: "Bauen, hypothek")."""
+    return text[:1].upper() + text[1:]
+
+
 def fit(text: str, cols: int) -> str:
     """Cut a text to ``cols`` characters, marking the cut with '~'."""
     return text if len(text) <= cols else text[: cols - 1] + "~"
@@ -109,10 +115,12 @@ LANGUAGE_ABBREVIATIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
            ("Gefängnis", "Gef."), ("Versteigerung", "Auktion")),
     "fr": (("Avenue", "Av."), ("Boulevard", "Bd"), ("Rue", "R."), ("Place", "Pl."), ("Gare", "G."),
            ("Caisse de communauté", "Caisse comm."), ("Compagnie", "Cie"), ("hypothèque", "hyp."), ("cases", "c."),
-           ("case", "c."), ("avancer", "av."), ("prison", "pris."), ("Électricité", "Élec.")),
+           ("case", "c."), ("avancer", "av."), ("prison", "pris."), ("Électricité", "Élec."),
+           ("(intérieur)", "(int.)")),
     "es": (("Avenida", "Av."), ("Calle", "C."), ("Plaza", "Pza."), ("Estación", "Est."), ("Paseo", "P."),
            ("Caja de comunidad", "Caja com."), ("Compañía", "Cía."), ("hipoteca", "hip."), ("casillas", "cas."),
-           ("casilla", "cas."), ("avanzar", "av."), ("cárcel", "cárc."), ("Eléctrica", "Eléc.")),
+           ("casilla", "cas."), ("avanzar", "av."), ("cárcel", "cárc."), ("Eléctrica", "Eléc."),
+           ("(interior)", "(int.)")),
 }
 
 
@@ -348,7 +356,10 @@ def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str, word
         if kind == "buy":
             buy = w.t("YES: buy {price}", price=money(prompt["price"], w)) if prompt.get("price") is not None \
                 else w.t("YES: buy")
-            return spaced(buy, w.t("NO: pass") if prompt.get("ticket") else w.t("NO: auction"))
+            refuse = w.t("NO: pass") if prompt.get("ticket") else w.t("NO: auction")
+            if len(buy) + len(refuse) + 1 > COLS["small"]:  # the question above says the price: never a cut word
+                buy = w.t("YES: buy")
+            return spaced(buy, refuse)
         return w.t("YES: play  NO: keep") if kind == "use-card" else w.t("YES: yes  NO: no")
     if choice is not None and len(choice.labels) > 1:
         return spaced(where, w.t("YES: pick"))

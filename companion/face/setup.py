@@ -44,11 +44,13 @@ class OptionSetting:
         return said.t("{option}: {value}", option=said.t(words(self.name)), value=said.t(words(self.value)))
 
 
-def ruleset_title(ruleset: Ruleset) -> str:
-    """The ruleset as a menu row names it: its board's name without the patent or trade mark in brackets
-    ("Landlord's game, 1904"; the whole name cut to a row left the two landlord's games alike)."""
+def ruleset_title(ruleset: Ruleset, words: Words = ENGLISH) -> str:
+    """The ruleset as a menu row names it in ``words``' language: its board's name without the patent or trade
+    mark in brackets ("Landlord's game, 1904"; the whole name cut to a row left the two landlord's games alike).
+    The bundled boards' titles are in the table's catalogue (:data:`.vocabulary.RULESETS`); another board's is said
+    as printed."""
     title = ruleset.board.name.split(" (")[0].removeprefix("The ")
-    return title[:1].upper() + title[1:]
+    return words.t(title[:1].upper() + title[1:])
 
 
 def words(value: Any) -> str:

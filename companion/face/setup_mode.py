@@ -45,7 +45,8 @@ class SetUpMode(ListMode):
         super().__init__(desk)
         self.starter = desk
         self.title = N_("NEW GAME: RULESET")
-        self.list = [Item(ruleset_title(find_ruleset(r)), partial(self._players, r)) for r in ruleset_ids()]
+        w = desk.labels().words
+        self.list = [Item(ruleset_title(find_ruleset(r), w), partial(self._players, r)) for r in ruleset_ids()]
         current = desk.game()
         if current is not None and current["ruleset"] in ruleset_ids():
             self.cursor = ruleset_ids().index(current["ruleset"])

@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any
 
 from companion.engine import State, find_ruleset
+from companion.words import N_, Words
 
 from . import screens
 from .cards import Card, CardBook, CardRefused, card_label
@@ -31,7 +32,7 @@ from .screens import Screen
 WINDOW_TIME = 8.0  # seconds a tapped card keeps the OLED its player's without a press
 TRADE_TIME = 60.0  # a trade being put together, untouched, is dropped after this long
 CASH_STEP = 10
-UNKNOWN = "Unknown card: register it in the host menu"
+UNKNOWN = N_("Unknown card: register it in the host menu")
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ class PlayerWindow(ListMode):
         if prompt.get("kind") == "auction":
             for choice in auction_choices(state, prompt, w):
                 if choice.line is not None and choice.line["act"]["player"] == name:
-                    items.append(Item(choice.label.removeprefix(f"{name}: ").capitalize(), partial(send, choice.line),
+                    items.append(Item(screens.capital(choice.label.removeprefix(f"{name}: ")), partial(send, choice.line),
                                       choice.confirm))
         if prompt.get("player") == name and prompt.get("kind") == "roll":
             items += [Item(c.label, partial(send, c.line), c.confirm) for c in roll_extras(state, prompt, labels) if c.line]
@@ -132,7 +133,8 @@ class PlayerWindow(ListMode):
         if _owner(state, card.name) == self.player:
             self.desk.open_deeds(self.player, space=card.name, source=self.source)
         else:
-            self.desk.say(f"{card_label(card)} is not {self.player}'s")
+            w = self.desk.labels().words
+            self.desk.say(w.t("{card} is not {player}'s", card=card_label(card, w), player=self.player))
         return True
 
     def tick(self, now: float) -> None:
@@ -174,11 +176,12 @@ class TradeMode(Mode):
         state, card = self.desk.game(), tap.card
         if state is None or card is None:
             return False
+        w = self._words()
         if card.player:
             if card.name == self.offerer:
-                self.desk.say(f"{self.offerer}: tap your deeds, then the other player's card")
+                self.desk.say(w.t("{player}: tap your deeds, then the other player's card", player=self.offerer))
             elif not _player(state, card.name) or _player(state, card.name).get("bankrupt"):
-                self.desk.say(f"{card.name} is not playing")
+                self.desk.say(w.t("{player} is not playing", player=card.name))
             else:
                 if card.name != self.partner:
                     self.get = []
@@ -190,32 +193,34 @@ class TradeMode(Mode):
         elif owner is not None and owner == self.partner and self.step == "ask":
             self.get = [s for s in self.get if s != space] if space in self.get else [*self.get, space]
         elif owner is not None and owner != self.offerer and self.partner is None:
-            self.desk.say(f"{self._label(space)} is {owner}'s: tap {owner}'s card first")
+            self.desk.say(w.t("{space} is {owner}'s: tap {owner}'s card first", space=self._label(space), owner=owner))
+        elif owner:
+            self.desk.say(w.t("{space} is {owner}'s: not in this offer", space=self._label(space), owner=owner))
         else:
-            whose = f"{owner}'s" if owner else "the bank's"
-            self.desk.say(f"{self._label(space)} is {whose}: not in this offer")
+            self.desk.say(w.t("{space} is the bank's: not in this offer", space=self._label(space)))
         return True
 
     def press(self, button: str) -> None:
         self.until = self.desk.clock() + TRADE_TIME
         back = {"give": None, "ask": "give", "cash": "ask", "confirm": "cash"}
+        w = self._words()
         if button == "NO":
             if back[self.step] is None:
-                self.desk.say("No offer made")
+                self.desk.say(w.t("No offer made"))
                 self.desk.open(None)
             else:
                 self.step = back[self.step] or "give"
                 if self.step == "give":
                     self.partner, self.get = None, []
         elif self.step == "give" and button == "YES":
-            self.desk.say("Tap the card of the player the offer is for")
+            self.desk.say(w.t("Tap the card of the player the offer is for"))
         elif self.step == "ask" and button == "YES":
             self.step = "cash"
         elif self.step == "cash" and button in ("PREV", "NEXT"):
             self._step_cash(CASH_STEP if button == "NEXT" else -CASH_STEP)
         elif self.step == "cash" and button == "YES":
             if not (self.give or self.get or self.cash):
-                self.desk.say("An empty offer: tap deeds or set cash")
+                self.desk.say(w.t("An empty offer: tap deeds or set cash"))
             else:
                 self.step = "confirm"
         elif self.step == "confirm" and button == "YES":
@@ -237,38 +242,48 @@ class TradeMode(Mode):
 
     def _offer(self) -> None:
         if self.desk.submit(self.line(), tap_source(self.offerer)):
-            self.desk.say(f"{self.partner}: tap your card to answer")
+            self.desk.say(self._words().t("{player}: tap your card to answer", player=self.partner))
             self.desk.open(None)
         else:
             self.step = "ask"
 
+    def _words(self) -> Words:
+        return self.desk.labels().words
+
     def _side(self, spaces: list[str], cash: int) -> str:
-        parts = [self._label(s) for s in spaces] + ([f"${cash}"] if cash > 0 else [])
-        return ", ".join(parts) or "nothing"
+        w = self._words()
+        parts = [self._label(s) for s in spaces] + ([screens.money(cash, w)] if cash > 0 else [])
+        return ", ".join(parts) or w.t("nothing")
 
     def summary(self) -> str:
-        return (f"{self.offerer} gives {self._side(self.give, self.cash)}; "
-                f"{self.partner or '?'} gives {self._side(self.get, -self.cash)}")
+        return self._words().t("{player} gives {given}; {partner} gives {asked}", player=self.offerer,
+                               given=self._side(self.give, self.cash), partner=self.partner or "?",
+                               asked=self._side(self.get, -self.cash))
 
     def tick(self, now: float) -> None:
         if now >= self.until:
-            self.desk.say("The offer was left: dropped")
+            self.desk.say(self._words().t("The offer was left: dropped"))
             self.desk.open(None)
 
     def screen(self) -> Screen:
-        title = f"OFFER: {self.offerer}" + (f" > {self.partner}" if self.partner else "")
+        w = self._words()
+        title = w.t("OFFER: {player}", player=self.offerer) + (f" > {self.partner}" if self.partner else "")
         if self.step == "confirm":
-            return screens.confirm_screen(f"Offer {self.partner}: {self.summary()}?", yes="YES: offer it")
+            return screens.confirm_screen(w.t("Offer {player}: {offer}?", player=self.partner, offer=self.summary()),
+                                          yes=N_("YES: offer it"), words=w)
         if self.step == "give":
-            text = f"Gives: {self._side(self.give, 0)}. Tap {self.offerer}'s deeds to give, then the card of " \
-                   "the player the offer is for"
-            return screens.message_screen(title, text, "Tap cards  NO: cancel")
+            text = w.t("Gives: {given}. Tap {player}'s deeds to give, then the card of the player the offer is for",
+                       given=self._side(self.give, 0), player=self.offerer)
+            return screens.message_screen(title, text, w.t("Tap cards  NO: cancel"))
         if self.step == "ask":
-            text = f"{self.summary()}. Tap {self.partner}'s deeds to ask for them"
-            return screens.message_screen(title, text, "YES: cash  NO: back")
-        who = f"{self.offerer} pays ${self.cash}" if self.cash > 0 else \
-            f"{self.partner} pays ${-self.cash}" if self.cash < 0 else "No cash"
-        return screens.message_screen(title, f"{who}. {self.summary()}", "PREV/NEXT $10  YES")
+            text = w.t("{offer}. Tap {player}'s deeds to ask for them", offer=self.summary(), player=self.partner)
+            return screens.message_screen(title, text, w.t("YES: cash  NO: back"))
+        who = w.t("{player} pays {amount}", player=self.offerer, amount=screens.money(self.cash, w)) \
+            if self.cash > 0 else \
+            w.t("{player} pays {amount}", player=self.partner, amount=screens.money(-self.cash, w)) \
+            if self.cash < 0 else w.t("No cash")
+        return screens.message_screen(title, f"{who}. {self.summary()}",
+                                      w.t("PREV/NEXT {amount}  YES", amount=screens.money(CASH_STEP, w)))
 
 
 # ====================================================================== registering
@@ -277,7 +292,7 @@ class RegisterMode(Mode):
 
     name = "registration"
 
-    def __init__(self, desk: Desk, book: CardBook, cards: list[Card], *, title: str = "REGISTER",
+    def __init__(self, desk: Desk, book: CardBook, cards: list[Card], *, title: str = N_("REGISTER"),
                  seated: tuple[str, ...] = (), start: int = 0) -> None:
         super().__init__(desk)
         self.book, self.cards, self.title, self.seated = book, cards, title, seated
@@ -294,7 +309,7 @@ class RegisterMode(Mode):
             return False
         card = self.cards[self.at]
         try:
-            said = self.book.register(card, tap.uid, seated=self.seated)
+            said = self.book.register(card, tap.uid, seated=self.seated, words=self.desk.labels().words)
         except CardRefused as error:
             self.desk.say(str(error))
             return True
@@ -306,12 +321,17 @@ class RegisterMode(Mode):
     def _next(self, said: str = "") -> None:
         self.at += 1
         if self.at >= len(self.cards):
-            self.desk.say(f"{said}. Cards registered: {self.done}" if said else f"Cards registered: {self.done}")
+            self.desk.say(self._registered(said))
             self.desk.open(None)
+
+    def _registered(self, said: str = "") -> str:
+        w = self.desk.labels().words
+        count = w.t("Cards registered: {n}", n=w.number(self.done))
+        return f"{said}. {count}" if said else count
 
     def press(self, button: str) -> None:
         if button == "NO":
-            self.desk.say(f"Cards registered: {self.done}")
+            self.desk.say(self._registered())
             self.desk.open(None)
         elif button in ("NEXT", "YES"):
             self._next()
@@ -319,16 +339,20 @@ class RegisterMode(Mode):
             self.at = (self.at - 1) % len(self.cards) if self.cards else 0
 
     def screen(self) -> Screen:
+        w = self.desk.labels().words
+        title = w.t(self.title)
         if not self.cards:
-            return screens.message_screen(self.title, "Nothing to register", "NO: back")
+            return screens.message_screen(title, w.t("Nothing to register"), w.t("NO: back"))
         card = self.cards[self.at]
         known = self.book.uid(card.edition, card.kind, card.name) is not None
         if card.player:
-            text = f"{card.name}: tap your card" + (" (YES keeps the one registered)" if known else "")
+            text = w.t("{player}: tap your card (YES keeps the one registered)", player=card.name) if known else \
+                w.t("{player}: tap your card", player=card.name)
         else:
-            text = f"Tap the sticker of {card_label(card)}" + ("; it has one" if known else "")
-        return screens.message_screen(f"{self.title} {self.at + 1}/{len(self.cards)}", text,
-                                      "YES/NEXT: skip  NO: stop")
+            label = card_label(card, w)
+            text = w.t("Tap the sticker of {card}; it has one", card=label) if known else \
+                w.t("Tap the sticker of {card}", card=label)
+        return screens.message_screen(f"{title} {self.at + 1}/{len(self.cards)}", text, w.t("YES/NEXT: skip  NO: stop"))
 
 
 def registrations(book: CardBook, edition: str, players: list[str], asking: Card | None) -> dict[str, Any]:
@@ -351,27 +375,30 @@ def set_cards(edition: str, players: list[str], *, deeds: bool = True) -> list[C
 
 def default_tap(desk: Desk, tap: CardTap, edition: str | None) -> Mode | None:
     """What a tap does when no mode takes it; returns the mode to open (or None: said, or done)."""
-    card, state = tap.card, desk.game()
+    card, state, w = tap.card, desk.game(), desk.labels().words
     if card is None:
-        desk.say(UNKNOWN)
+        desk.say(w.t(UNKNOWN))
         return None
     if state is None or edition is None:
-        desk.say(f"{card_label(card)}'s card: no game is running")
+        desk.say(w.t("{card}'s card: no game is running", card=card_label(card, w)))
         return None
     if card.edition != edition:
-        desk.say(f"That card is of another set: {card_label(card)}")
+        desk.say(w.t("That card is of another set: {card}", card=card_label(card, w)))
         return None
     if card.player:
         if not _player(state, card.name):
-            desk.say(f"{card.name}'s card: {card.name} is not in this game")
+            desk.say(w.t("{player}'s card: {player} is not in this game", player=card.name))
             return None
         return PlayerWindow(desk, card.name)
     prompt, owner = state.get("prompt") or {}, _owner(state, card.name)
     if prompt.get("kind") == "buy" and prompt.get("space") == card.name:
-        return BuyConfirm(desk, tap_source(card.name), str(prompt.get("text") or f"Buy {card_label(card)}?"))
+        question = w.message(prompt["msg"], prompt.get("args") or {}, prompt.get("plural")) if "msg" in prompt and not w.english \
+            else str(prompt.get("text") or w.t("Buy {card}?", card=card_label(card, w)))
+        return BuyConfirm(desk, tap_source(card.name), question)
     if owner is None:
         price = find_ruleset(edition).board.space(card.name).price
-        desk.say(f"{card_label(card)}: the bank's" + (f", ${price}" if price else ""))
+        desk.say(w.t("{card}: the bank's, {price}", card=card_label(card, w), price=screens.money(price, w)) if price
+                 else w.t("{card}: the bank's", card=card_label(card, w)))
         return None
     desk.open_deeds(owner, space=card.name, source=tap_source(card.name))
     return None
@@ -395,4 +422,4 @@ class BuyConfirm(Mode):
         self.desk.open(None)
 
     def screen(self) -> Screen:
-        return screens.confirm_screen(self.question, yes="YES: buy it")
+        return screens.confirm_screen(self.question, yes=N_("YES: buy it"), words=self.desk.labels().words)

@@ -24,7 +24,8 @@ SETUP = (N_("Official short game"), N_("all"), N_("auctions"), N_("backwards"), 
          N_("no lot tickets"), N_("nothing"), N_("off"), N_("on"), N_("one card each"), N_("pool"),
          N_("rent in jail"), N_("reverse"), N_("rotate"), N_("table"), N_("taxes"), N_("transition"),
          N_("travel with dice"), N_("unlimited board"))
-#: What the start-up says on the OLED of a part it did not find (companion.drivers.nfc.MISSING).
-PARTS = (N_("No NFC reader: buttons only"),)
 #: The dice sources (the host menu's "Dice: software") and the dice a roll asks for.
 DICE = (N_("software"), N_("manual"), N_("roller"), N_("Die 1"), N_("Die 2"), N_("Die 3"), N_("Cube"))
+#: The bundled rulesets as the set-up menu and the cards' messages name them (:func:`.setup.ruleset_title`).
+RULESETS = (N_("Property trading game"), N_("Inner board add-on"), N_("Landlord's game, 1904"),
+            N_("Landlord's game, 1924"), N_("Three-chamber race"))

@@ -1,4 +1,8 @@
-"""``companion games``: list, show, export and import the games kept in a journal."""
+"""``companion games``: list, show, export and import the games kept in a journal.
+
+What it prints to a person is said by ``args.words`` (the command line's language, set by ``companion.cli.main``:
+the table's catalogue), a state by ``args.summary`` (``companion.account.summary`` in that language): this room
+imports neither."""
 
 from __future__ import annotations
 
@@ -41,13 +45,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.journal) if args.journal else default_journal()
     action = args.action or "list"
     if action != "import" and not path.exists():
-        print(f"companion: no journal at {path} (no game stored yet; --journal FILE names another)", file=sys.stderr)
+        print("companion: " + args.words.t("no journal at {path} (no game stored yet; --journal FILE names another)",
+                                           path=path), file=sys.stderr)
         return 2  # a user's mistake (a path that is not there): one line, status 2, as every command's
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with Journal(path) as journal:
-            for problem in journal.problems:
-                print(f"companion: {path}: {problem}", file=sys.stderr)
+            for problem in journal.told:
+                print(f"companion: {path}: {args.words.told(problem)}", file=sys.stderr)
             return ACTIONS[action](journal, args, out)
     except LocalFileRefused as error:  # a game file too large to import: the user's error
         print(f"companion: {error}", file=sys.stderr)
@@ -56,26 +61,26 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"companion: {error}", file=sys.stderr)
         return 1
     except UnicodeDecodeError:
-        print(f"companion: {args.file}: not a game file (not UTF-8 text)", file=sys.stderr)
+        print("companion: " + args.words.t("{file}: not a game file (not UTF-8 text)", file=args.file), file=sys.stderr)
         return 1
 
 
 def list_games(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
     games = journal.games()
     if not games:
-        out.write("no games stored\n")
+        out.write(args.words.t("no games stored") + "\n")
     for info in games:
-        status = f"won by {info.winner}" if info.winner else (info.problem or "in progress")
-        out.write(f"{info.id:>4}  {info.ruleset:<11} {', '.join(info.players):<30} {info.inputs:>5} inputs  "
-                  f"{info.updated:%Y-%m-%d %H:%M}  {status}\n")
+        w = args.words
+        status = w.t("won by {player}", player=info.winner) if info.winner else (info.problem or w.t("in progress"))
+        out.write(f"{info.id:>4}  {info.ruleset:<11} {', '.join(info.players):<30} "
+                  + w.t("{n} inputs", n=f"{info.inputs:>5}") + f"  {info.updated:%Y-%m-%d %H:%M}  {status}\n")
     return 0
 
 
 def show_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
-    from companion.account import summary
-
     game = journal.open_game(args.id)
-    out.write(summary(game.state) + f"\nContinue it at the table with: companion run --game {game.id}\n")
+    out.write(args.summary(game.state) + "\n"
+              + args.words.t("Continue it at the table with: {command}", command=f"companion run --game {game.id}") + "\n")
     return 0
 
 
@@ -90,7 +95,7 @@ def export_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
 
 def import_game(journal: Journal, args: argparse.Namespace, out: TextIO) -> int:
     game = journal.import_game(read_game_file(args.file))
-    out.write(f"imported as game {game.id} ({game.state['seq']} inputs)\n")
+    out.write(args.words.t("imported as game {n} ({inputs} inputs)", n=game.id, inputs=game.state["seq"]) + "\n")
     return 0
 
 

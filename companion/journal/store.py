@@ -26,6 +26,7 @@ from typing import Any, Literal
 from companion.engine import Event, IllegalInput, State, apply
 from companion.gamefile import GameFileError, game_file_lines, parse_lines
 from companion.kept import private_file
+from companion.said import N_, Said
 
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
@@ -34,6 +35,8 @@ from .schema import SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_cr
 log = logging.getLogger(__name__)
 
 Outcome = Literal["ok", "refused", "failed"]
+#: The outcomes as a problem of the journal says them ("record 7 was ok when played but is refused on replay").
+OUTCOMES = (N_("ok"), N_("refused"), N_("failed"))
 KEEP_SNAPSHOTS = 2  # per game: the latest, and one to fall back on
 
 
@@ -139,7 +142,8 @@ class Journal:
             raise ValueError("snapshot_every must be 0 (never) or more")
         self.path = os.fspath(path)
         self.snapshot_every = snapshot_every
-        self.problems: list[str] = []
+        self.problems: list[str] = []  # what the check found, in English (the log's, the command line's)
+        self.told: list[Said] = []  # the same as data, said on the OLED in the table's language
         self._clock = clock
         self._lock = threading.RLock()
         self._damaged: dict[int, str] = {}
@@ -335,7 +339,7 @@ class Journal:
             db.close()
             raise self._error(error, f"opening the journal {self.path}") from error
         if mode != "wal":
-            self._problem(logging.WARNING, f"the database runs in {mode} mode, not WAL")
+            self._problem(logging.WARNING, Said(N_("the database runs in {mode} mode, not WAL"), {"mode": mode}))
         return db
 
     def _prepare(self) -> None:
@@ -355,7 +359,7 @@ class Journal:
         try:
             self._check_game(game_id)  # a game to repair (outcomes not recorded) is, by the replay that opens it
         except sqlite3.DatabaseError as error:
-            self._mark_damaged(game_id, f"its records cannot be read ({error})")
+            self._mark_damaged(game_id, Said(N_("its records cannot be read ({error})"), {"error": str(error)}))
 
     def _check(self) -> None:
         """Integrity check: SQLite's own, then every record's checksum (``check_all``; else only what any start
@@ -369,14 +373,14 @@ class Journal:
             found = [str(error)]
         if found != ["ok"]:
             for row in found:
-                self._problem(logging.ERROR, f"SQLite integrity check: {row}")
+                self._problem(logging.ERROR, Said(N_("SQLite integrity check: {row}"), {"row": row}))
         repair: list[int] = []
         for (game_id,) in self._read("listing the games", "SELECT id FROM games ORDER BY id"):
             try:
                 if self._check_game(game_id):
                     repair.append(game_id)
             except sqlite3.DatabaseError as error:
-                self._mark_damaged(game_id, f"its records cannot be read ({error})")
+                self._mark_damaged(game_id, Said(N_("its records cannot be read ({error})"), {"error": str(error)}))
         self._remove_stale_snapshots()
         # A game whose last inputs were journaled but whose outcome was not recorded (the power
         # went between the two): replay it now so that its listing is right.
@@ -384,7 +388,8 @@ class Journal:
             try:
                 self.open_game(game_id)
             except JournalError as error:
-                self._problem(logging.ERROR, f"game {game_id} cannot be replayed: {error}")
+                self._problem(logging.ERROR, Said(N_("game {n} cannot be replayed: {error}"),
+                                                  {"n": game_id, "error": str(error)}))
 
     def _remove_stale_snapshots(self) -> None:
         """Snapshots of records no longer there; raises :class:`JournalError` at once if the file is read-only."""
@@ -407,7 +412,7 @@ class Journal:
             "SELECT id, line, crc, outcome FROM records WHERE game = ? ORDER BY id", (game_id,)
         ).fetchall()
         if not rows:
-            self._mark_damaged(game_id, "it has no setup record")
+            self._mark_damaged(game_id, Said(N_("it has no setup record")))
             return False
         faults = [
             (index, row[0], fault)
@@ -419,9 +424,10 @@ class Journal:
         index, record, fault = faults[0]
         if len(faults) == 1 and index == len(rows) - 1 and index > 0:
             return self._drop_last(game_id, record, fault)
-        more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
-        what = "its setup" if index == 0 else f"input {index}"
-        self._mark_damaged(game_id, f"{what} (record {record}) is damaged: {fault}{more}")
+        more = Said(N_(" (and {n} more)"), {"n": len(faults) - 1}) if len(faults) > 1 else ""
+        found = {"index": index, "record": record, "fault": fault, "more": more}
+        self._mark_damaged(game_id, Said(N_("its setup (record {record}) is damaged: {fault}{more}"), found) if index == 0
+                           else Said(N_("input {index} (record {record}) is damaged: {fault}{more}"), found))
         return False
 
     def _drop_last(self, game_id: int, record: int, fault: str) -> bool:
@@ -436,22 +442,23 @@ class Journal:
                 db.execute("DELETE FROM records WHERE id = ?", (record,))
                 db.execute("DELETE FROM snapshots WHERE game = ? AND record >= ?", (game_id, record))
         except JournalError as error:
-            self._mark_damaged(game_id, f"its last input (record {record}) is damaged ({fault}) and {error}")
+            self._mark_damaged(game_id, Said(N_("its last input (record {record}) is damaged ({fault}) and {error}"),
+                                             {"record": record, "fault": fault, "error": str(error)}))
             return False
-        self._problem(
-            logging.WARNING,
-            f"game {game_id}: the last input (record {record}) was damaged ({fault}); "
-            "it was dropped (kept in table 'damaged') and not applied",
-        )
+        self._problem(logging.WARNING, Said(N_("game {n}: the last input (record {record}) was damaged ({fault}); it was "
+                                               "dropped (kept in table 'damaged') and not applied"),
+                                            {"n": game_id, "record": record, "fault": fault}))
         return True
 
-    def _mark_damaged(self, game_id: int, reason: str) -> None:
-        self._damaged[game_id] = reason
-        self._problem(logging.ERROR, f"game {game_id} is damaged and was not loaded: {reason}")
+    def _mark_damaged(self, game_id: int, reason: Said) -> None:
+        self._damaged[game_id] = str(reason)
+        self._problem(logging.ERROR, Said(N_("game {n} is damaged and was not loaded: {reason}"),
+                                          {"n": game_id, "reason": reason}))
 
-    def _problem(self, level: int, message: str) -> None:
-        self.problems.append(message)
-        log.log(level, "%s: %s", self.path, message)
+    def _problem(self, level: int, said: Said) -> None:
+        self.problems.append(str(said))
+        self.told.append(said)
+        log.log(level, "%s: %s", self.path, said)
 
     # ------------------------------------------------------------------ loading
     def _load(self, game_id: int) -> StoredGame:
@@ -483,10 +490,9 @@ class Journal:
             if marked != result.outcome:
                 marks.append((result.outcome, result.reason, record))
                 if marked is not None:
-                    self._problem(
-                        logging.WARNING,
-                        f"game {game_id}: record {record} was {marked} when played but is {result.outcome} on replay",
-                    )
+                    self._problem(logging.WARNING, Said(
+                        N_("game {n}: record {record} was {marked} when played but is {outcome} on replay"),
+                        {"n": game_id, "record": record, "marked": Said(marked), "outcome": Said(result.outcome)}))
             last = record
         (inputs, winner) = self._db.execute("SELECT inputs, winner FROM games WHERE id = ?", (game_id,)).fetchone()
         if marks or inputs != state["seq"] or winner != _winner(state):
@@ -531,8 +537,8 @@ class Journal:
                 (game_id, self._engine, before if before is not None else 2**62),
             ).fetchall()
         except sqlite3.DatabaseError as error:
-            self._problem(logging.WARNING, f"game {game_id}: its snapshots cannot be read ({error}): replayed from "
-                          "its setup")
+            self._problem(logging.WARNING, Said(N_("game {n}: its snapshots cannot be read ({error}): replayed from its "
+                                                   "setup"), {"n": game_id, "error": str(error)}))
             return None
         for record, text, crc in rows:
             try:
@@ -542,7 +548,8 @@ class Journal:
                 if not isinstance(state, dict):
                     raise ValueError("not a JSON object")
             except ValueError as fault:
-                self._problem(logging.WARNING, f"game {game_id}: the snapshot at record {record} is damaged ({fault})")
+                self._problem(logging.WARNING, Said(N_("game {n}: the snapshot at record {record} is damaged ({fault})"),
+                                                    {"n": game_id, "record": record, "fault": str(fault)}))
                 try:
                     with self._transaction("removing a damaged snapshot") as db:
                         db.execute("DELETE FROM snapshots WHERE game = ? AND record = ?", (game_id, record))
@@ -556,7 +563,7 @@ class Journal:
         """The line of a record read for replay; :class:`GameDamaged` if it went bad since the check."""
         fault = _record_fault(game_id, 1, text, crc)
         if fault is not None:
-            self._mark_damaged(game_id, f"record {record} is damaged: {fault}")
+            self._mark_damaged(game_id, Said(N_("record {record} is damaged: {fault}"), {"record": record, "fault": fault}))
             raise GameDamaged(f"game {game_id} cannot be loaded: {self._damaged[game_id]}")
         return decode(text)
 

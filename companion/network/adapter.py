@@ -21,9 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, get_args
 
+from companion.said import N_, Said
+
 from .country import hotspot_country, system_country
 from .nmcli import HOTSPOT_ADDRESS, NetworkFault, Nmcli
 from .wifi import WifiCredentials
+
+#: How the hotspot came up, as the notice says it ("Wi-Fi companion-1a2b opened: hold MENU, Join codes").
+HOW = (N_("opened"), N_("up"))
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +45,7 @@ class NetworkAdapter:
 
     def __init__(self, mode: NetworkMode, *, credentials: Path, country: str = "", channel: int = 6,
                  nmcli: Nmcli | None = None, find_country: Callable[[], str | None] = system_country,
-                 notify: Callable[[str], None] | None = None, wait: float = AUTO_WAIT, poll: float = AUTO_POLL,
+                 notify: Callable[[Said], None] | None = None, wait: float = AUTO_WAIT, poll: float = AUTO_POLL,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if mode not in MODES:
             raise ValueError(f"network must be one of {', '.join(MODES)}, not {mode!r}")
@@ -153,7 +158,8 @@ class NetworkAdapter:
         self._wifi = wifi
         self.opened()
         log.info("network: hotspot %s %s on %s, channel %s", wifi.ssid, how, device, self.channel)
-        self.notify(f"Wi-Fi {wifi.ssid} {how.partition(':')[0]}: hold MENU, Join codes")
+        self.notify(Said(N_("Wi-Fi {ssid} {how}: hold MENU, Join codes"),
+                         {"ssid": wifi.ssid, "how": Said(how.partition(":")[0])}))
 
     def _close(self, *, quiet: bool = False) -> None:
         try:
@@ -165,10 +171,10 @@ class NetworkAdapter:
                 self._fault(fault)
             return
         if self._wifi is not None:
-            self.notify("Wi-Fi: back on the home network")
+            self.notify(Said(N_("Wi-Fi: back on the home network")))
         self._wifi = None
         log.info("network: hotspot closed; NetworkManager joins a known network by itself")
 
     def _fault(self, fault: NetworkFault) -> None:
         log.warning("network: %s", fault)
-        self.notify(str(fault))
+        self.notify(fault.said)

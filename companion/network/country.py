@@ -12,6 +12,8 @@ import re
 import subprocess
 from collections.abc import Callable
 
+from companion.said import N_, Said
+
 from .nmcli import NetworkFault
 
 #: ISO 3166-1 alpha-2: the codes the regulatory database is keyed by.
@@ -49,10 +51,12 @@ def hotspot_country(configured: str, system: str | None) -> str:
     wanted = configured.strip().upper()
     if wanted and wanted not in COUNTRIES:
         meant = f" ({MISTAKES[wanted]}?)" if wanted in MISTAKES else ""
-        raise NetworkFault(f"Wi-Fi country {configured!r} is not a country code{meant}: no hotspot")
+        raise NetworkFault(Said(N_("Wi-Fi country {configured} is not a country code{meant}: no hotspot"),
+                                {"configured": repr(configured), "meant": meant}))
     if not wanted and system is None:
-        raise NetworkFault("No Wi-Fi country set: put wifi_country in the config. No hotspot")
+        raise NetworkFault(Said(N_("No Wi-Fi country set: put wifi_country in the config. No hotspot")))
     if wanted and system is not None and system != wanted:
-        raise NetworkFault(f"Wi-Fi country is {system}, the config says {wanted}: run "
-                           f"sudo raspi-config nonint do_wifi_country {wanted}. No hotspot")
+        raise NetworkFault(Said(N_("Wi-Fi country is {system}, the config says {wanted}: run {command}. No hotspot"),
+                                {"system": system, "wanted": wanted,
+                                 "command": f"sudo raspi-config nonint do_wifi_country {wanted}"}))
     return wanted or system  # type: ignore[return-value]  # one of them is set (checked above)

@@ -21,6 +21,7 @@ import subprocess
 from collections.abc import Sequence
 
 from companion.engine import CompanionError
+from companion.said import N_, Said, Saying
 
 CONNECTION = "companion-hotspot"  # the profile's name in NetworkManager
 HOTSPOT_ADDRESS = "10.42.0.1"  # the Pi on its own Wi-Fi (NetworkManager's default for shared mode, pinned)
@@ -29,8 +30,9 @@ HOTSPOT_PREFIX = 24
 NOT_RUNNING = 8
 
 
-class NetworkFault(CompanionError, RuntimeError):
-    """The table's own Wi-Fi cannot be opened (or closed): one sentence, for the OLED and the log."""
+class NetworkFault(CompanionError, Saying, RuntimeError):
+    """The table's own Wi-Fi cannot be opened (or closed): one sentence (a :class:`~companion.said.Said`, said on
+    the OLED in the table's language; ``str()`` its English, for the log)."""
 
 
 def band(channel: int) -> str:
@@ -56,20 +58,23 @@ class Nmcli:
     def __init__(self, program: str = "nmcli", timeout: float = 60.0) -> None:
         self.program, self.timeout = program, timeout
 
-    def run(self, args: Sequence[str], *, refused: str = "NetworkManager refused") -> str:
+    def run(self, args: Sequence[str], *, refused: str = N_("NetworkManager refused")) -> str:
         """``nmcli ARGS``'s output; NetworkFault (``refused: its reason``) if it fails."""
         try:
             done = subprocess.run([self.program, *args], capture_output=True, text=True, timeout=self.timeout,
                                   check=False)
         except FileNotFoundError:
-            raise NetworkFault("No NetworkManager (nmcli is missing): no hotspot") from None
+            raise NetworkFault(Said(N_("No NetworkManager (nmcli is missing): no hotspot"))) from None
         except subprocess.TimeoutExpired:
-            raise NetworkFault(f"{refused}: NetworkManager did not answer in {self.timeout:.0f} s") from None
+            raise NetworkFault(Said(N_("{refused}: NetworkManager did not answer in {seconds} s"),
+                                    {"refused": Said(refused), "seconds": f"{self.timeout:.0f}"})) from None
         if done.returncode == NOT_RUNNING:
-            raise NetworkFault("NetworkManager is not running: no hotspot")
+            raise NetworkFault(Said(N_("NetworkManager is not running: no hotspot")))
         if done.returncode != 0:
             reason = (done.stderr.strip() or done.stdout.strip() or f"nmcli exit status {done.returncode}")
-            raise NetworkFault(f"{refused}: {reason.removeprefix('Error: ').splitlines()[0]}")
+            # NetworkManager's own words (its English) after ours: what it refused is the owner's to read
+            raise NetworkFault(Said(N_("{refused}: {reason}"),
+                                    {"refused": Said(refused), "reason": reason.removeprefix("Error: ").splitlines()[0]}))
         return done.stdout
 
     def rows(self, args: Sequence[str]) -> list[list[str]]:
@@ -82,7 +87,7 @@ class Nmcli:
         for row in self.rows(["-f", "DEVICE,TYPE", "device"]):
             if len(row) >= 2 and row[1] == "wifi":
                 return row[0]
-        raise NetworkFault("No Wi-Fi device: no hotspot")
+        raise NetworkFault(Said(N_("No Wi-Fi device: no hotspot")))
 
     def connected(self) -> bool:
         """Whether NetworkManager has a network (``connected``, with or without the internet)."""
@@ -97,8 +102,8 @@ class Nmcli:
         """Add the hotspot's profile afresh (a changed password or channel is taken) and bring it up."""
         if any(row[0] == CONNECTION for row in self.rows(["-f", "NAME", "connection", "show"])):
             self.run(["connection", "delete", CONNECTION])
-        self.run(hotspot_profile(device, ssid, password, channel), refused="Hotspot refused")
-        self.run(["connection", "up", CONNECTION], refused="Hotspot refused")
+        self.run(hotspot_profile(device, ssid, password, channel), refused=N_("Hotspot refused"))
+        self.run(["connection", "up", CONNECTION], refused=N_("Hotspot refused"))
 
     def close_hotspot(self) -> None:
         """Take the hotspot down (NetworkManager then joins a known network by itself)."""

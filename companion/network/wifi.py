@@ -19,6 +19,8 @@ from pathlib import Path
 
 from companion.kept import keep_private
 
+from companion.said import N_, Said
+
 from .nmcli import NetworkFault
 
 log = logging.getLogger(__name__)
@@ -63,19 +65,21 @@ class WifiCredentials:
                 log.warning("%s: not kept: %s", path, error)
             return made
         except (OSError, ValueError) as error:
-            raise NetworkFault(f"Wi-Fi file {path.name} unreadable: {error}") from None
+            raise NetworkFault(Said(N_("Wi-Fi file {file} unreadable"), {"file": path.name}),
+                               f"Wi-Fi file {path.name} unreadable: {error}") from None
         if not isinstance(data, dict):
-            raise NetworkFault(f"Wi-Fi file {path.name}: not an object with ssid and password")
+            raise NetworkFault(Said(N_("Wi-Fi file {file}: not an object with ssid and password"), {"file": path.name}))
         return cls(*check(data.get("ssid"), data.get("password"), path.name))
 
 
 def check(ssid: object, password: object, source: str) -> tuple[str, str]:
     """A name and password WPA2 takes, or NetworkFault saying what is wrong."""
     if not isinstance(ssid, str) or not 1 <= len(ssid.encode()) <= 32:
-        raise NetworkFault(f"Wi-Fi file {source}: the name (ssid) must be 1-32 bytes")
+        raise NetworkFault(Said(N_("Wi-Fi file {file}: the name (ssid) must be 1-32 bytes"), {"file": source}))
     if not isinstance(password, str) or not 8 <= len(password) <= 63 or \
             not all(" " <= ch <= "~" for ch in password):
-        raise NetworkFault(f"Wi-Fi file {source}: the password must be 8-63 letters, digits or signs")
+        raise NetworkFault(Said(N_("Wi-Fi file {file}: the password must be 8-63 letters, digits or signs"),
+                                {"file": source}))
     return ssid, password
 
 

@@ -17,6 +17,7 @@ from companion.kept import PRIVATE_UMASK
 from companion.network import NetworkAdapter
 from companion.poweroff import power_off
 from companion.timelimit import utc_now
+from companion.words import ENGLISH, Words
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
@@ -25,10 +26,12 @@ from .station import build_station
 log = logging.getLogger(__name__)
 
 
-def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
+def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Words = ENGLISH) -> int:
     """The table on a Raspberry Pi: lgpio pins, the real OLED, until SIGTERM or the host shuts it down.
 
-    ``game``: the stored game to go on with (else the game played last, finished or not)."""
+    ``game``: the stored game to go on with (else the game played last, finished or not); ``words``: the terminal's
+    language (the table's: :mod:`.speaking`)."""
+    w = words
     os.umask(PRIVATE_UMASK)  # the journal, the kept access and Wi-Fi, the logs: the owner's alone (companion.kept)
     pins = load_pins(config.pins)
     factory = _pin_factory(config.pin_factory)
@@ -60,7 +63,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
             # the file aside and a new journal starts.
             log.error("%s", error)
-            out.write(f"companion: {error}\ncompanion: the OLED asks whether to set the journal aside\n")
+            out.write(f"companion: {error}\ncompanion: " + w.t("the OLED asks whether to set the journal aside") + "\n")
             out.flush()
             if not ask_to_set_aside(error, config.journal, pins=pins, pin_factory=factory, open_device=open_device,
                                     clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now,
@@ -68,11 +71,11 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                 return 1
             game = None
     stored = station.table.game
-    what = f"{'resumed' if station.resumed else 'started'} game {stored.id}" if stored else \
-        "no game yet: the OLED asks for its ruleset and players"
-    out.write(f"companion: {what} ({config.source}, pins {pins.source})\n")
+    what = (w.t("resumed game {n}", n=stored.id) if station.resumed else w.t("started game {n}", n=stored.id)) \
+        if stored else w.t("no game yet: the OLED asks for its ruleset and players")
+    out.write(f"companion: {what} (" + w.t("{config}, pins {pins}", config=config.source, pins=pins.source) + ")\n")
     if station.web is not None:
-        out.write(f"companion: phone page on {station.controller.join_info().url}\n")
+        out.write("companion: " + w.t("phone page on {url}", url=station.controller.join_info().url) + "\n")
     out.flush()
     def on_sigterm(*_: Any) -> None:
         stop.set()

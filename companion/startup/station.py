@@ -26,6 +26,7 @@ from companion.drivers import nfc
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.display import Display
 from companion.drivers.faults import Device, Kept
+from companion.drivers.said import N_, Said, reason
 from companion.drivers.lights import LightDriver
 from companion.drivers.nfc import NfcReader
 from companion.drivers.pins import PinMap
@@ -216,7 +217,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             # the board, a damaged game was not loaded (another was resumed, or a new one started).
             words = controller.words
             told = [words.t("Game {n} resumed where it stopped", n=table.game.id)] if resumed else []  # type: ignore[union-attr]
-            told += [words.t("Journal: {problem}", problem=problem) for problem in journal.problems]
+            told += [words.t("Journal: {problem}", problem=words.told(problem)) for problem in journal.told]
             controller.say(". ".join(told), sticky=bool(journal.problems))
         if table.state is None:
             controller.new_game()  # a fresh journal: the host picks the ruleset and the players (or on the phone)
@@ -224,7 +225,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         if nfc_bus is not None:
             closers.append(nfc_bus.close)
         if cards_trouble:
-            controller.say(cards_trouble, sticky=True)
+            controller.say(controller.words.told(cards_trouble), sticky=True)
         wake = threading.Event()
         panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock,
                             on_edge=wake.set)
@@ -233,15 +234,15 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         lights = None
         if open_lights is not None:
             count = pins.lights.seats if pins.lights else 8
-            lights = SeatLights(_kept("Seat lights", open_lights, clock, controller), count, clock=clock)
+            lights = SeatLights(_kept(N_("Seat lights"), open_lights, clock, controller), count, clock=clock)
             closers.append(lights.close)
             feed.add(lights.on_cues)
         if open_tunes is not None:
-            buzzer = Buzzer(_kept("Buzzer", open_tunes, clock, controller), hush or Hush())
+            buzzer = Buzzer(_kept(N_("Buzzer"), open_tunes, clock, controller), hush or Hush())
             closers.append(buzzer.close)
             feed.add(buzzer.on_cues)
         if open_mouth is not None:
-            speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock,
+            speaker = Speaker(_kept(N_("Voice"), open_mouth, clock, controller), (hush or Hush()).silent, clock,
                               language=lambda: controller.language)
             closers.append(speaker.close)
             feed.add(speaker.on_cues)
@@ -281,11 +282,12 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
         bus = open_nfc()
     except FileNotFoundError as error:  # no such I2C bus (I2C not enabled, or not a Pi): no reader, not a fault
         log.info("no NFC reader: %s", error)
-        controller.say(controller.words.t(nfc.MISSING))
+        controller.say(controller.words.told(nfc.MISSING))
         return None, None
     except OSError as error:
         log.warning("NFC reader: %s", error)
-        controller.say(f"{controller.words.t(nfc.MISSING)} ({error.strerror or error})")
+        controller.say(controller.words.told(Said(N_("{missing} ({reason})"), {"missing": nfc.MISSING,
+                                                                                "reason": reason(error)})))
         return None, None
     reader = NfcReader(PN532(bus, pins.nfc.address), controller.on_tap, clock=clock,
                        on_fault=controller.reader_fault, on_notice=controller.announce)

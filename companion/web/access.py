@@ -25,7 +25,9 @@ from urllib.parse import quote
 
 from companion.engine import CompanionError
 from companion.kept import keep_private
+from companion.words import N_
 
+from .errors import SaidError
 from .pin_delays import TABLE, PinDelays
 
 
@@ -38,11 +40,11 @@ class Permission(str, Enum):
     HOST = "host"  # anything, for anyone: new game, undo, host actions, export
 
 
-class AccessDenied(CompanionError, PermissionError):
+class AccessDenied(SaidError, PermissionError):
     """The phone may not do that (the web answers 401 or 403 with the reason)."""
 
 
-class PinWait(CompanionError, RuntimeError):
+class PinWait(SaidError, RuntimeError):
     """A PIN typed before the wait its wrong PINs made is over (:mod:`.pin_delays`): not looked at (the web answers
     429 ``pin-wait``, the wait in its message)."""
 
@@ -51,7 +53,7 @@ class PinWait(CompanionError, RuntimeError):
 
     def __init__(self, seconds: float) -> None:
         self.seconds = max(1, round(seconds))
-        super().__init__(f"too many wrong PINs: try again in {self.seconds} s")
+        super().__init__(N_("too many wrong PINs: try again in {n} s"), n=self.seconds)
 
 
 log = logging.getLogger(__name__)
@@ -205,7 +207,8 @@ class Access:
         with self._lock:
             holder = self._seats.get(seat) if seat is not None else None
             if holder is not None and holder not in (old, new):
-                raise AccessDenied(f"{seat} has joined on another phone: ask the host to free the seat")
+                raise AccessDenied(N_("{player} has joined on another phone: ask the host to free the seat"),
+                                   player=seat)
             before = (dict(self._seats), set(self._hosts))
             held = [name for name, sid in self._seats.items() if sid == old]
             if seat is not None:
@@ -272,7 +275,8 @@ class Access:
         with self._lock:
             holder = self._seats.get(player)
             if holder is not None and holder != session_id:
-                raise AccessDenied(f"{player} has joined on another phone: ask the host to free the seat")
+                raise AccessDenied(N_("{player} has joined on another phone: ask the host to free the seat"),
+                                   player=player)
             for name, sid in list(self._seats.items()):
                 if sid == session_id:
                     del self._seats[name]

@@ -13,6 +13,7 @@ from typing import Any
 from companion.config import PhoneDice
 from companion.engine import find_ruleset
 from companion.engine.core import Ruleset
+from companion.words import N_
 
 from .access import AccessDenied
 from .errors import BadRequest
@@ -24,10 +25,10 @@ INPUT_KEYS = frozenset({"roll", "answer", "act", "undo"})
 def check_shape(line: Any) -> dict[str, Any]:
     """The line as an object with exactly one input key (the engine checks the rest)."""
     if not isinstance(line, Mapping):
-        raise BadRequest("input must be a JSON object such as {\"answer\": \"yes\"}")
+        raise BadRequest(N_("input must be a JSON object such as {example}"), example='{"answer": "yes"}')
     keys = INPUT_KEYS & set(line)
     if len(keys) != 1:
-        raise BadRequest(f"input must hold exactly one of {', '.join(sorted(INPUT_KEYS))}")
+        raise BadRequest(N_("input must hold exactly one of {keys}"), keys=", ".join(sorted(INPUT_KEYS)))
     return dict(line)
 
 
@@ -74,8 +75,8 @@ def check_no_face_down_asked(state: Mapping[str, Any], act: Any) -> None:
                   and card.endswith("-hidden")})
     secret = sorted(set(decks.values()) & ruleset.secret_decks)
     if secret:
-        raise AccessDenied(f"{', '.join(secret)} cards are dealt face down: a trade cannot ask for them "
-                           "(their holder may offer them)")
+        raise AccessDenied(N_("{decks} cards are dealt face down: a trade cannot ask for them (their holder may "
+                              "offer them)"), decks=", ".join(secret))
 
 
 def check_own_roll(prompt: Mapping[str, Any], player: str) -> None:

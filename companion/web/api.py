@@ -15,7 +15,7 @@ from companion.engine import Event, State, find_ruleset, public_state
 from companion.bids import BID_STEPS
 from companion.engine.rules.classic import ClassicRules
 from companion.table import StaleInput, Update
-from companion.words import LANGUAGES, Words
+from companion.words import LANGUAGES, N_, Words
 from companion.words.engine_messages import say_prompt
 
 from .access import Access, AccessDenied, Permission
@@ -25,13 +25,14 @@ from .csrf import generate_csrf
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
-from .feed import Feed, Frame, Viewer
+from .feed import RETRY, Feed, Frame, Viewer
 from .phone_words import KEY as PHONE_LANGUAGE
-from .phone_words import said
+from .phone_words import phone_language, refusal_said, said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
 from .server import CLIENT_GONE, PATIENCE
+from .story_words import StoryWords
 
 api = Blueprint("api", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -101,7 +102,7 @@ def running_state(seq: int | None = None, game: int | None = None) -> dict[str, 
     table = context().table
     state = table.state
     if state is None:
-        raise Conflict("no game is running: the host starts one")
+        raise Conflict(N_("no game is running: the host starts one"))
     if game is not None and table.game is not None and game != table.game.id:
         raise StaleInput(said("another game has started (game {n}, not {asked})", n=table.game.id, asked=game))
     if seq is not None and seq != state["seq"]:
@@ -133,7 +134,7 @@ def as_seen_here(state: State, events: Iterable[Event]) -> State:
 def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: Iterable[Event]) -> State:
     """The state as the session ``kept`` (a live stream's) may see it now: its rights are the table's of this
     moment (leaving host mode, or the seat freed by the host, hides the cards from then on)."""
-    return seen_as(state, events, viewer_of(access, state, kept))
+    return seen_as(state, events, viewer_of(access, state, kept), context().feed.story)
 
 
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
@@ -147,21 +148,28 @@ def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
     return Viewer(host_rights(access, kept), seated_player(access, state, kept), language)
 
 
-def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
+def seen_as(state: State, events: Iterable[Event], viewer: Viewer, story: StoryWords | None = None) -> State:
     """The state as ``viewer`` may see it: other players' face-down cards hidden (the host sees all).
 
     The one place where the page's view of a state is made (``/api/state``, the live stream, an input's reply):
     DESIGN.md's state, and ``just_now``, the story of the input that led to it (``events``) for the page's panel
     at the top. What a phone is shown depends on the state, its events and the viewer alone: the live streams share
     one view (and its JSON) among all the phones of one viewer, and the same for every viewer when the views are
-    equal (:mod:`.feed`)."""
+    equal (:mod:`.feed`). A phone reading another language than English has ``said``: the prompt's question and the
+    story (``said.log``, the log's lines by their events: ``story``) in it; the state's own are as they are."""
     hide = not viewer.host
     view = public_state(state, hide_secrets=hide, viewer=viewer.player)
     words = Words.for_language(viewer.language, find_ruleset(state["ruleset"]).board) \
         if viewer.language != "en" else None
     view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player, words=words)
-    if words is not None and view.get("prompt"):  # the question in the phone's language; the state as it is
-        view["said"] = {"prompt": say_prompt(words, view["prompt"])}
+    if words is not None:  # the question and the story in the phone's language; the state as it is
+        told: dict[str, Any] = {}
+        if view.get("prompt"):
+            told["prompt"] = say_prompt(words, view["prompt"])
+        if story is not None and view.get("log"):
+            told["log"] = story.lines(view["log"], words, state["ruleset"])
+        if told:
+            view["said"] = told
     return view
 
 
@@ -190,14 +198,17 @@ def get_acts() -> Any:
     state = running_state()
     name = request.args.get("player") or current_player()
     if not name:
-        raise BadRequest("name a player (?player=NAME): this phone has not joined")
+        raise BadRequest(N_("name a player (?player=NAME): this phone has not joined"))
     if name not in {p["name"] for p in state["players"]}:
-        raise NotFound(f"there is no player called {name!r}")
-    legal, refused = find_ruleset(state["ruleset"]).judged_acts(state, name)
+        raise NotFound(N_("there is no player called {value}"), value=repr(name))
+    ruleset = find_ruleset(state["ruleset"])
+    legal, refused = ruleset.judged_acts(state, name)
+    language = phone_language()  # each refusal's reason in this phone's language
     return jsonify({"seq": state["seq"], "player": name, "acts": [act for act, _ in legal],
                     "cash": [cash_change(events, name) for _, events in legal],
                     "raised": [cash_change(events, name, received_only=True) for _, events in legal],
-                    "refused": [{"act": act, "why": why} for act, why in refused]})
+                    "refused": [{"act": act, "why": refusal_said(why, language, ruleset.board)}
+                                for act, why in refused]})
 
 
 def cash_change(events: list[Event], name: str, *, received_only: bool = False) -> int:
@@ -223,7 +234,7 @@ def get_board() -> Any:
     try:
         ruleset = find_ruleset(ruleset_id)
     except KeyError:
-        raise NotFound(f"unknown ruleset {ruleset_id!r}") from None
+        raise NotFound(N_("unknown ruleset {name}"), name=repr(ruleset_id)) from None
     state = context().table.state
     options = state["options"] if state is not None and state["ruleset"] == ruleset.id else ruleset.board.options
     return jsonify({**layout(ruleset.board), "links": links(ruleset, state),
@@ -231,7 +242,8 @@ def get_board() -> Any:
                     "host_verbs": ruleset.host_verbs(), "currency": ruleset.board.currency,
                     "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards},
                     "bid_steps": list(BID_STEPS),  # the quick bids: the same steps as the OLED's buttons
-                    "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules))})
+                    "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules),
+                                   words=Words.for_language(phone_language(), ruleset.board))})
 
 
 @api.get("/session")
@@ -277,7 +289,7 @@ def get_stream() -> Any:
     slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None,
                             session=session.get("sid"))
     if slot is None:
-        raise TooMany("too many live views open from this address: close a tab and reload")
+        raise TooMany(N_("too many live views open from this address: close a tab and reload"))
     request.environ.get(PATIENCE, lambda seconds: None)(STREAM_PATIENCE)  # not an ordinary answer's few seconds
 
     def gone() -> bool:
@@ -287,7 +299,7 @@ def get_stream() -> Any:
     def events() -> Iterator[str]:
         held: tuple[Frame, Viewer] | None = None  # the state the phone holds, as whom it saw it
         version = ctx.feed.version
-        yield "retry: 1000\n\n"
+        yield RETRY
         while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
             frame = ctx.feed.latest()
             if frame is not None:
@@ -296,7 +308,7 @@ def get_stream() -> Any:
                     held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
                 if held != (frame, viewer):  # a new state, or this phone's view of it changed
                     since = held[0] if held is not None and held[1] == viewer else None
-                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer))
+                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer, story=ctx.feed.story))
                     held = (frame, viewer)
             new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
             if new is None:
@@ -306,7 +318,11 @@ def get_stream() -> Any:
             version = new
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    response = Response(events(), mimetype="text/event-stream", headers=headers)
+    packed = "gzip" in request.accept_encodings  # every browser: a sixth of the bytes (packed_stream.py)
+    if packed:
+        headers["Content-Encoding"] = "gzip"
+    body = ctx.packer.packed(events()) if packed else events()
+    response = Response(body, mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: ctx.streams.give_back(slot))
     return response
 
@@ -334,10 +350,10 @@ def post_join() -> Any:
     code = field(body, "code", str).strip()
     player = field(body, "player", str)
     if not ctx.access.check_join_code(code) and not ctx.access.check_player_code(code, player):
-        raise AccessDenied(f"that is neither the table's join code nor {player}'s")
+        raise AccessDenied(N_("that is neither the table's join code nor {player}'s"), player=player)
     state = running_state()
     if all(p["name"] != player for p in state["players"]):
-        raise NotFound(f"there is no player called {player!r} in this game")
+        raise NotFound(N_("there is no player called {name} in this game"), name=repr(player))
     renewed_session(lambda old, new: ctx.access.renew(old, new, seat=player))
     session["looker"] = True
     return jsonify({"player": player, "csrf": generate_csrf()})
@@ -350,7 +366,7 @@ def post_leave() -> Any:
     """Give up this phone's seat; only a phone holding one (nothing else writes the kept file or wakes a stream)."""
     sid = str(session.get("sid", ""))
     if context().access.seat_of(sid) is None:
-        raise NotAllowed("not-joined", "this phone holds no seat")
+        raise NotAllowed("not-joined", N_("this phone holds no seat"))
     access = context().access
     access.leave(sid)
     renewed_session(access.renew)  # host rights, if any, go on under the fresh id
@@ -364,7 +380,7 @@ def post_look() -> Any:
     """Enter the table code (only when the table was started with one)."""
     body = json_body()
     if not context().access.check_table_code(field(body, "code", str)):
-        raise AccessDenied("that is not the table code")
+        raise AccessDenied(N_("that is not the table code"))
     session["looker"] = True
     session_id()
     return jsonify({"looker": True})
@@ -395,13 +411,13 @@ def post_roll() -> Any:
     body = json_body()
     seq, game = field(body, "seq", int), field(body, "game", int, required=False)
     if ctx.phone_dice != "software":
-        raise AccessDenied("the dice come from the table, not from a phone")
+        raise AccessDenied(N_("the dice come from the table, not from a phone"))
     state = running_state(seq, game)
     prompt = state.get("prompt") or {}
     if not is_host():
         check_own_roll(prompt, current_player() or "")
     elif prompt.get("kind") != "roll":
-        raise AccessDenied("nobody is rolling now")
+        raise AccessDenied(N_("nobody is rolling now"))
     ruleset = find_ruleset(state["ruleset"])
     line = software_roll(prompt, ruleset)
     return submitted(line, seq, game)
@@ -419,7 +435,7 @@ def accepted(update: Update) -> Response:
     stream sends as well: worked out once for both), the game and the new seq, and what happened in words."""
     ctx = context()
     viewer = viewer_of(ctx.access, update.state, session)
-    build = partial(seen_as, viewer=viewer)
+    build = partial(seen_as, viewer=viewer, story=ctx.feed.story)
     frame = ctx.feed.frame_of(update)
     before = ctx.feed.frame_before(frame)
     assert before is not None, "an input's update names the state it followed"

@@ -19,8 +19,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from companion.config import PhoneDice
 from companion.engine import CompanionError, IllegalInput, find_ruleset
 from companion.table import StaleInput, Table
-from companion.words import Words
-from companion.words.engine_messages import say
+from companion.words import N_
 
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
@@ -36,7 +35,7 @@ from .guard import is_host
 from .host import host
 from .hosts import answers_to, known_names
 from .pages import pages
-from .phone_words import phone_words, said
+from .phone_words import phone_words, refusal_said, said
 from .rates import Limit, Limiter, parse
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
@@ -152,10 +151,11 @@ def _check_host(app: Flask) -> None:
     @app.before_request
     def known_host() -> Any:
         if not request.headers.get("Host"):  # werkzeug would take the server's own name instead
-            return _json_error(400, "unknown-host", "the request names no host (its Host header)")
+            return _json_error(400, "unknown-host", said("the request names no host (its Host header)"))
         if not answers_to(request.host, known):
-            return _json_error(400, "unknown-host", f"this table does not answer to the name {request.host!r}: use "
-                               "the address on its screen, or list the name in web_names in its config file")
+            return _json_error(400, "unknown-host", said("this table does not answer to the name {name}: use the "
+                                                         "address on its screen, or list the name in web_names in "
+                                                         "its config file", name=repr(request.host)))
         return None
 
 
@@ -190,7 +190,7 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(Conflict)
     @app.errorhandler(TooMany)
     def known(error: BadRequest | PinWait | NotFound | Conflict | TooMany) -> Any:
-        return _json_error(error.status, error.code, str(error))
+        return _json_error(error.status, error.code, error.said(phone_words()))
 
     @app.errorhandler(StaleInput)
     def stale(error: StaleInput) -> Any:
@@ -200,28 +200,26 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(IllegalInput)
     def refused(error: IllegalInput) -> Any:
         """The engine's refusal, in the phone's language (its message said by the engine's renderer)."""
-        words, message = phone_words(), getattr(error, "message", None)
-        if words.english or not isinstance(message, dict):
-            return _json_error(422, "refused", str(error))
         state = context().table.state
         board = find_ruleset(state["ruleset"]).board if state is not None else None
-        return _json_error(422, "refused", say(Words.for_language(words.language, board), message))
+        return _json_error(422, "refused", refusal_said(error, phone_words().language, board))
 
     @app.errorhandler(AccessDenied)
     def denied(error: AccessDenied) -> Any:
-        code = getattr(error, "code", None)
+        code, message = getattr(error, "code", None), error.said(phone_words())
         if code is not None:  # guard.NotAllowed: no (suitable) session at all
-            return _json_error(401, code, str(error))
-        return _json_error(403, "forbidden", str(error))
+            return _json_error(401, code, message)
+        return _json_error(403, "forbidden", message)
 
     @app.errorhandler(CompanionError)
     def unavailable(error: CompanionError) -> Any:  # the journal cannot record (disk full, damaged game)
         log.error("%s: %s", request.path, error)
-        return _json_error(503, "unavailable", f"{error}. Nothing was changed.")
+        return _json_error(503, "unavailable", said("{error}. Nothing was changed.", error=error))
 
     @app.errorhandler(CSRFError)
     def csrf(error: CSRFError) -> Any:
-        return _json_error(400, "csrf", f"{error.description} Reload the page and try again.")
+        return _json_error(400, "csrf", said("{reason} Reload the page and try again.",
+                                             reason=said(error.description or "")))
 
     @app.errorhandler(HTTPException)
     def http(error: HTTPException) -> Any:
@@ -230,10 +228,17 @@ def _register_errors(app: Flask) -> None:
         code = {413: "too-large", 429: "too-many", 404: "not-found", 405: "method-not-allowed",
                 415: "unsupported-media-type"}.get(error.code or 500, "http-error")
         message = {
-            413: "the request body is too large",
-            429: "too many attempts: wait a minute and try again",
+            413: N_("the request body is too large"),
+            429: N_("too many attempts: wait a minute and try again"),
         }.get(error.code or 500, error.description or error.name)
+        if error.code in ELSEWHERE and not phone_words().english:  # werkzeug's English: ours in the phone's words
+            message = ELSEWHERE[error.code]
+        message = said(message)  # ours (guard's, the chunked bodies'): a msgid; werkzeug's: as it is
         return _json_error(error.code or 500, code, message)
+
+
+#: What a phone reading another language than English is told instead of werkzeug's English description.
+ELSEWHERE = {404: N_("there is nothing at this address"), 405: N_("this address does not take that method")}
 
 
 def wants_a_page() -> bool:

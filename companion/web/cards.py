@@ -8,6 +8,8 @@ from typing import Any, Protocol
 
 from flask import Blueprint, jsonify
 
+from companion.words import N_
+
 from .access import Permission
 from .context import context
 from .errors import Conflict
@@ -32,7 +34,7 @@ NO_READER: dict[str, Any] = {"reader": False, "edition": None, "asking": None, "
 def _desk() -> CardDesk:
     desk = context().cards()
     if desk is None:
-        raise Conflict("this table has no card reader")
+        raise Conflict(N_("this table has no card reader"))
     return desk
 
 

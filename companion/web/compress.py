@@ -2,7 +2,8 @@
 
 The page, the board and the other answers are text that shrinks four to six times; they are compressed each time
 (a few KB, well under a millisecond). The script and the style sheet are gzip'd once by :mod:`.assets`, not here.
-The state and the live stream are sent as they are (see :data:`AS_IS`). A client that does not ask (the benchmark,
+The state is sent as it is (see :data:`AS_IS`); the live stream is gzip'd as one stream by :mod:`.packed_stream`,
+never here (each event must leave when written). A client that does not ask (the benchmark,
 curl, scripts) gets the bytes as before.
 """
 
@@ -16,7 +17,8 @@ from flask import Flask, request
 TYPES = frozenset({"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
                    "application/yaml", "image/svg+xml"})
 # The state is the most asked-for answer (every phone's load and reconnection, 16 phones at once in the benchmark)
-# and the stream sends it as is anyway: its few KB go uncompressed, so serving it costs the Pi no more than before.
+# and the stream sends it whole on (re)connect anyway: its few KB go uncompressed, so serving it costs the Pi no more
+# than before.
 AS_IS = frozenset({"api.get_state"})
 SMALLEST = 1024  # bytes: below this, gzip's header and the work are not worth it
 LEVEL = 6

@@ -16,7 +16,8 @@ from companion.config import PhoneDice
 from companion.table import Table
 
 from .access import Access
-from .feed import Feed, StreamSlots
+from .feed import RETRY, Feed, StreamSlots
+from .packed_stream import StreamPacker
 from .rates import Limiter
 
 MAX_BODY = 256 * 1024  # the largest request: an imported game file
@@ -35,6 +36,8 @@ class WebContext:
     limiter: Limiter
     stream_keepalive: float = 15.0
     streams: StreamSlots = field(default_factory=StreamSlots)
+    #: The live streams' gzip, shared by those that send the same (:mod:`.packed_stream`).
+    packer: StreamPacker = field(default_factory=lambda: StreamPacker(RETRY))
     #: The table's card reader, once the table has one (``companion.web.cards.CardDesk``; None: no reader).
     cards: Callable[[], Any] = lambda: None
 

@@ -19,6 +19,8 @@ import secrets
 from flask import Flask, request, session
 from werkzeug.exceptions import BadRequest
 
+from companion.words import N_
+
 KEY = "csrf_token"  # in the session, as Flask-WTF kept it
 HEADERS = ("X-CSRFToken", "X-CSRF-Token")
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -46,9 +48,9 @@ def protect(app: Flask) -> None:
             return
         sent = next((request.headers[h] for h in HEADERS if request.headers.get(h)), None)
         if not sent:
-            raise CSRFError("The CSRF token is missing.")
+            raise CSRFError(N_("The CSRF token is missing."))
         kept = session.get(KEY)
         if not isinstance(kept, str) or not kept:
-            raise CSRFError("The CSRF session token is missing.")
+            raise CSRFError(N_("The CSRF session token is missing."))
         if not hmac.compare_digest(sent.encode(), kept.encode()):
-            raise CSRFError("The CSRF tokens do not match.")
+            raise CSRFError(N_("The CSRF tokens do not match."))

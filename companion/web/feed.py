@@ -18,15 +18,19 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from companion.engine import Event, State, find_ruleset
+from companion.engine import CompanionError, Event, State, find_ruleset
 from companion.engine.draft import Draft
+from companion.gamefile import game_file_lines, replay
 from companion.table import Table, Update
 
 from .delta import diff, same
 from .ledger import Ledger
 from .addresses import device, is_own
+from .story_words import StoryWords
 
 HISTORY_POINTS = 400
+#: A live stream's first text: the pause before the browser opens a dropped stream again (ms).
+RETRY = "retry: 1000\n\n"
 RECENT_FRAMES = 16  # the inputs a stream may be behind and still be sent what changed, not the whole state
 
 
@@ -98,9 +102,12 @@ class Feed:
         self._history: deque[dict[str, Any]] = deque(maxlen=history_points)
         self._game: int | None = None
         self._frames: deque[Frame] = deque(maxlen=RECENT_FRAMES)
+        self.story = StoryWords(self._replayed)  # the log's lines by their events, for phones in other languages
+        self._replayed_game: int | None = None
         if table.state is not None:
             events = table.game.events if table.game is not None else ()
             self._frames.append(Frame(self._game_id(), table.state, events=events))
+            self.story.learn(events)
         self.ledger = Ledger()
         self._record(table.state, self._game_id())
         self.ledger.seed(table.state, self._game)
@@ -184,6 +191,19 @@ class Feed:
             return {"game": self._game, "points": list(self._history)}
 
     # ------------------------------------------------------------------ internals
+    def _replayed(self) -> list[Event]:
+        """Every event of the current game, replayed from its journal (the story of a game resumed here): once per
+        game, then nothing."""
+        game = self.table.game
+        export = getattr(game, "export", None)
+        if game is None or export is None or game.id == self._replayed_game:
+            return []
+        self._replayed_game = game.id
+        try:
+            return [event for _, event in replay(game_file_lines(export())).events]
+        except (CompanionError, ValueError):
+            return []
+
     def _game_id(self) -> int | None:
         game = self.table.game
         return game.id if game is not None else None
@@ -192,6 +212,7 @@ class Feed:
         game = self._game_id()
         with self._changed:  # the streams first: they wait on this, the history and the ledger can follow
             self._frames.append(Frame(game, update.state, update.before, update.events))
+            self.story.learn(update.events)  # before any view of it is built
             self.version += 1
             self._changed.notify_all()
         self._record(update.state, game)

@@ -14,6 +14,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 
 from companion.engine import State
 from companion.localfiles import nesting
+from companion.words import N_
 
 from .access import Access, AccessDenied, Permission
 from .context import context
@@ -25,8 +26,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 class NotAllowed(AccessDenied):
     """No session (or the wrong one) for this route: 401 with what to do."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, /, **args: Any) -> None:
+        super().__init__(message, **args)
         self.code = code
 
 
@@ -50,11 +51,11 @@ def check(permission: Permission) -> None:
         return
     access = context().access
     if access.table_code is not None and not session.get("looker"):
-        raise NotAllowed("table-code", "enter the table code first")
+        raise NotAllowed("table-code", N_("enter the table code first"))
     if permission is Permission.PLAY and current_player() is None:
-        raise NotAllowed("not-joined", "join the game first (the code is on the table's screen)")
+        raise NotAllowed("not-joined", N_("join the game first (the code is on the table's screen)"))
     if permission is Permission.HOST:
-        raise NotAllowed("host-pin", "this needs the host PIN")
+        raise NotAllowed("host-pin", N_("this needs the host PIN"))
 
 
 def is_host() -> bool:
@@ -110,21 +111,24 @@ def json_body() -> dict[str, Any]:
     (Its size is bounded before the CSRF check reads it: ``context.body_limit``.)
     """
     if not request.is_json:
-        raise UnsupportedMediaType("send JSON (Content-Type: application/json)")
+        raise UnsupportedMediaType(N_("send JSON (Content-Type: application/json)"))
     try:
         body = json.loads(request.get_data(cache=True), parse_constant=_not_json)
     except RecursionError:
-        raise BadRequest("the body is nested too deeply") from None
+        raise BadRequest(N_("the body is nested too deeply")) from None
     except UnicodeDecodeError:
-        raise BadRequest("the body must be UTF-8 text") from None
+        raise BadRequest(N_("the body must be UTF-8 text")) from None
     except ValueError as error:  # malformed JSON, or a number beyond Python's digit limit
-        raise BadRequest(f"the body is not valid JSON ({error})") from None
+        raise BadRequest(N_("the body is not valid JSON ({error})"), error=error) from None
     if not isinstance(body, dict):
-        raise BadRequest("the body must be a JSON object")
+        raise BadRequest(N_("the body must be a JSON object"))
     if nesting(body, MAX_NESTING) > MAX_NESTING:
-        raise BadRequest(f"the body is nested too deeply (more than {MAX_NESTING} levels)")
+        raise BadRequest(N_("the body is nested too deeply (more than {n} levels)"), n=MAX_NESTING)
     return body
 
+
+#: What a field of each type must be, as a refusal says it.
+MUST_BE = {(str,): N_("{name} must be a string, not {value}"), (int,): N_("{name} must be a whole number, not {value}")}
 
 #: Deeper than any request of the API (an input line nests four levels): more is an attack, not a game.
 MAX_NESTING = 32
@@ -134,11 +138,14 @@ def field(body: dict[str, Any], name: str, kind: type | tuple[type, ...], *, req
     """One field of a JSON body, checked for its type (``bool`` is never taken for an ``int``)."""
     if name not in body:
         if required:
-            raise BadRequest(f"missing field {name!r}")
+            raise BadRequest(N_("missing field {name}"), name=repr(name))
         return None
     value = body[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-        names = " or ".join(k.__name__.replace("str", "string").replace("int", "whole number") for k in kinds)
-        raise BadRequest(f"{name!r} must be a {names}, not {value!r}")
+        wanted = MUST_BE.get(kinds)
+        if wanted is not None:
+            raise BadRequest(wanted, name=repr(name), value=repr(value))
+        names = " or ".join(k.__name__ for k in kinds)
+        raise BadRequest(N_("{name} must be a {names}, not {value}"), name=repr(name), names=names, value=repr(value))
     return value

@@ -12,6 +12,7 @@ from companion.engine import IllegalInput, find_ruleset, ruleset_ids
 from companion.engine.core import MAX_AMOUNT, Ruleset
 from companion.gamefile import GameFileError
 from companion.network.wifi import WifiCredentials, qr_payload
+from companion.words import N_
 
 from .access import AccessDenied, Permission
 from .api import accepted, as_seen_here, last_events, limit, running_state
@@ -19,6 +20,7 @@ from .context import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .csrf import generate_csrf
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, renewed_session, requires
+from .phone_words import phone_language, refusal_said
 from .renaming import rename_in_game_file
 
 host = Blueprint("host", __name__, url_prefix="/api/host")
@@ -31,7 +33,7 @@ def post_login() -> Any:
     """Become the host with the PIN shown on the table's screen."""
     body = json_body()
     if not context().access.try_pin(field(body, "pin", str).strip(), request.remote_addr):
-        raise AccessDenied("wrong PIN")
+        raise AccessDenied(N_("wrong PIN"))
     renewed_session(lambda old, new: context().access.renew(old, new, host=True))
     session["host"] = True
     session["looker"] = True
@@ -119,7 +121,7 @@ def post_resume() -> Any:
     game_id = field(json_body(), "game", int)
     ctx = context()
     if all(g.id != game_id for g in ctx.table.journal.games()):  # type: ignore[attr-defined]
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFound(N_("there is no game {n}"), n=game_id)
     state = ctx.table.resume(game_id, source="host")
     return jsonify(as_seen_here(state, last_events(state)))  # type: ignore[arg-type]
 
@@ -134,7 +136,7 @@ def post_import() -> Any:
     try:
         game = ctx.table.journal.import_game(text)  # type: ignore[attr-defined]
     except GameFileError as error:
-        raise BadRequest(f"the game file cannot be used: {error}") from None
+        raise BadRequest(N_("the game file cannot be used: {error}"), error=error) from None
     state = ctx.table.resume(game.id, source="host")
     return jsonify(as_seen_here(state, last_events(state)))  # type: ignore[arg-type]
 
@@ -145,7 +147,7 @@ def get_export() -> Any:
     """The current game as a game file (JSON Lines), to download."""
     game = context().table.game
     if game is None:
-        raise Conflict("no game is running")
+        raise Conflict(N_("no game is running"))
     text = game.export()  # type: ignore[attr-defined]
     return Response(text, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="game-{game.id}.jsonl"'})
@@ -170,9 +172,9 @@ def post_remove_player() -> Any:
     ctx = context()
     state = running_state(seq, game)
     if all(p["name"] != player for p in state["players"]):
-        raise NotFound(f"there is no player called {player!r}")
+        raise NotFound(N_("there is no player called {value}"), value=repr(player))
     if "bankrupt" not in find_ruleset(state["ruleset"]).verbs():
-        raise Conflict(f"{state['ruleset']} has no way to leave a game in progress")
+        raise Conflict(N_("{ruleset} has no way to leave a game in progress"), ruleset=state["ruleset"])
     update = ctx.table.submit({"act": {"player": player, "do": "bankrupt"}}, source="host", expect_seq=seq,
                               expect_game=game)
     ctx.access.free_seat(player)
@@ -191,8 +193,11 @@ def post_rename_player() -> Any:
     try:
         text = rename_in_game_file(game.export(), old, new)  # type: ignore[union-attr]
         copy = ctx.table.journal.import_game(text)  # type: ignore[attr-defined]
-    except (GameFileError, IllegalInput) as error:
-        raise BadRequest(f"cannot rename {old!r} to {new!r}: {error}") from None
+    except GameFileError as error:
+        raise BadRequest(N_("cannot rename {old} to {new}: {error}"), old=repr(old), new=repr(new), error=error) from None
+    except IllegalInput as error:  # the names: said in the phone's language
+        raise BadRequest(N_("cannot rename {old} to {new}: {error}"), old=repr(old), new=repr(new),
+                         error=refusal_said(error, phone_language(), None)) from None
     state = ctx.table.resume(copy.id, source="host")
     ctx.access.rename_seat(old, new)
     return jsonify(as_seen_here(state, last_events(state)))  # type: ignore[arg-type]

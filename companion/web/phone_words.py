@@ -9,7 +9,10 @@ from typing import Any
 
 from flask import has_request_context, request, session
 
+from companion.engine.board import Board
+from companion.errors import IllegalInput
 from companion.words import ENGLISH, LANGUAGES, SOURCE_LANGUAGE, Words, catalogue_path, negotiate
+from companion.words.engine_messages import say
 
 KEY = "lang"  # the session's key: the phone's own choice
 
@@ -38,6 +41,14 @@ def phone_words() -> Words:
 def said(msgid: str, **args: Any) -> str:
     """The web server's own words to a phone (a refusal it makes itself), in that phone's language."""
     return phone_words().t(msgid, **args)
+
+
+def refusal_said(error: IllegalInput, language: str, board: Board | None) -> str:
+    """The engine's refusal in ``language`` (its message said by the engine's renderer, the spaces and cards of
+    ``board`` by their names in it); English, or a room's own ready sentence: as the refusal says it."""
+    if language == SOURCE_LANGUAGE or error.literal:
+        return str(error)
+    return say(Words.for_language(language, board), error.message)
 
 
 @lru_cache(maxsize=None)

@@ -11,7 +11,9 @@ import json
 from typing import Any
 
 from companion.engine import IllegalInput, State, apply
+from companion.engine.messages import english
 from companion.gamefile import game_file_lines, parse_lines
+from companion.words import N_
 
 
 def _swap(value: Any, old: str, new: str) -> Any:
@@ -24,13 +26,21 @@ def _keys(mapping: Any, old: str, new: str) -> Any:
     return {_swap(k, old, new): v for k, v in mapping.items()}
 
 
+def _refused(msgid: str, name: str) -> IllegalInput:
+    """A refusal naming a player (quoted as sent), said in English by the engine's renderer, or in another language
+    (:func:`.phone_words.refusal_said`)."""
+    error = IllegalInput(msgid, {"value": name})
+    error.render = english
+    return error
+
+
 def rename_setup(setup: dict[str, Any], old: str, new: str) -> dict[str, Any]:
     setup = dict(setup)
     players = setup.get("players")
     if not isinstance(players, list) or old not in players:
-        raise IllegalInput(f"there is no player called {old!r}")
+        raise _refused(N_("there is no player called {value}"), old)
     if new in players:
-        raise IllegalInput(f"there is a player called {new!r} already")
+        raise _refused(N_("there is a player called {value} already"), new)
     setup["players"] = [_swap(p, old, new) for p in players]
     if "deal" in setup:
         setup["deal"] = _keys(setup["deal"], old, new)

@@ -25,6 +25,8 @@ from cheroot import server, wsgi
 from flask import Flask
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
+from companion.words import N_
+
 from .addresses import device, is_own
 from .doorway import Doorway
 
@@ -153,7 +155,7 @@ class ChunkedBody(server.ChunkedRFile):
         if not line.endswith(b"\n"):
             if len(line) > CHUNK_LINE_BYTES:
                 raise BadRequest(f"a chunk's size line is longer than {CHUNK_LINE_BYTES} bytes")
-            raise BadRequest("the body ended before its last chunk")
+            raise BadRequest(N_("the body ended before its last chunk"))
         size_text = line.split(b";", 1)[0].strip()
         if not _CHUNK_SIZE.fullmatch(size_text):
             raise BadRequest(f"bad chunk size {size_text[:20]!r}")
@@ -166,7 +168,7 @@ class ChunkedBody(server.ChunkedRFile):
             raise RequestEntityTooLarge(f"the body is over {self.limit} bytes")
         chunk = self.rfile.read(size)
         if len(chunk) < size or self.rfile.read(2) != b"\r\n":
-            raise BadRequest("the body ended in the middle of a chunk")
+            raise BadRequest(N_("the body ended in the middle of a chunk"))
         self.data_read += size
         self.buffer += chunk
 

@@ -64,6 +64,15 @@ class Words:
         text = self.gettext(msgid)
         return text.format(**args) if args else text
 
+    def told(self, said: Any) -> str:
+        """What a driver or the network reports as data (a ``Said``: ``.msg`` of the table's catalogue and
+        ``.args``) in this language; an argument that is one in its turn is said first. A plain string is as it is."""
+        if isinstance(said, str):
+            return said
+        args = {name: self.told(value) if hasattr(value, "msg") and hasattr(value, "args") else value
+                for name, value in said.args.items()}
+        return self.t(said.msg, **args)
+
     def nt(self, singular: str, plural: str, n: int, **args: Any) -> str:
         """As :meth:`t`, the form for ``n`` (``n`` is an argument too)."""
         return self.ngettext(singular, plural, n).format(n=self.number(n), **args)

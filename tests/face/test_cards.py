@@ -65,3 +65,17 @@ def test_an_unreadable_list_is_said(tmp_path):
     path.write_text("{not json")
     with pytest.raises(CardRefused, match="cannot be read"):
         CardBook(path)
+
+
+def test_an_unreadable_list_is_set_aside_and_said_in_the_tables_language(tmp_path):
+    from companion.face.cards import open_card_book
+    from companion.words import Words
+
+    path = tmp_path / "c.json"
+    path.write_text("{not json")
+    book, trouble = open_card_book(path)
+    assert trouble is not None and (tmp_path / "c.damaged").exists() and book.find("04aa") is None
+    assert str(trouble).startswith(f"{path}: the cards' list cannot be read (")
+    assert str(trouble).endswith(": set aside as c.damaged; register the cards again")
+    german = Words.for_language("de").told(trouble)
+    assert "die Kartenliste ist unlesbar" in german and german.endswith("beiseitegelegt als c.damaged; die Karten neu anmelden")

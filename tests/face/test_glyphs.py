@@ -36,6 +36,15 @@ def catalogue_strings() -> list[tuple[str, str]]:
     return found
 
 
+def templates() -> list[tuple[str, str]]:
+    """(domain, msgid) of every template: the English."""
+    found = []
+    for pot in sorted(LOCALES.glob("*.pot")):
+        with pot.open("rb") as file:
+            found += [(pot.stem, m.id) for m in read_po(file) if m.id and isinstance(m.id, str)]
+    return found
+
+
 @pytest.fixture(scope="module")
 def painter() -> Painter:
     return Painter()
@@ -68,3 +77,15 @@ def test_the_bundled_fonts_are_what_glyphs_makes(tmp_path: Path, name: str) -> N
         ImageDraw.Draw(a).text((0, 0), chr(code), font=bundled, fill=1)
         ImageDraw.Draw(b).text((0, 0), chr(code), font=made, fill=1)
         assert a.tobytes() == b.tobytes(), hex(code)
+
+
+def test_no_catalogue_string_draws_a_question_mark_its_source_did_not_have() -> None:
+    """latin1() writes "?" for a character the fonts cannot draw: none of the catalogues' may become one ("↔",
+    "−"), or the OLED shows a question nobody asked."""
+    strings = catalogue_strings() + [(f"{domain}.pot", msgid) for domain, msgid in templates()]
+    turned = {where + ": " + text for where, text in strings if latin1(text).count("?") > text.count("?")}
+    assert not turned, sorted(turned)[:10]
+
+
+def test_latin1_draws_arrows_and_the_minus_sign_with_ascii() -> None:
+    assert latin1("Ann ↔ Bob, −50 $, A → B") == "Ann <> Bob, -50 $, A -> B"

@@ -13,6 +13,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.drivers.clock import SimClock
 from companion.drivers.faults import Kept
+from companion.drivers.said import Said
 from companion.drivers.lights import SeatLeds
 from companion.face.cues import CueFeed
 from companion.face.seat_lights import BLINK, CHASE_STEP, SeatLights
@@ -36,7 +37,7 @@ class Rig:
         self.clock = SimClock()
         self.journal = Journal(tmp_path / "games.sqlite3")
         self.table = Table(self.journal)
-        self.notices: list[str] = []
+        self.notices: list[Said] = []
         self.leds = SeatLeds(LED_PINS, pin_factory=self.factory)
         self.lights = SeatLights(Kept("Seat lights", lambda: self.leds, clock=self.clock, notify=self.notices.append),
                                  len(LED_PINS), clock=self.clock)
@@ -142,10 +143,10 @@ def test_a_failing_light_is_a_notice_and_the_game_goes_on(rig: Rig) -> None:
     rig.table.new_game({"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1})
     rig.table.submit({"roll": [1, 2]}, source="test")
     assert rig.table.state["seq"] == 1  # type: ignore[index]
-    assert rig.notices == ["Seat lights: input/output error"]
+    assert [str(n) for n in rig.notices] == ["Seat lights: input/output error"]
     rig.lights.driver.open_device = lambda: rig.leds
     rig.wait(2.0)  # past the back-off
-    assert rig.notices[-1] == "Seat lights: working again" and rig.values() == (1, 0, 0, 0, 0, 0)
+    assert str(rig.notices[-1]) == "Seat lights: working again" and rig.values() == (1, 0, 0, 0, 0, 0)
 
 
 def test_on_the_table_a_strip_that_fails_is_a_notice_on_the_oled_and_the_game_goes_on(tmp_path: Path) -> None:

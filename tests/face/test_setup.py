@@ -6,6 +6,7 @@ import pytest
 
 from companion.engine import find_ruleset, new_game, ruleset_ids
 from companion.face.screens import COLS
+from companion.words import LANGUAGES, Words
 from companion.face.setup import OptionSetting, button_options, chosen, ruleset_title, words
 
 
@@ -71,6 +72,10 @@ def test_words() -> None:
 
 def test_every_ruleset_has_its_own_title_that_fits_a_menu_row() -> None:
     """The whole board names cut to a row made both landlord's games read "The landlord's game, 19~"."""
-    titles = [ruleset_title(find_ruleset(r)) for r in ruleset_ids()]
-    assert len(set(titles)) == len(titles)
-    assert all(len(t) < COLS["small"] - 1 for t in titles)  # beside the cursor mark, never cut
+    for language in LANGUAGES:
+        words = Words.for_language(language)
+        titles = [ruleset_title(find_ruleset(r), words) for r in ruleset_ids()]
+        assert len(set(titles)) == len(titles)
+        assert all(len(t) < COLS["small"] - 1 for t in titles), titles  # beside the cursor mark, never cut
+        if language != "en":  # said in the language (a historical game's name may keep its English)
+            assert ruleset_title(find_ruleset("classic"), words) != ruleset_title(find_ruleset("classic"))

@@ -194,12 +194,12 @@ def test_a_reader_that_stops_answering_is_said_and_the_buttons_do_everything(tmp
         t.play("WAIT 500")
         t.chip.plugged = False
         t.play("WAIT 3000")
-        assert STOPPED in t.text()
+        assert str(STOPPED) in t.text()
         t.play("ROLL", "DICE 3 5", "WAIT 700", "YES")  # read the question, then buy
         assert t.state["spaces"]["vermont-avenue"]["owner"] == "Ann"
         t.chip.plugged = True
         t.play("WAIT 2000")
-        assert STOPPED not in t.text()
+        assert str(STOPPED) not in t.text()
         t.play("TAP Bob")
         assert t.text().startswith("Bob $1500")
 

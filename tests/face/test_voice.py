@@ -18,6 +18,7 @@ import pytest
 from companion.drivers.audio import AudioOut
 from companion.drivers.clock import SimClock
 from companion.drivers.faults import Kept
+from companion.drivers.said import Said
 from companion.drivers.speech import EspeakVoice, Mouth, VoiceUnavailable
 from companion.engine import apply, find_ruleset
 from companion.face.cues import CueFeed, Cues, cues_of, number_words, sentences
@@ -149,7 +150,7 @@ def speaker(mouth: Kept[Mouth], start: bool = True) -> Speaker:
 
 
 def test_a_new_question_drops_the_sentences_still_waiting() -> None:
-    notices: list[str] = []
+    notices: list[Said] = []
     s = speaker(Kept("Voice", lambda: Mouth(espeak(), Sink.out()), clock=SimClock(), notify=notices.append),
                 start=False)
     s.on_cues(Cues(speech=("Bob lands on Boardwalk.", "Bob, buy Boardwalk?"), prompt="1:buy:Bob"), [])
@@ -191,15 +192,15 @@ def test_the_table_never_waits_for_the_voice(tmp_path: Path) -> None:
 
 
 def test_a_voice_that_fails_is_a_notice_and_the_speaker_goes_on() -> None:
-    notices: list[str] = []
+    notices: list[Said] = []
 
     def no_device() -> Mouth:
-        raise VoiceUnavailable("espeak-ng is not installed (apt-get install espeak-ng)")
+        raise VoiceUnavailable(Said("{program} is not installed (apt-get install espeak-ng)", {"program": "espeak-ng"}))
 
     s = speaker(Kept("Voice", no_device, clock=SimClock(), notify=notices.append), start=False)
     s.on_cues(Cues(speech=("Bob lands on Boardwalk.",), prompt="1"), [])
     s.speak(s._waiting.popleft())
-    assert notices == ["Voice: espeak-ng is not installed (apt-get install espeak-ng)"]
+    assert [str(n) for n in notices] == ["Voice: espeak-ng is not installed (apt-get install espeak-ng)"]
     assert s.said == []
 
 
@@ -209,3 +210,16 @@ def test_each_input_gives_its_cues_once(tmp_path: Path) -> None:
     cues = cues_of(state, after, events)
     assert cues.lit == {1: "blink"} and cues.sounds == ("money-out",) and cues.chase is None
     assert cues.as_json()["speech"][0] == "Bob lands on Boardwalk."
+
+
+def test_a_question_after_a_name_keeps_a_spaces_capital_in_every_language() -> None:
+    start = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1,
+             "start": {"players": {"Ann": {"cash": 1500, "space": "go"}}, "turn": "Ann"}}
+    state, _ = apply(None, {"setup": start})
+    after, events = apply(state, {"roll": [3, 3]})  # Oriental Avenue, for sale
+    said = {lang: sentences(state, after, events, Words.for_language(lang, find_ruleset("classic").board))[-1]
+            for lang in ("en", "de", "fr", "es")}
+    assert said["en"] == "Ann, buy Oriental Avenue for one hundred dollars?"
+    assert "Ann, Oriental Avenue" in said["de"] and "oriental" not in said["de"]
+    assert all("Oriental Avenue" in text for text in said.values()), said
+    assert said["es"].startswith("Ann, ¿comprar") and said["fr"].startswith("Ann, acheter")

@@ -41,7 +41,7 @@ def _refusals(state: dict[str, Any]) -> list[str]:
     if state.get("winner") is not None:
         return []
     name = state["turn"]["player"]
-    return [reason for _, reason in ruleset.judged_acts(state, name)[1]]
+    return [str(reason) for _, reason in ruleset.judged_acts(state, name)[1]]
 
 
 def _probes(state: dict[str, Any]) -> list[str]:

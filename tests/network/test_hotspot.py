@@ -24,7 +24,7 @@ def nm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeNetworkManager:
 
 def adapter(tmp_path: Path, mode: str, told: list[str], **kwargs: object) -> NetworkAdapter:
     options: dict = {"credentials": tmp_path / "games.wifi.json", "country": "", "channel": 6,
-                     "notify": told.append, "wait": 0.3, "poll": 0.05, **kwargs}
+                     "notify": lambda said: told.append(str(said)), "wait": 0.3, "poll": 0.05, **kwargs}
     return NetworkAdapter(mode, **options)  # type: ignore[arg-type]
 
 

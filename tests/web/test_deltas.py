@@ -111,9 +111,13 @@ def test_the_page_holds_the_state_after_every_input_of_a_bot_game(serving: tuple
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    packed: list[str | None] = []  # the stream's Content-Encoding as Chromium received it
+    page.on("response", lambda answer: packed.append(answer.headers.get("content-encoding"))
+            if answer.url.endswith("/api/stream") else None)
     page.goto(server.url + f"/join#code={CODE}&player=Ann")
     page.wait_for_selector("#live.on")
     page.wait_for_function("() => window.app.session && window.app.session.player === 'Ann'")
+    assert packed and set(packed) == {"gzip"}  # Chromium asks for gzip: the deltas below came through it
     page.evaluate("() => { window.deltas = 0; window.app.stream.addEventListener('delta', () => window.deltas++); }")
     bots = Bots(table, host, "addon", seed=9)
     inputs = 0

@@ -14,7 +14,7 @@ from companion.table import Table
 from companion.web import WebServer
 
 from .conftest import CODE
-from .test_browser import browser, expect_text, join, phone, server, shot, table  # noqa: F401 - fixtures
+from .test_browser import ARTIFACTS, browser, expect_text, join, phone, server, shot, table  # noqa: F401 - fixtures
 
 NBSP = "\u00a0"
 
@@ -72,3 +72,50 @@ def test_a_phones_choice_of_language_stays_with_its_seat(server: WebServer, tabl
     expect_text(page.locator("#who"), "Bob")
     assert page.locator("#language").input_value() == "fr"
     assert not page.errors
+
+
+def test_the_deeds_panel_and_the_story_in_each_phones_language(server: WebServer, table: Table,  # noqa: F811
+                                                               phone_in: Any) -> None:
+    """Each player buys a street; each phone opens its deed: the reasons the engine refuses an act on it (the
+    deeds panel) and the story, in the phone's language; the English phone's as the engine says them. Screenshots
+    at 390x844 of the deed card open, the deeds panel and the story: test-artifacts/web/languages-{deed,deeds,
+    story}-*.png."""
+    url = server.url + f"/join#code={CODE}"
+    phones = {"de": phone_in(url, "de-DE", "de-DE,de;q=0.9,en;q=0.5"), "es": phone_in(url, "es-ES", "es-ES,es;q=0.9"),
+              "en": phone_in(url, "en-GB", "en-GB,en;q=0.8")}
+    streets = {"de": ("Ann", "Baltic Avenue"), "es": ("Bob", "Oriental Avenue"), "en": ("Cy", "Vermont Avenue")}
+    for language, (player, _) in streets.items():
+        join(phones[language], player)
+    for roll in ([1, 2], [1, 5], [2, 6]):  # Ann to Baltic Avenue, Bob to Oriental Avenue, Cy to Vermont Avenue
+        table.submit({"roll": roll}, source="test")
+        table.submit({"answer": "yes"}, source="test")
+    log = table.state["log"]
+    english_story = phones["en"].locator("#story li")
+    expect_text(english_story.first, log[-1])
+    assert english_story.all_inner_texts() == log[::-1]  # the English phone: the state's log as it is
+    for language in ("de", "es"):
+        story = phones[language].locator("#story li")
+        assert story.count() == len(log)
+        told = story.all_inner_texts()
+        assert not set(told) & set(log), [line for line in told if line in log]  # not one English line left
+    expect_text(phones["de"].locator("#story li").nth(1), "Cy zahlt der Bank 100 $ für Vermont Avenue")
+    refusals = {}
+    for language, (player, street) in streets.items():
+        page = phones[language]
+        page.locator(f'[data-player="{player}"] button.deed').first.click()
+        expect_text(page.locator("#deed-title"), street)
+        whys = page.locator("#deed-card .why")
+        whys.first.wait_for()
+        refusals[language] = whys.all_inner_texts()
+        page.screenshot(path=str(ARTIFACTS / f"languages-deed-{language}.png"))  # 390x844: the deed card open
+        page.locator("#deed-card button[autofocus]").click()  # closed: the deeds panel and the story below it
+        page.locator("#mine-panel").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"languages-deeds-{language}.png"))
+        page.locator("#story-panel").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"languages-story-{language}.png"))
+    assert refusals["en"] and all(": " in why for why in refusals["en"]), refusals
+    for language in ("de", "es"):
+        assert len(refusals[language]) == len(refusals["en"]), refusals
+        assert not any("cannot" in why or "mortgaged" in why or "there is none" in why for why in refusals[language])
+    assert any("Hypothek" in why for why in refusals["de"]) and any("hipoteca" in why for why in refusals["es"])
+    assert not any(page.errors for page in phones.values())

@@ -16,11 +16,12 @@ from companion.drivers import clock as clocks
 from companion.drivers.audio import AudioOut
 from companion.drivers.tunes import SpeakerTunes
 from companion.face.sounds import Hush
+from companion.words import Words
 
 from ..mock import mock_station
 from ..parts import mouth_opener
 from ..station import TICK
-from .keys import HELP, TAP_TIME, CardPrompt, HeldKeys, split_keys
+from .keys import CARD_LINE, HELP, TAP_TIME, CardPrompt, HeldKeys, split_keys
 
 
 def speaker_sound(sound: bool) -> dict[str, Any]:
@@ -108,16 +109,21 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, s
                 if latest[0] is not shown and latest[0] is not None:
                     shown = latest[0]
                     picture = frame_text(shown, size.columns, size.lines, station.controller.shown, screen)
-                    keys_help = (HELP[0], asking) if asking is not None else HELP
+                    w = station.controller.words  # the table's language (the host menu may change it)
+                    keys_help = tuple(w.t(line) for line in HELP)
+                    if asking is not None:
+                        keys_help = (keys_help[0], w.t(CARD_LINE, typed=cards.typing))
                     names = [p["name"] for p in station.table.state["players"]] if station.table.state else []
                     out.write("\x1b[H" + picture.replace("\n", "\x1b[K\n") + "\x1b[K\n")
-                    out.write(f"seats: {blocks(lit[:len(names)] if lit else (), names)}\x1b[K\n")
-                    out.write(f"phone page: {url or 'not running'}\x1b[K\n" + "\x1b[K\n".join(keys_help) + "\x1b[J")
+                    out.write(w.t("seats: {seats}", seats=blocks(lit[:len(names)] if lit else (), names)) + "\x1b[K\n")
+                    out.write(w.t("phone page: {url}", url=url or w.t("not running")) + "\x1b[K\n"
+                              + "\x1b[K\n".join(keys_help) + "\x1b[J")
                     out.flush()
         except KeyboardInterrupt:  # Ctrl-C as a signal (cbreak mode keeps signals): a way to quit like q
             pass
         finally:
             signal.signal(signal.SIGCONT, previous_cont)
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-    out.write(f"\nThe game is saved in {journal_path}: `companion demo` resumes it.\n")
+    words = Words.for_language(language)
+    out.write("\n" + words.t("The game is saved in {path}: `companion demo` resumes it.", path=journal_path) + "\n")
     return 0

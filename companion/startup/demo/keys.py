@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.words import N_
+
 
 KEYS = {"r": "ROLL", " ": "ROLL", "y": "YES", "\r": "YES", "\n": "YES", "n": "NO", "p": "PREV", ",": "PREV",
         "\x1b[D": "PREV", ".": "NEXT", "\x1b[C": "NEXT", "m": "MENU"}
-HELP = ("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT",
-        "      m MENU · M hold MENU (host menu) · t tap a card · q or Ctrl-C quit")
+#: What the terminal shows while a card's name is typed (said in the table's language).
+CARD_LINE = N_("tap which card? {typed}_  (enter: tap · esc: cancel)")
+#: The keys, as the terminal shows them below the OLED (said in the table's language).
+HELP = (N_("keys: r/space ROLL · y/enter YES · n NO · p/←/, PREV · ./→ NEXT"),
+        N_("      m MENU · M hold MENU (host menu) · t tap a card · q or Ctrl-C quit"))
 TAP_TIME = 0.4  # a card typed after t stays on the (virtual) reader this long
 #: A held key's repeats come this close together (every 30-40 ms; 80 at the slowest common setting): a key again
 #: within this long of the last one is a repeat. It is also how long a key's button stays down.
@@ -128,7 +133,7 @@ class CardPrompt:
 
     def line(self) -> str | None:
         """What the terminal shows while a name is typed."""
-        return None if self.typing is None else f"tap which card? {self.typing}_  (enter: tap · esc: cancel)"
+        return None if self.typing is None else CARD_LINE.format(typed=self.typing)
 
 
 def split_keys(text: str) -> list[str]:

@@ -20,7 +20,7 @@ export function drawDeed() {
   const printed = (app.board.deeds || {})[id] || { lines: [], notes: [] };
   const rec = (app.state.spaces || {})[id];
   const band = el("div", { class: "band" }, el("h2", { id: "deed-title" }, space.name),
-    space.group ? el("p", { class: "group" }, groupName(space.group) + " group") : null);
+    space.group ? el("p", { class: "group" }, t("{group} group", { group: t(space.group) !== space.group ? t(space.group) : groupName(space.group) })) : null);
   if (space.colour) band.style.setProperty("--gc", space.colour);
   const rows = printed.lines.map(([label, value]) => el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, value)));
   const status = [];

@@ -54,12 +54,12 @@ export function renderMine(state) {
       ? el("button", { type: "button", class: cls, "data-verb": verb, "data-label": label, on: { click: () => deedAct(verb, id) } }, label)
       : null;
     const offered = [
-      space.kind === "street" && !rec.mortgaged && !rec.hotel && button("build", rec.houses === 4 ? "Build hotel" : "Build house", ""),
-      (rec.houses || rec.hotel) && button("sell", rec.hotel ? "Sell hotel" : "Sell house"),
-      !rec.mortgaged && !rec.houses && !rec.hotel && button("mortgage", "Mortgage"),
-      rec.mortgaged && button("unmortgage", "Lift mortgage", ""),
-      space.kind === "land" && !rec.improvement && button("improve", "Improve"),  // magie-1924, before the throw
-      space.kind === "land" && !rec.sign && button("sign", "Put sign here"),
+      space.kind === "street" && !rec.mortgaged && !rec.hotel && button("build", rec.houses === 4 ? t("Build hotel") : t("Build house"), ""),
+      (rec.houses || rec.hotel) && button("sell", rec.hotel ? t("Sell hotel") : t("Sell house")),
+      !rec.mortgaged && !rec.houses && !rec.hotel && button("mortgage", t("Mortgage")),
+      rec.mortgaged && button("unmortgage", t("Lift mortgage"), ""),
+      space.kind === "land" && !rec.improvement && button("improve", t("Improve")),  // magie-1924, before the throw
+      space.kind === "land" && !rec.sign && button("sign", t("Put sign here")),
     ];
     row.append(...offered.filter(Boolean));  // a verb the ruleset lacks gives null: never the text "null"
     box.append(row);
@@ -80,7 +80,7 @@ export function renderMine(state) {
   const more = $("more-actions");
   more.replaceChildren();
   if (verbs.has("bankrupt")) {
-    more.append(el("button", { type: "button", class: "danger", on: { click: () => confirm(`${me}: give up and go bankrupt?`) && act("bankrupt") } }, t("Go bankrupt")));
+    more.append(el("button", { type: "button", class: "danger", on: { click: () => confirm(t("{player}: give up and go bankrupt?", { player: me })) && act("bankrupt") } }, t("Go bankrupt")));
   }
   const other = [...verbs].filter((v) => !KNOWN_VERBS.has(v));
   if (other.length) {
@@ -232,8 +232,8 @@ function landlordControls(state, me, verbs, box) {
   }
   if (verbs.has("repay")) {
     for (const loan of (state.loans || []).filter((l) => l.borrower === me)) {
-      box.append(el("div", { class: "mine-row" }, el("span", { class: "deed" }, `Loan ${loan.id}: ${money(loan.amount)} from `
-        + `${loan.lender === "bank" ? "the bank" : loan.lender}`),
+      box.append(el("div", { class: "mine-row" }, el("span", { class: "deed" }, t("Loan {id}: {amount} from {lender}",
+        { id: loan.id, amount: money(loan.amount), lender: loan.lender === "bank" ? t("the bank") : loan.lender })),
       el("button", { type: "button", class: "secondary", on: { click: () => act("repay", { loan: loan.id }) } }, t("Repay"))));
     }
   }

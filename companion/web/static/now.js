@@ -66,7 +66,7 @@ function die(face) {
   return drawn;
 }
 
-// The story: the game's log, newest first.
+// The story: the game's log, newest first (in the phone's language: said.log).
 export function renderStory(state) {
-  $("story").replaceChildren(...[...state.log].reverse().map((line) => el("li", {}, line)));
+  $("story").replaceChildren(...[...((state.said && state.said.log) || state.log)].reverse().map((line) => el("li", {}, line)));
 }

@@ -2,7 +2,7 @@
 // it reads from that: names of spaces, cards and colour groups, the players' colours, sums of money, whose deeds,
 // and whom this phone acts for; and the DOM helper every view draws with.
 
-import { moneyIn } from "./words.js";
+import { moneyIn, t } from "./words.js";
 
 // The DOM helper: an element by its id, and new HTML and SVG elements with their attributes, listeners and children.
 export const $ = (id) => document.getElementById(id);
@@ -46,9 +46,11 @@ export const player = (name) => app.state.players.find((p) => p.name === name);
 // A card as people name it ("Get out of jail free"), from the board data; the id where none is known.
 export const cardName = (id) => (app.board && app.board.cards && app.board.cards[id]) || id;
 export const deedsOf = (state, name) => Object.entries(state.spaces || {}).filter(([, rec]) => rec.owner === name).map(([id]) => id);
-export const groupName = (group) => (group ? group.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()) : "");
+// A colour group or a space's kind in the phone's language (page_vocabulary.py), else its id in words.
+const named = (id) => (t(id) !== id ? t(id) : id.replace(/-/g, " ")).replace(/^./, (c) => c.toUpperCase());
+export const groupName = (group) => (group ? named(group) : "");
 
-export const kindName = (kind) => kind.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+export const kindName = named;
 export const sortedDeeds = (state, name) => deedsOf(state, name).sort((a, b) => groupOrder(a).localeCompare(groupOrder(b)));
 
 // Groups in board order (where each group's first space is), the spaces of a group in board order.

@@ -1,0 +1,50 @@
+"""The command line's language: what ``companion run/demo/replay/games/check-board/simulate`` print to a person is
+in the table's catalogue, said in one language chosen once per command (docs/languages.md):
+
+1. the command's ``--language`` (``replay``, ``demo``);
+2. else the config's ``language`` (``run``: the table's language, the OLED's and the terminal's alike);
+3. else the environment's locale, as gettext reads it: ``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``
+   (``de_DE.UTF-8`` is German; ``C``, ``POSIX`` or a language the table does not speak is English);
+4. else English.
+
+argparse's own help and usage stay English (docs/languages.md says why).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from companion.words import LANGUAGES, SOURCE_LANGUAGE, Words
+
+#: The environment's variables that name the locale of messages, in gettext's order (the first set one wins).
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def environment_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language the environment's locale names, if the table speaks it (``de_AT.UTF-8`` → ``de``)."""
+    environ = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = environ.get(name)
+        if value:
+            language = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            return language if language in LANGUAGES else None
+    return None
+
+
+def chosen_language(option: str | None = None, config: str | None = None,
+                    environ: Mapping[str, str] | None = None) -> str:
+    """The command's language: its option, else the config's, else the environment's, else English."""
+    for language in (option, config, environment_language(environ)):
+        if language in LANGUAGES:
+            return str(language)
+    return SOURCE_LANGUAGE
+
+
+def terminal_words(language: str) -> Words:
+    """The words of the command line in ``language`` (English loads nothing); English when Babel, which the other
+    languages need, is not installed (the simulator's install, ``pip install -e .``, has no table extra)."""
+    try:
+        return Words.for_language(language)
+    except ImportError:
+        return Words.for_language(SOURCE_LANGUAGE)
