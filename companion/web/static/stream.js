@@ -190,12 +190,14 @@ export function renderMoney(state) {
 // until then. Each is shown once its module has drawn it: never an empty panel meanwhile.
 export const auctionView = later(() => import("./auction.js"));
 export const tradeView = later(() => import("./trade.js"));
+// Drawn after the other panels (its module came meanwhile): the header's held panel (renderMe) follows it then.
+const drawLater = (view, draw) => { const now = view.ready(); view((module) => { draw(module); if (!now) renderMe(app.state); }); };
 function renderAuction(state) {
-  if (state.auction || auctionView.ready()) auctionView((view) => view.renderAuction(state));
+  if (state.auction || auctionView.ready()) drawLater(auctionView, (view) => view.renderAuction(state));
   else $("auction-panel").hidden = true;
 }
 function renderTrade(state) {
-  if (state.trade || tradeView.ready()) return tradeView((view) => view.renderTrade(state));
+  if (state.trade || tradeView.ready()) return drawLater(tradeView, (view) => view.renderTrade(state));
   const shown = canTrade(state);
   $("trade-panel").hidden = !shown;
   $("trade-new").hidden = !shown;
