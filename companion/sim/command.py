@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from companion.engine import CompanionError, find_ruleset, new_game, ruleset_ids
+from companion.words import ENGLISH, N_, Words
 
 from .compare import Comparison, Comparisons, play_arms
 from .game import DEFAULT_TURN_CAP, GameRecord, GameSpec, play_game
@@ -208,11 +209,12 @@ class Report(Protocol):
 
     def as_json(self) -> dict[str, Any]: ...
 
-    def as_text(self) -> str: ...
+    def as_text(self, words: Words = ENGLISH) -> str: ...
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """One run (or, with ``--compare``, pairs of games) reported as text or JSON, and the SVG of ``--plot``."""
+    words = getattr(args, "words", ENGLISH)  # the command's language (companion.startup.speaking)
     unit = "pairs" if args.compare else "games"
     args.games = (DEFAULT_PAIRS if args.compare else DEFAULT_GAMES) if args.games is None else args.games
     try:
@@ -228,7 +230,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(report.as_json(), out, indent=1)
         out.write("\n")
     else:
-        out.write(report.as_text() + "\n")
+        out.write(report.as_text(words=words) + "\n")
     if args.plot:  # after the report: a plot that cannot be written never loses the run
         try:
             Path(args.plot).write_text(svg(), "utf-8")
@@ -236,7 +238,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             print(f"companion simulate: {args.plot}: {error.strerror}", file=sys.stderr)
             return 1
         if not args.json:
-            out.write(f"  {drawn} {args.plot}\n")
+            out.write(f"  {words.t(drawn)} {args.plot}\n")
     return 0
 
 
@@ -248,7 +250,7 @@ def run_one(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
     _check(spec, args)
     summary = simulate(spec, args.games, args.workers, None if args.quiet else sys.stderr)
     title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
-    return summary, lambda: heat_map_svg(summary.board, summary.results()["landings"], title), "heat map written to"
+    return summary, lambda: heat_map_svg(summary.board, summary.results()["landings"], title), N_("heat map written to")
 
 
 def run_compare(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
@@ -269,7 +271,7 @@ def run_compare(args: argparse.Namespace) -> tuple[Report, Callable[[], str], st
         _check(spec, args)
     results = compare_many(spec_a, arms, args.games, args.workers, None if args.quiet else sys.stderr)
     report: Report = results[0] if len(results) == 1 else Comparisons(results)
-    return report, lambda: comparison_svg(results[0].results()), "game lengths and cash in play drawn in"
+    return report, lambda: comparison_svg(results[0].results()), N_("game lengths and cash in play drawn in")
 
 
 def _check(spec: GameSpec, args: argparse.Namespace) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import companion.engine
 import companion.sim
 from companion.engine import find_ruleset
+from companion.words import ENGLISH, Words
 
 from .game import GameRecord, GameSpec, play_game
 from .tally import CASH_STEP
@@ -237,7 +238,8 @@ class Comparison:
     def as_json(self) -> dict[str, Any]:
         return {"results": self.results(), "timing": self.timing()}
 
-    def as_text(self) -> str:
+    def as_text(self, words: Words = ENGLISH) -> str:
+        """The readable report (English for now: docs/languages.md, "Not yet in every language")."""
         res, tim = self.results(), self.timing()
         figures = res["figures"]
         out = [f"{res['ruleset']}: {res['pairs']} pairs of games of {res['players']} bots, seed {res['seed']}",
@@ -325,7 +327,8 @@ class Comparisons:
     def as_json(self) -> dict[str, Any]:
         return {"comparisons": [c.results() for c in self.comparisons], "timing": self.comparisons[0].timing()}
 
-    def as_text(self) -> str:
+    def as_text(self, words: Words = ENGLISH) -> str:
+        """The table and each B's sentences (English for now: docs/languages.md, "Not yet in every language")."""
         first = self.comparisons[0]
         spec = first.spec_a
         out = [f"{spec.ruleset}: {len(first.pairs)} games of {spec.players} bots under A and under each B, seed "
