@@ -165,35 +165,38 @@ def parse_option(text: str) -> tuple[str, Any]:
         return name, value
 
 
-def add_parser(sub: Any) -> None:
-    """Add ``simulate`` to the ``companion`` command's sub-commands."""
-    p = sub.add_parser("simulate", help="let bots play many complete games and report the statistics",
-                       description="Bots play complete games through the engine (the same inputs as a table) "
-                                   "and the run is summed up. Same --seed, same results, whatever --workers.")
+def add_parser(sub: Any, words: Words = ENGLISH) -> None:
+    """Add ``simulate`` to the ``companion`` command's sub-commands, its help in ``words``' language."""
+    t = words.t
+    p = sub.add_parser("simulate", help=t("let bots play many complete games and report the statistics"),
+                       description=t("Bots play complete games through the engine (the same inputs as a table) and "
+                                     "the run is summed up. Same --seed, same results, whatever --workers."))
     p.add_argument("--ruleset", required=True, choices=ruleset_ids())
-    p.add_argument("--players", type=int, default=4, help="bots at the table (default 4)")
-    p.add_argument("--games", type=int, help=f"games to play (default {DEFAULT_GAMES}; with --compare, pairs of "
-                                              f"games, default {DEFAULT_PAIRS})")
-    p.add_argument("--seed", type=int, default=0, help="master seed; each game's seeds derive from it (default 0)")
+    p.add_argument("--players", type=int, default=4, help=t("bots at the table (default 4)"))
+    p.add_argument("--games", type=int, help=t("games to play (default {games}; with --compare, pairs of games, "
+                                               "default {pairs})", games=DEFAULT_GAMES, pairs=DEFAULT_PAIRS))
+    p.add_argument("--seed", type=int, default=0, help=t("master seed; each game's seeds derive from it (default 0)"))
     p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
-                   help="a ruleset option, e.g. transition=even_step (repeatable)")
+                   help=t("a ruleset option, e.g. transition=even_step (repeatable)"))
     p.add_argument("--workers", type=int, default=usable_cores(),
-                   help="worker processes (default: the cores this process may use, here %(default)s)")
+                   help=t("worker processes (default: the cores this process may use, here %(default)s)"))
     p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP,
-                   help=f"cut a game after this many turns; cut games are reported (default {DEFAULT_TURN_CAP})")
+                   help=t("cut a game after this many turns; cut games are reported (default {cap})",
+                          cap=DEFAULT_TURN_CAP))
     p.add_argument("--compare", nargs="+", type=parse_option, action="append", metavar="NAME=VALUE",
-                   help="play every game twice, as A (the board's options, or --baseline) and as B (A with these), "
-                        "on the same dice, and report each figure's difference B - A with its 95%% confidence "
-                        "interval; given again, one more B against the same A (a table, a row per B)")
+                   help=t("play every game twice, as A (the board's options, or --baseline) and as B (A with these), "
+                          "on the same dice, and report each figure's difference B - A with its 95%% confidence "
+                          "interval; given again, one more B against the same A (a table, a row per B)"))
     p.add_argument("--baseline", nargs="+", type=parse_option, default=[], metavar="NAME=VALUE",
-                   help="with --compare: options of A other than the board's (B has them too)")
+                   help=t("with --compare: options of A other than the board's (B has them too)"))
     p.add_argument("--pace", type=float, metavar="SECONDS",
-                   help=f"seconds a player-turn takes at a table: the minutes --compare reports (default "
-                        f"{DEFAULT_PACE:g}), and when option end_at_minutes ends a game")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--plot", metavar="FILE", help="write the landing frequencies as an SVG heat map of the board "
-                                                  "(with --compare: the game lengths and the cash in play of A and B)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help=t("seconds a player-turn takes at a table: the minutes --compare reports (default {pace}), "
+                          "and when option end_at_minutes ends a game", pace=f"{DEFAULT_PACE:g}"))
+    p.add_argument("--json", action="store_true", help=t("print the results as JSON"))
+    p.add_argument("--plot", metavar="FILE", help=t("write the landing frequencies as an SVG heat map of the board "
+                                                    "(with --compare: the game lengths and the cash in play of A "
+                                                    "and B)"))
+    p.add_argument("--quiet", action="store_true", help=t("no progress bar"))
     p.set_defaults(func=cmd_simulate)
 
 

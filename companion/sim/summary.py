@@ -161,7 +161,8 @@ class Summary:
                                     seconds=figure(w, tim["seconds"]))),
             row(w, N_("build"), w.t("engine {engine}; bots {bots}", engine=tim["engine"], bots=tim["bots"])),
             row(w, N_("finished"), w.t("{finished}; cut by the {cap}-turn cap: {cut}",
-                                       finished=w.number(res["finished"]), cap=w.number(res["turn_cap"]), cut=w.number(res["cut"]))),
+                                       finished=w.number(res["finished"]), cap=w.number(res["turn_cap"]),
+                                       cut=w.number(res["cut"]))),
             row(w, N_("turns"), w.t("mean {mean} {ci} (95% CI), median {median}, p90 {p90} (finished games; min {min}, "
                                     "max {max})", mean=figure(w, res["turns"]["mean"]),
                                     ci=plus_minus(res["turns"]["mean_ci95"], 2, w),
