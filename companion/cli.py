@@ -273,9 +273,9 @@ def build_parser(*, simulator: bool = True, words: Words = ENGLISH) -> argparse.
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, text: str) -> argparse.ArgumentParser:
-        said = t(text)
+        spoken = t(text)
         epilog = EXAMPLES.get(name)
-        return sub.add_parser(name, help=said, description=said[:1].upper() + said[1:] + ".",
+        return sub.add_parser(name, help=spoken, description=spoken[:1].upper() + spoken[1:] + ".",
                               epilog=t(epilog) if epilog else None,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
 

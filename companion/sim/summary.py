@@ -159,7 +159,8 @@ class Summary:
                                     inputs=figure(w, tim["inputs_per_second"]),
                                     workers=w.nt("{n} worker", "{n} workers", tim["workers"]),
                                     seconds=figure(w, tim["seconds"]))),
-            row(w, N_("build"), w.t("engine {engine}; bots {bots}", engine=tim["engine"], bots=tim["bots"])),
+            # One line's msgid: "build" alone is the OLED's verb (face/choices.py), not the report's noun.
+            "  " + w.t("build        engine {engine}; bots {bots}", engine=tim["engine"], bots=tim["bots"]),
             row(w, N_("finished"), w.t("{finished}; cut by the {cap}-turn cap: {cut}",
                                        finished=w.number(res["finished"]), cap=w.number(res["turn_cap"]),
                                        cut=w.number(res["cut"]))),
