@@ -110,3 +110,18 @@ def test_the_language_option_is_read_before_the_parser() -> None:
     assert option_language(["--help", "--language=fr"]) == "fr"
     assert option_language(["replay", "--", "--language", "de"]) is None  # after "--" it is a file's name
     assert option_language(["replay", "--language"]) is None
+
+
+def test_simulate_compare_reads_its_sentences_in_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ("simulate", "--ruleset", "classic", "--games", "4", "--quiet", "--workers", "1",
+            "--compare", "go_landing_bonus=true")
+    english = run(*argv)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = run(*argv)
+    assert german.startswith("classic: 4 Partienpaare mit 4 Bots, Startwert 0\n  A  die Regeln des Buchs\n"), german
+    assert "  Kennzahl (je Partie)" in german and "Dauer (Minuten bei 40 s je Zug)" in german
+    assert "Partien dauern " in german and "Minuten bei 40 s je Spielerzug" in german
+    assert "  • Der erste Spieler gewinnt " in german and "\u00a0$ → " in german  # money as German writes it
+    for english_word in ("pairs of games", "games last", "first player wins", "the book's rules", "per game"):
+        assert english_word not in german, english_word
+    assert english.startswith("classic: 4 pairs of games of 4 bots, seed 0\n  A  the book's rules\n")

@@ -33,6 +33,10 @@ Z95 = 1.96
 ENDINGS = {"bankruptcy": N_("one player left (bankruptcies)"),
            "bankruptcy limit": N_("the bankruptcy limit (worth wins)"),
            "time limit": N_("the time limit (worth wins)"), "turn cap": N_("cut by the turn cap (no winner)")}
+#: How the sentences say a relative change (relative_words): the lead, more, less, the same.
+LONGER = (N_("games last"), N_("longer"), N_("shorter"), N_("as long"))
+MORE_HELD = (N_("on average"), N_("more"), N_("less"), N_("as much"))
+MORE = ("", N_("more"), N_("less"), N_("as much"))
 #: Curves of the cash in play stop where fewer games than this share of the pairs are still going.
 CURVE_SHARE = 0.1
 
@@ -197,29 +201,30 @@ class Comparison:
                                                                                        self.spec_a.options, w))
         length, minutes = f["length_turns"], f["length_minutes"]
         out = [w.t("{label}{against}: {length}: {a} → {b} minutes at {pace} s a player-turn", label=label,
-                   against=against, length=relative_words(length, N_("games last"), N_("longer"), N_("shorter"),
-                                                          N_("as long"), w),
+                   against=against, length=relative_words(length, *LONGER, words=w),
                    a=w.decimal(minutes["a"], 0), b=w.decimal(minutes["b"], 0), pace=pace_words(w, self.spec_a.pace))]
         cash, rent = f["cash_in_play"], f["rent_paid"]
         out.append(w.t("Cash the players hold: {held} ({a} → {b}, mean over each game)",
-                       held=relative_words(cash, N_("on average"), N_("more"), N_("less"), N_("as much"), w),
+                       held=relative_words(cash, *MORE_HELD, words=w),
                        a=w.money(round(cash["a"])), b=w.money(round(cash["b"]))))
         out.append(w.t("Rent paid: {change} per game ({a} → {b})",
-                       change=relative_words(rent, "", N_("more"), N_("less"), N_("as much"), w),
+                       change=relative_words(rent, *MORE, words=w),
                        a=w.money(round(rent["a"])), b=w.money(round(rent["b"]))))
         first = f["first_player_wins"]
         out.append(w.t("The first player wins {a}% → {b}% of games ({verdict}; a fair seat wins {fair}%)",
                        a=w.decimal(100 * first["a"], 1), b=w.decimal(100 * first["b"], 1),
                        verdict=points_words(first, w), fair=w.decimal(100 / self.spec_a.players, 0)))
         ends = [(w.t(ENDINGS[e]), f[f"ends_{e.replace(' ', '_')}"]) for e in ENDINGS]
-        out.append(w.t("Games end by {endings}", endings="; ".join(
-            w.t("{ending} {a}% → {b}%", ending=name, a=w.decimal(100 * fig["a"], 1), b=w.decimal(100 * fig["b"], 1))
-            for name, fig in ends if fig["a"] or fig["b"])))
+        endings = "; ".join(w.t("{ending} {a}% → {b}%", ending=name, a=w.decimal(100 * fig["a"], 1),
+                                b=w.decimal(100 * fig["b"], 1)) for name, fig in ends if fig["a"] or fig["b"])
+        out.append(w.t("Games end by {endings}", endings=endings))
         for key in f:
             if key.startswith("payouts_"):
                 pool = key.removeprefix("payouts_")
                 count, size = f[key], f[f"payout_size_{pool}"]
-                sizes = " → ".join(w.t("none") if s is None else w.money(round(s)) for s in (size["a"], size["b"]))
+                # "none" alone is the OLED's msgid for "done" (face): here it is a pool that never paid out.
+                nothing = "none" if w.english else w.t("never paid out")
+                sizes = " → ".join(nothing if s is None else w.money(round(s)) for s in (size["a"], size["b"]))
                 out.append(w.t("{pool} pays out {a} → {b} times a game, {sizes} each on average",
                                pool=find_ruleset(self.spec_a.ruleset).pool_name(pool), a=w.decimal(count["a"], 2),
                                b=w.decimal(count["b"], 2), sizes=sizes))
@@ -267,8 +272,8 @@ class Comparison:
                           workers=w.nt("{n} worker", "{n} workers", tim["workers"]), seconds=figure(w, tim["seconds"]),
                           engine=tim["engine"], bots=tim["bots"]),
                "",
-               f"  {w.t('figure (per game)'):<36}{'A':>10}{'B':>10}   {w.t('B − A (95% CI)'):<34}"
-               + w.t("relative (95% CI)")]
+               "  " + w.t("figure (per game)").ljust(36) + "A".rjust(10) + "B".rjust(10) + "   "
+               + w.t("B − A (95% CI)").ljust(34) + w.t("relative (95% CI)")]
         for key, fig in figures.items():
             if key.startswith("ends_") and not (fig["a"] or fig["b"]):
                 continue  # an ending neither rule set reached (in the JSON all the same)
