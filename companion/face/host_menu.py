@@ -181,6 +181,7 @@ class HostMenu(ListMode):
                     confirm="Open the table's own Wi-Fi? Phones on the home network lose the page.")
 
     def _switch_network(self, network: NetworkAdapter, mode: str) -> None:
+        log.info("host menu: Wi-Fi to %s", mode)
         self.host.open(None)
         self.host.say("Opening the table's Wi-Fi..." if mode == "hotspot" else "Closing the table's Wi-Fi...")
         network.switch(mode)  # type: ignore[arg-type]  # one of its modes

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.config import TableConfig
 from companion.drivers import clock as clocks
-from companion.drivers.pins import load_pins
+from companion.drivers.pins import PinMap, load_pins
 from companion.kept import PRIVATE_UMASK
 from companion.network import NetworkAdapter
 from companion.poweroff import power_off
@@ -20,6 +20,7 @@ from companion.timelimit import utc_now
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
+from .presses import PressFifo
 from .station import TICK, build_station
 
 log = logging.getLogger(__name__)
@@ -72,14 +73,24 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     if station.web is not None:
         out.write(f"companion: phone page on {station.controller.join_info().url}\n")
     out.flush()
+    presses = _mock_presses(config, factory, pins)
     try:
         while not stop.wait(TICK):
             station.tick()
     except KeyboardInterrupt:
         pass
     finally:
+        if presses is not None:
+            presses.close()
         station.close()
     return 0
+
+
+def _mock_presses(config: TableConfig, factory: Any, pins: PinMap) -> PressFifo | None:
+    """The FIFO of test presses ``mock_presses`` names, on mock pins only (the config refuses it otherwise)."""
+    if not config.mock_presses or config.pin_factory != "mock":
+        return None
+    return PressFifo(config.mock_presses, factory, pins, roller=config.dice == "roller").start()
 
 
 def _network(config: TableConfig) -> NetworkAdapter:
