@@ -1,5 +1,5 @@
 """Test presses on a table's mock pins through the ``mock_presses`` FIFO (companion.startup.presses): the booted
-box's host switches the Wi-Fi home from the host menu with them (firmware/box/wifi-home.presses)."""
+box's host switches the Wi-Fi from the host menu with them (firmware/box/wifi-switch.presses)."""
 
 from __future__ import annotations
 
@@ -40,10 +40,11 @@ def test_mock_presses_are_refused_on_real_pins_and_must_name_a_file() -> None:
     assert parse_config({}).mock_presses == ""
 
 
-def test_the_box_hosts_presses_switch_the_wifi_home_from_the_host_menu(tmp_path: Path,
+def test_the_box_hosts_presses_switch_the_wifi_home_and_back_from_the_host_menu(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """`companion run` on mock pins with its hotspot up (a fake nmcli): the lines of firmware/box/wifi-home.presses
-    written into the FIFO hold MENU, go to "Wi-Fi: table's own" and confirm; the table takes the hotspot down."""
+    """`companion run` on mock pins with its hotspot up (a fake nmcli): the lines of firmware/box/wifi-switch.presses
+    written into the FIFO hold MENU, go to "Wi-Fi: table's own" and confirm; the table takes the hotspot down. The
+    same lines again open it ("Wi-Fi: home network")."""
     nm = install(tmp_path / "nm", monkeypatch)
     fifo = tmp_path / "presses"
     config = tmp_path / "config.toml"
@@ -58,11 +59,17 @@ def test_the_box_hosts_presses_switch_the_wifi_home_from_the_host_menu(tmp_path:
         until(lambda: nm.read()["active"] == [CONNECTION], "hotspot", proc)
         until(lambda: fifo.exists() and stat.S_ISFIFO(fifo.stat().st_mode), "FIFO", proc)
         assert stat.S_IMODE(fifo.stat().st_mode) == 0o600
+        switch = (ROOT / "firmware/box/wifi-switch.presses").read_text(encoding="utf-8")
         with fifo.open("w", encoding="utf-8") as presses:
             presses.write("NOT A BUTTON\n")  # skipped with a warning; the next lines still play
-            presses.write((ROOT / "firmware/box/wifi-home.presses").read_text(encoding="utf-8"))
+            presses.write(switch)
         until(lambda: nm.read()["active"] == [], "hotspot taken down", proc)
         assert ["connection", "down", CONNECTION] in nm.calls()
+        ups = nm.calls().count(["connection", "up", CONNECTION])
+        with fifo.open("w", encoding="utf-8") as presses:  # a second writer: the FIFO stays the table's
+            presses.write(switch)
+        until(lambda: nm.read()["active"] == [CONNECTION], "hotspot opened again", proc)
+        assert nm.calls().count(["connection", "up", CONNECTION]) == ups + 1
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=WAIT)
     finally:
