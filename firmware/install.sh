@@ -25,7 +25,8 @@ LGPIO_BUILD=()
 if in_archive python3-lgpio; then
   apt-get install -y -qq python3-lgpio >/dev/null
 else
-  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): pip takes lgpio from PyPI instead"
+  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): pip takes lgpio from PyPI or the" \
+       "bundle instead (a wheel, or its source built here)"
   apt-get install -y -qq swig gcc libc6-dev python3-dev >/dev/null
   LGPIO_BUILD=(PYPI=1)
 fi
