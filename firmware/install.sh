@@ -70,6 +70,14 @@ fi
 # SPI for the seat lights' strip, on a Pi installed before the fragment had it.
 [ ! -f "$BOOT" ] || grep -q "^dtparam=spi=on" "$BOOT" || { printf 'dtparam=spi=on\n' >> "$BOOT"; REBOOT=1; }
 grep -qs "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
+# The unit opens its devices by class (DeviceAllow=char-alsa, char-spi), which systemd looks up in /proc/devices when
+# the service starts: a class whose driver loaded later (a sound card or spidev found by udev beside the boot, a USB
+# speaker plugged in afterwards) stayed closed to the table until a restart (the booted box's voice: "audio open
+# error"). Their cores load before it (systemd-modules-load), so any card that comes later is the table's.
+{ echo "# companion (firmware/install.sh): the device classes companion.service allows, known before it starts"
+  echo snd
+  if compgen -G "/lib/modules/*/kernel/drivers/spi/spidev.ko*" >/dev/null; then echo spidev; fi
+} > /etc/modules-load.d/companion.conf
 
 echo "== the table's own Wi-Fi (config: network, wifi_country)"
 # NetworkManager's shared mode answers every name with the Pi (phones then open the page by themselves), and the

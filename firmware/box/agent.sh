@@ -49,6 +49,7 @@ install_phase() {
   done
   grep -q "address=/#/10.42.0.1" /etc/NetworkManager/dnsmasq-shared.d/companion.conf || fail "no dnsmasq drop-in"
   [ -f /etc/polkit-1/rules.d/50-companion.rules ] || fail "no polkit rule"
+  grep -qx snd /etc/modules-load.d/companion.conf || fail "the sound core is not loaded before the unit starts"
   # What the owner sets (/etc/companion/config.toml): stand-ins for what this machine lacks (no pins, OLED or
   # roller: mock pins, software dice that phones may ask for), the country, and the voice on.
   config display '"none"'; config pin_factory '"mock"'; config dice '"software"'; config phone_dice '"software"'
