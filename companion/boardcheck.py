@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.boards import read_board_file
 from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
-from companion.engine.errors import BoardError
+from companion.errors import BoardError
 
 #: Top-level tables whose keys are names the board's author chooses (each preset's id), not keys to check.
 NAMED_TABLES = frozenset({"presets"})

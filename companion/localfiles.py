@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from companion.engine.errors import CompanionError
+from companion.errors import CompanionError
 
 MIB = 1 << 20
 #: A config, pin map or board file (the largest bundled board is ~30 KB).

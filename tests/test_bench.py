@@ -127,3 +127,10 @@ def test_a_childs_peak_rss_is_its_own_not_the_bench_process() -> None:
     rss, _, output = bench.peak_rss_of([sys.executable, "-c", "print('small')"], 60)
     assert len(ballast) and output.strip() == "small"
     assert 1 < rss < 100, f"{rss:.1f} MB: the bench process's own peak, not the child's"
+
+
+def test_the_first_load_bench_prints_each_kind_and_the_sum() -> None:
+    out = run_bench("bench/first_load.py", "--verbose")
+    for kind in ("page", "style", "script", "api", "all"):
+        row(out, kind, rf"{NUMBER} requests +heads +{NUMBER} B +bodies +{NUMBER} B +total +{NUMBER} B")
+    assert re.search(r"^  200 /static/\w+/app\.js +script", out, re.MULTILINE), out  # each answer, with --verbose

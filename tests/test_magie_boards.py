@@ -10,7 +10,7 @@ import pytest
 
 from companion.boards import read_board_file
 from companion.cli import main
-from companion.engine.errors import BoardError
+from companion.errors import BoardError
 from companion.engine.rules import find_ruleset, load_ruleset
 
 # RULES.md §3, "Board (40, reconstructed from the text; corners at 0, 10, 20, 30)", verbatim.

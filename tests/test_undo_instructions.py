@@ -67,3 +67,34 @@ def test_undoing_a_trade_of_cards_hands_them_back(tmp_path: Path) -> None:
         '{"act": {"player": "Bob", "do": "accept"}}\n'
         '{"undo": 1}\n')
     assert "Take Wayback from Bob and give it back to Ann" in said_by_the_undo(game)
+
+
+def test_a_trade_tells_each_card_it_hands_over() -> None:
+    """Cards given in a trade made no event (only deeds and cash were told as its hand-overs, issue 38): every game
+    file's accepted trade now tells each card, giver to taker, with the card's id for the phones."""
+    from companion.engine import CompanionError, apply, new_game
+    from companion.gamefile import parse_lines
+    told = 0
+    for path in sorted(GAMEFILES.glob("*/*.jsonl")):
+        try:
+            lines = [line for _, line in parse_lines(game_file_lines(path.read_text(encoding="utf-8")))]
+            state, _ = new_game(lines[0]["setup"])
+        except (CompanionError, KeyError):  # a file that tests a bad line or set-up
+            continue
+        for line in lines[1:]:
+            offer = state.get("trade")
+            try:
+                state, events = apply(state, line)
+            except CompanionError:
+                break
+            act = line.get("act") or {}
+            if not (offer and act.get("do") == "accept" and state.get("trade") is None) or "loan" in offer:
+                continue
+            given = [(offer["from"], offer["with"], c) for c in offer["give"]["cards"]] + \
+                [(offer["with"], offer["from"], c) for c in offer["get"]["cards"]]
+            handed = [(e["player"], e["to"], *e["cards"]) for e in events if e["kind"] == "hand-over"]
+            assert handed == given, path.name
+            assert all(f"{by} gives {to} the " in e["text"] for (by, to, _), e in
+                       zip(given, [e for e in events if e["kind"] == "hand-over"]))
+            told += len(given)
+    assert told >= 5  # classic's Get out of jail free, addon's travel and tax refund cards, 1924's land cards

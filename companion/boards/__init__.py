@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.engine.errors import BoardError
+from companion.errors import BoardError
 from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
 
 

@@ -20,7 +20,7 @@ BUILD = choose(__name__, Path(__file__).parent)
 
 from .core import Throw  # noqa: E402 - after the choice of the compiled modules or the sources
 from .draft import Event, State, sentence  # noqa: E402
-from .errors import BoardError, CompanionError, IllegalInput  # noqa: E402
+from companion.errors import BoardError, CompanionError, IllegalInput  # noqa: E402
 from .rules import find_ruleset, ruleset_ids  # noqa: E402
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import BoardError
+from companion.errors import BoardError
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,10 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.errors import BoardError, IllegalInput
+
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
-from .errors import BoardError, IllegalInput
 from .rng import shuffled
 
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})

@@ -19,7 +19,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from .errors import IllegalInput
+from companion.errors import IllegalInput
 
 State = dict[str, Any]
 Event = dict[str, Any]

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.bids import quick_bids
 from companion.engine import Event, IllegalInput, State, find_ruleset
 from companion.engine.core import Ruleset, names_of
 
@@ -114,16 +115,12 @@ def offer_answers(state: State) -> list[ButtonChoice]:
 #: Room for the deeds' entry on the option rows ("< Build, mortgage >"; "NEXT: Lift a mortgage, mortgage" takes two).
 ENTRY_COLS = 2 * (screens.COLS["small"] - 4)
 
-#: What a press raises the highest bid by: a small step and a big one (the phones bid any amount). With +$10
-#: alone a bidding war for Boardwalk took some forty presses.
-BID_STEPS = (10, 50)
-
-
 def auction_choices(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
-    """Each bidder still in, but the highest: raise by each of ``BID_STEPS`` (at least the opening bid), or pass.
+    """Each bidder still in, but the highest: raise by each of :data:`~companion.bids.BID_STEPS` (at least the
+    opening bid: the phones' quick bids are the same), or pass.
     A table without phones can hold the whole auction on the buttons."""
     minimum = (state.get("auction") or {}).get("minimum", 1)
-    amounts = sorted({max(minimum, prompt.get("bid", 0) + step) for step in BID_STEPS})
+    amounts = quick_bids(prompt.get("bid", 0), minimum)
     cash = {p["name"]: p.get("cash", 0) for p in state["players"]}
     ruleset = find_ruleset(state["ruleset"])
     choices = []

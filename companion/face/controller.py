@@ -212,8 +212,8 @@ class TableController:
                     self.notices.warn("pin", PIN_PAUSED)
                 else:
                     self.notices.settle("pin")
-            if self._screen is not None and self._screen.scrolls and now >= self._scroll_at:
-                self.scroll += 1
+            if self._screen is not None and self._screen.scrolls and not self._screen.holds and now >= self._scroll_at:
+                self.scroll += 1  # never onto a page that goes on with an instruction: NEXT turns to that one
                 self._scroll_at = now + self.scroll_time
             self.display.poll()
             if self._inbox or self._looks() != self._looked:  # an idle tick builds no screen

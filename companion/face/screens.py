@@ -25,11 +25,13 @@ regions and the widths of a row are counted in one place.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import story_pages
+from companion.engine import find_ruleset
+
+from . import instructions, story_pages
 
 WIDTH, HEIGHT = 128, 64
 Font = Literal["small", "large"]
@@ -61,6 +63,8 @@ class Screen:
     name: str = ""  # which layout, for tests and logs
     #: A story page covers the question (they turn their pages together): PREV and NEXT turn the pages.
     covers: bool = False
+    #: The next page goes on with this page's last sentence: time does not turn to it, NEXT does.
+    holds: bool = False
 
 
 @dataclass(frozen=True)
@@ -206,7 +210,8 @@ def label(option: str, labels: Labels) -> str:
 
 # ====================================================================== the game frame
 def header(state: Mapping[str, Any], labels: Labels) -> Row:
-    """Whose turn it is, their cash and where their token stands."""
+    """Whose turn it is, their cash and where their token stands: the place's name as printed when it fits beside
+    them, else none (until 2026-11-28 it was shortened word by word, "St. Charles Pl", "Reading RR")."""
     name = state["turn"]["player"]
     player = next((p for p in state["players"] if p["name"] == name), None)
     if player is None:
@@ -220,14 +225,8 @@ def header(state: Mapping[str, Any], labels: Labels) -> Row:
     room = cols - len(left) - 1
     if room < 3:
         return Row(left, invert=True)
-    right = fit_label(place, room)
+    right = place if len(place) <= room else ""  # as printed, or not at all (the story and MENU's players say it)
     return Row(left.ljust(cols - len(right)) + right, invert=True)
-
-
-def short_place(name: str, cols: int = 0) -> str:
-    """Shorter street names for the header and the players: 'Vermont Avenue' → 'Vermont Ave' (as short as the
-    abbreviations go when ``cols`` is 0, else only as far as needed to fit)."""
-    return abbreviate(name, cols)
 
 
 @dataclass(frozen=True)
@@ -349,9 +348,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         events = [e for e in events if e.get("kind") != "trade"]
     option_rows = choice_rows(choice)
     room = BODY_ROWS - len(option_rows)
-    # Whole sentences, a sentence longer than a page cut only between its clauses (:mod:`.story_pages`).
-    told_blocks = [block for text in story(events) if not any(text in q for q in questions)  # not told twice
-                   for sentence in sentences(text) for block in story_pages.pieces(sentence, room, wrap)]
+    told_events = [e for e in events if e.get("text") and e.get("kind") not in ("new-game",)
+                   and not any(e["text"] in q for q in questions)]  # not told twice
+    told_blocks, owners, whole = told_pieces(state, told_events, room)
     told = [r for block in told_blocks for r in block]
     notice_rows: list[Row] = []
     notice_turns = False
@@ -361,8 +360,9 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         notice_rows = [Row(r, invert=True) for r in shown_notice[:min(len(wrapped), NOTICE_ROWS)]]
     size = room - len(asked)
     longest = max((len(block) for block in told_blocks), default=0)
-    covers = False
-    if (len(asked) + MIN_STORY_ROWS <= room and longest <= size) or (not told and len(asked) <= room):
+    covers = holds = False
+    cut = len(set(whole)) < len(whole)  # a sentence in pieces turns with the question: NEXT turns to its rest
+    if (len(asked) + MIN_STORY_ROWS <= room and longest <= size and not cut) or (not told and len(asked) <= room):
         # The question keeps its place at the bottom; the story turns its pages alone in the rows above it, whole
         # sentences at a time, with a blank row between its last row and the question (they never read as one)
         # when two story rows are left beside it; else the page above it ends with a whole sentence.
@@ -373,8 +373,13 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         # turn their pages together, each instruction whole on its page, the question a page of its own after them
         asked_blocks = [block for text in ([choice.confirm] if choice is not None and choice.confirm else questions)
                         for block in story_pages.pieces(text, room, wrap)]
-        body, covers, scrolls, at_bottom = turned_page(told_blocks, asked_blocks, room, scroll, large_type=not notice)
+        turned = turned_page(told_blocks, asked_blocks, room, scroll, large_type=not notice, whole=whole,
+                             big=lambda index: instructions.with_large_destination(
+                                 told_events[owners[index]], find_ruleset(state["ruleset"]), room, wrap))
+        body, covers, scrolls, at_bottom, holds = turned
         asked = asked[:at_bottom]  # the question's rows on this page (the notice goes just above them)
+        if rows_height(body) > room:  # an instruction that takes the option's rows too: the option is on the next
+            option_rows = []  # page, with the question
     if notice_rows:  # over the last story rows, just above the question: nothing moves
         at = max(0, room - len(asked) - len(notice_rows))
         body[at:at + len(notice_rows)] = notice_rows
@@ -382,7 +387,36 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     rows += option_rows
     told_hint = READ_ON if covers and not (choice is not None and choice.confirm) else hint(state, choice, dice_source)
     rows.append(Row(fit(told_hint, COLS["small"]), align="center"))
-    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game", covers=covers)
+    return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game", covers=covers, holds=holds)
+
+
+def rows_height(rows: Sequence[Row]) -> int:
+    """How many small rows ``rows`` take."""
+    return sum(CELL[r.font][1] for r in rows) // PAGE
+
+
+def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], room: int,
+                most: int = BODY_ROWS) -> tuple[list[list[str]], list[int], list[int]]:
+    """The story's blocks for pages of ``room`` rows, with the index of the event each tells and of the sentence it
+    is a piece of: an instruction (a move, an elevator, a hand-over) whole on one page, taking the option's rows too
+    if it must (up to ``most`` rows), a long list shared out between whole hand-overs (:mod:`.instructions`); any other sentence whole, or
+    one longer than a page cut only between its clauses (:mod:`.story_pages`)."""
+    ruleset = find_ruleset(state["ruleset"])
+    blocks: list[list[str]] = []
+    owners: list[int] = []
+    whole: list[int] = []
+    for index, event in enumerate(events):
+        text = str(event["text"])
+        told = instructions.blocks(event, ruleset, room, most, wrap) if len(sentences(text)) == 1 else None
+        if told is not None:  # each block a whole instruction
+            parts = [[block] for block in told]
+        else:
+            parts = [story_pages.pieces(sentence, room, wrap) for sentence in sentences(text)]
+        for part in parts:
+            blocks += part
+            owners += [index] * len(part)
+            whole += [len(set(whole))] * len(part)
+    return blocks, owners, whole
 
 
 #: The hint under a story page that covers the question: NEXT turns to the next page (the question comes last).
@@ -417,24 +451,35 @@ def wrap_two(text: str, cols: int) -> list[str]:
 
 
 def turned_page(told: Sequence[Sequence[str]], asked: Sequence[Sequence[str]], room: int, scroll: int, *,
-                large_type: bool = True) -> tuple[list[Row], bool, bool, int]:
+                large_type: bool = True, whole: Sequence[int] = (),
+                big: Callable[[int], list[str] | None] = lambda index: None) -> tuple[list[Row], bool, bool, int, bool]:
     """Page ``scroll`` of the story and the question turning together: its rows, whether it is a story page
-    (covering the question, which comes after), whether there are pages to turn, and how many rows of the question
-    it holds (at its bottom, above the option row, as on every game screen). A page that is one short instruction
-    alone is drawn in large type ("Give Ann the deed of Park Place")."""
-    turned = story_pages.pages([list(b) for b in [*told, *asked]], room)
-    page = turned[scroll % len(turned)]
+    (covering the question, which comes after), whether there are pages to turn, how many rows of the question
+    it holds (at its bottom, above the option row, as on every game screen), and whether it holds still (the next
+    page goes on with its last sentence: only NEXT turns to it). ``whole``: the sentence each told block is a piece
+    of. A page that is one instruction alone is drawn larger: a short one all in large type ("Give Ann the deed of
+    Park Place"), else its destination (``big``: the rows with it in large type, for a block's index); an
+    instruction that needs the option's rows too takes them (more than ``room`` rows)."""
+    turned = story_pages.pages([list(b) for b in [*told, *asked]], room, BODY_ROWS)
+    at = scroll % len(turned)
+    page = turned[at]
     covers = all(index < len(told) for index, _ in page)
-    big = story_pages.large(" ".join(page[0][1]), room // 2, COLS["large"]) \
-        if large_type and covers and len(page) == 1 else None
-    if big is not None:
-        rows = [Row(r, "large") for r in big] + [Row("")] * (room - 2 * len(big))
-    else:
-        lines = [r for index, block in page if index < len(told) for r in block]
-        question = [r for index, block in page if index >= len(told) for r in block]
-        rows = [Row(r) for r in lines + [""] * (room - len(lines) - len(question)) + question]
-        return rows, covers, len(turned) > 1, len(question)
-    return rows, covers, len(turned) > 1, 0
+    last = page[-1][0]
+    following = turned[(at + 1) % len(turned)][0][0]
+    holds = len(turned) > 1 and last < len(told) and following == last + 1 and following < len(told) \
+        and len(whole) > following and whole[following] == whole[last]
+    alone = large_type and covers and len(page) == 1 and (  # a whole sentence, never a piece of one in large type
+        len(whole) <= page[0][0] or list(whole).count(whole[page[0][0]]) == 1)
+    rows_of = story_pages.large(" ".join(page[0][1]), room // 2, COLS["large"]) if alone else None
+    lines = [story_pages.Large(r) for r in rows_of] if rows_of is not None else \
+        (big(page[0][0]) if alone else None)
+    if lines is not None and story_pages.height(lines) <= max(room, len(page[0][1])):
+        return [Row(r, "large" if isinstance(r, story_pages.Large) else "small") for r in lines] + \
+            [Row("")] * (room - story_pages.height(lines)), covers, len(turned) > 1, 0, holds
+    told_rows = [r for index, block in page if index < len(told) for r in block]
+    question = [r for index, block in page if index >= len(told) for r in block]
+    rows = [Row(r) for r in told_rows + [""] * (room - len(told_rows) - len(question)) + question]
+    return rows, covers, len(turned) > 1, len(question), holds
 
 
 def notice_pages(notice: str) -> int:
@@ -449,8 +494,10 @@ def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any
     winner = str(state["winner"])
     rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
     size = 4  # the hint on the last row, as on every screen
-    body = [block for text in ([f"! {notice}"] if notice else []) + story(events) for sentence in sentences(text)
-            for block in story_pages.pieces(sentence, size, wrap)]  # whole instructions (the hand-overs) a page
+    told = [e for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
+    body = [block for sentence in sentences(f"! {notice}") for block in story_pages.pieces(sentence, size, wrap)] \
+        if notice else []
+    body += told_pieces(state, told, size, most=size)[0]  # each instruction (the hand-overs) whole on a page
     standings = []
     for p in state["players"]:
         mark = " (out)" if p.get("bankrupt") else ""
@@ -604,15 +651,19 @@ def help_screen() -> Screen:
 
 
 def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:
-    """Every player: cash and place (MENU pressed briefly)."""
-    lines = []
+    """Every player: cash and place (MENU pressed briefly), the place as printed: beside the cash when it fits,
+    else on the row below; a player's rows are never on two pages."""
+    blocks = []
     for p in state["players"]:
-        place = short_place(labels.spaces.get(p.get("space", ""), p.get("space", "")))
-        status = "out" if p.get("bankrupt") else ("jail" if p.get("in_jail") else place)
-        lines.append(spread(f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"], status))
+        place = labels.spaces.get(p.get("space", ""), p.get("space", ""))
+        status = "out" if p.get("bankrupt") else ("in jail" if p.get("in_jail") else place)
+        who = f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"]
+        fits = len(who) + 1 + len(status) <= COLS["small"]
+        blocks.append([spread(who, status)] if fits else
+                      [fit(who, COLS["small"])] + [r.rjust(COLS["small"]) for r in wrap(status)])
     for pool, amount in (state.get("pools") or {}).items():
-        lines.append(spread(label(pool, labels), money(amount)))
-    shown, scrolls = window(lines, BODY_ROWS, scroll)
+        blocks.append([spread(label(pool, labels), money(amount))])
+    shown, scrolls = sentence_window(blocks, BODY_ROWS, scroll)
     rows = (Row("PLAYERS", invert=True, align="center"), *(Row(r) for r in shown),
             Row("MENU: back", align="center"))
     return Screen(rows, scrolls=scrolls, name="players")

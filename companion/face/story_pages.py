@@ -17,7 +17,19 @@ from collections.abc import Callable, Sequence
 CLAUSE_MARKS: tuple[re.Pattern[str], ...] = (re.compile(r"(?<=[:;]) "), re.compile(r"(?<=,) "),
                                              re.compile(r" (?=and )"))
 
-Block = list[str]  # the wrapped rows of one piece of a sentence
+Block = list[str]  # the wrapped rows of one piece of a sentence (a :class:`Large` row is two small rows high)
+
+#: Characters in a row of the large font.
+LARGE_COLS = 16
+
+
+class Large(str):
+    """A row of the large font: two small rows high, :data:`LARGE_COLS` characters wide."""
+
+
+def height(rows: Sequence[str]) -> int:
+    """How many small rows ``rows`` take (a large row takes two)."""
+    return sum(2 if isinstance(r, Large) else 1 for r in rows)
 
 
 def pieces(sentence: str, rows: int, wrap: Callable[[str], list[str]]) -> list[Block]:
@@ -45,13 +57,20 @@ def pieces(sentence: str, rows: int, wrap: Callable[[str], list[str]]) -> list[B
     return [whole]
 
 
-def pages(blocks: Sequence[Block], size: int) -> list[list[tuple[int, Block]]]:
+def pages(blocks: Sequence[Block], size: int, most: int = 0) -> list[list[tuple[int, Block]]]:
     """Consecutive blocks packed into pages of ``size`` rows, each row kept with the index of its block; a block
-    longer than a page has pages of its own."""
+    longer than that but no longer than ``most`` rows (an instruction that takes the option's rows too) has a page of
+    its own, whole; a longer one has pages of its own, cut between rows."""
     result: list[list[tuple[int, Block]]] = []
     page: list[tuple[int, Block]] = []
     used = 0
     for index, block in enumerate(blocks):
+        if size < height(block) <= most:
+            if page:
+                result.append(page)
+                page, used = [], 0
+            result.append([(index, list(block))])
+            continue
         for at in range(0, len(block), max(1, size)):
             chunk = list(block[at:at + size])
             if page and used + len(chunk) > size:

@@ -12,13 +12,14 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, g, jsonify, request, session
 
 from companion.engine import Event, State, find_ruleset, public_state
+from companion.bids import BID_STEPS
 from companion.engine.rules.classic import ClassicRules
 from companion.table import StaleInput, Update
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
+from .context import context
 from .csrf import generate_csrf
-from .app import context
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
@@ -214,6 +215,7 @@ def get_board() -> Any:
                     "dynamic_links": hasattr(ruleset, "pairs"), "verbs": ruleset.verbs(),
                     "host_verbs": ruleset.host_verbs(),
                     "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards},
+                    "bid_steps": list(BID_STEPS),  # the quick bids: the same steps as the OLED's buttons
                     "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules))})
 
 

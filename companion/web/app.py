@@ -10,10 +10,10 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request, session
+from flask import Flask, jsonify, render_template, request, session
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -23,34 +23,22 @@ from companion.table import StaleInput, Table
 
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
+from .api import api, input_is_taken_now
+from .assets import serve_assets
+from .cards import cards as cards_routes
 from .compress import compress_when_asked
+from .context import MAX_BODY, MAX_INPUT_BODY, WebContext
 from .csrf import CSRFError, protect
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
-from .feed import Feed, StreamSlots
+from .feed import Feed
+from .guard import is_host
+from .host import host
 from .hosts import answers_to, known_names
+from .pages import pages
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
 
 log = logging.getLogger(__name__)
-
-MAX_BODY = 256 * 1024  # the largest request: an imported game file
-MAX_INPUT_BODY = 8 * 1024  # one input line
-MAX_NEW_GAME_BODY = 32 * 1024  # a setup with a game in progress
-
-
-@dataclass
-class WebContext:
-    """What the routes work on: ``app.extensions["companion"]``."""
-
-    table: Table
-    access: Access
-    feed: Feed
-    phone_dice: PhoneDice
-    limiter: Limiter
-    stream_keepalive: float = 15.0
-    streams: StreamSlots = field(default_factory=StreamSlots)
-    #: The table's card reader, once the table has one (``companion.web.cards.CardDesk``; None: no reader).
-    cards: Callable[[], Any] = lambda: None
 
 
 def create_app(
@@ -66,7 +54,7 @@ def create_app(
     """The phone page over ``table`` (see the package docstring for the arguments)."""
     if phone_dice not in ("none", "manual", "software"):
         raise ValueError(f"phone_dice must be none, manual or software, not {phone_dice!r}")
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # static/ is served by .assets, versioned
     app.config.update(
         SECRET_KEY=secret_key or (access.secret_key if access is not None else secrets.token_bytes(32)),
         SESSION_COOKIE_NAME="companion",
@@ -79,7 +67,6 @@ def create_app(
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,
         JSON_SORT_KEYS=False,
-        SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -98,13 +85,7 @@ def create_app(
     access.on_retire(context.streams.end_session)  # a session id replaced: its streams end (the page opens anew)
     app.extensions["companion"] = context
 
-    from .api import api
-    from .cards import cards as cards_routes
-    from .api import input_is_taken_now
-    from .guard import is_host
-    from .host import host
-    from .pages import pages
-
+    serve_assets(app, Path(__file__).parent / "static")
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(host)
@@ -148,25 +129,10 @@ def requesting_phone() -> str:
     return "phone:" + str(session.get("sid", ""))
 
 
-def context() -> WebContext:
-    """The :class:`WebContext` of the app serving this request."""
-    return current_app.extensions["companion"]
-
-
 def _json_error(status: int, code: str, message: str) -> Any:
     response = jsonify(error_body(code, message))
     response.status_code = status
     return response
-
-
-def body_limit(max_bytes: int) -> Any:
-    """Declare the largest body a route accepts (default: one input line, ``MAX_INPUT_BODY``)."""
-
-    def mark(view: Any) -> Any:
-        view.max_body = max_bytes
-        return view
-
-    return mark
 
 
 def _check_host(app: Flask) -> None:
@@ -262,17 +228,31 @@ def wants_a_page() -> bool:
     return accept.accept_html and accept["text/html"] >= accept["application/json"]
 
 
+#: The page's policy: what it may load and run (only its own files), who may frame it (nobody), where its forms go.
+PAGE_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+               "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+#: Data (JSON, YAML, the stream, a QR code's PNG) is never a page: opened as one, it may load nothing and be framed by
+#: nobody (``frame-ancestors`` is what X-Frame-Options says, in every browser the page supports).
+DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
+DATA = frozenset({"application/json", "application/yaml", "text/event-stream", "image/png"})
+#: A script or a style sheet: a policy, a frame or referrer policy do nothing there (they govern a document, and the
+#: modules' own requests follow the page's), so the page's files carry only nosniff: the browser runs or applies them
+#: only as what their type says.
+FILES = frozenset({"text/javascript", "application/javascript", "text/css"})
+
+
 def _register_headers(app: Flask) -> None:
     @app.after_request
     def headers(response: Any) -> Any:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        )
         if request.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
+        if response.mimetype in FILES:
+            return response
+        if response.mimetype in DATA:
+            response.headers.setdefault("Content-Security-Policy", DATA_POLICY)
+            return response
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
         return response

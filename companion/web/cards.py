@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from flask import Blueprint, jsonify
 
 from .access import Permission
-from .app import context
+from .context import context
 from .errors import Conflict
 from .guard import field, json_body, requires
 

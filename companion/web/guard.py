@@ -16,7 +16,7 @@ from companion.engine import State
 from companion.localfiles import nesting
 
 from .access import Access, AccessDenied, Permission
-from .app import context
+from .context import context
 from .errors import BadRequest
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -107,7 +107,7 @@ def _not_json(word: str) -> Any:
 def json_body() -> dict[str, Any]:
     """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object.
 
-    (Its size is bounded before the CSRF check reads it: ``app.body_limit``.)
+    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.)
     """
     if not request.is_json:
         raise UnsupportedMediaType("send JSON (Content-Type: application/json)")

@@ -15,8 +15,8 @@ from companion.network.wifi import WifiCredentials, qr_payload
 
 from .access import AccessDenied, Permission
 from .api import accepted, as_seen_here, last_events, limit, running_state
+from .context import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .csrf import generate_csrf
-from .app import MAX_BODY, MAX_NEW_GAME_BODY, body_limit, context
 from .errors import BadRequest, Conflict, NotFound
 from .guard import field, json_body, renewed_session, requires
 from .renaming import rename_in_game_file

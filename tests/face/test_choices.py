@@ -235,3 +235,13 @@ def test_the_deeds_entry_says_what_the_whole_list_of_deed_acts_would(ruleset: st
                 if deeds else []
             assert choices_module.deeds_entry(state, player["name"], labels) == whole, (state["seq"], player["name"])
         state, _ = apply(state, line)
+
+
+def test_the_auction_offers_the_phones_quick_bids() -> None:
+    """The OLED's bid steps were +$10 and +$50 while the phones' were +$10, +$50 and +$100 (issue 38: "the same
+    steps as the OLED"): both take companion.bids' list, each step over the highest bid."""
+    from companion.bids import BID_STEPS, quick_bids
+    state = classic({"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 30}})
+    bids = [c.line["act"]["amount"] for c in prompt_choices(state, LABELS)
+            if c.line is not None and c.line["act"]["do"] == "bid"]
+    assert bids == quick_bids(30) == [30 + step for step in BID_STEPS] == [40, 80, 130]

@@ -1,6 +1,6 @@
 """Labels that keep the difference: every space, kept card and option a player picks is on the option rows whole (a
-long one on two rows: no "Play Travel fwd 4 sp" to decode); the header's place fits its row, shortened word by word
-(Avenue → Ave...), never cut inside a word, and labels that differ stay different."""
+long one on two rows: no "Play Travel fwd 4 sp" to decode); the header and the players list say places as printed
+(no "St. Charles Pl"); ``fit_label``, which still shortens the rare third row of an option, keeps labels apart."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_every_space_and_card_fits_and_stays_apart(ruleset: str) -> None:
     rules = find_ruleset(ruleset)
     places = list(dict.fromkeys(space_labels(rules).spaces.values()))
     check_whole(places)  # a destination among the subway's or the airplane's
-    check(places, PLACE)  # the header
+    check(places, PLACE)  # fit_label keeps them apart
     played = {f"Play {rules.card_name(c)}" for c, info in rules.board.cards.items() if info.params.get("use")}
     check_whole(sorted(played))
 
@@ -57,3 +57,29 @@ def test_the_difference_survives_where_the_old_cut_lost_it() -> None:
         "< Play Travel forward 2 spaces >"  # was "< Play Travel fwd 2 sp >": whole now, on two rows
     assert screens.fit_label("Lake Shore Drive", PLACE) == "Lake Shore Dr"
     assert screens.fit_label("Christopher Webster: accept offer", OPTION) == "Christ~: accept offer"  # the name is cut, not the act
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_header_and_the_players_say_every_place_as_printed(ruleset: str) -> None:
+    """The header and MENU's players list shortened places to fit one row ("St. Charles Pl", "Reading RR", "Lake
+    Shore Dr"): now a place is said as the OLED names it everywhere else, or (the header, beside a long name and
+    cash) not at all; the players list gives it the row below when it does not fit beside the cash."""
+    rules = find_ruleset(ruleset)
+    labels = space_labels(rules)
+    state, _ = new_game({"ruleset": ruleset, "players": ["Ann", "Christopher"], "seed": 1})
+    shown = set()
+    for space in rules.board.spaces:
+        place = labels.spaces[space.id]
+        for name, cash in (("Ann", 1500), ("Christopher", 15000)):
+            player = {**next(p for p in state["players"] if p["name"] == name), "space": space.id, "cash": cash,
+                      "in_jail": False}
+            seen = {**state, "players": [player], "turn": {**state["turn"], "player": name}}
+            head = screens.header(seen, labels).text
+            assert len(head) <= screens.COLS["small"] and "~" not in head
+            right = head[len(f"{name} ${cash}"):].strip()
+            assert right in ("", place), f"{head!r}: {place!r} shortened"
+            shown.add(bool(right))
+            rows = [r.text for r in screens.players_screen(seen, labels).rows[1:-1]]
+            assert all(len(r) <= screens.COLS["small"] for r in rows)
+            assert place in " ".join(r.strip() for r in rows if r.strip()), f"{place!r} not whole in {rows}"
+    assert shown == {True, False} or ruleset == "chambers"  # most places fit beside a short name

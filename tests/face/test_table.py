@@ -148,6 +148,8 @@ def test_no_opens_the_auction_held_on_the_buttons_or_the_phones(tmp_path: Path) 
         assert "Bob: bid $20" in t.text()
         t.play(LOOK, "NEXT")
         assert "Bob: bid $60" in t.text()  # the big step
+        t.play("NEXT")
+        assert "Bob: bid $110" in t.text()  # the biggest: the phones' quick bids are the same (companion.bids)
         t.play("NEXT", "YES")  # Bob passes
         assert t.inputs() == [{"roll": [1, 2]}, {"answer": "no"}, {"act": {"player": "Ann", "do": "bid", "amount": 10}},
                               {"act": {"player": "Bob", "do": "pass"}}]
@@ -657,6 +659,28 @@ def test_next_turns_the_story_pages_that_cover_the_question_then_browses(tmp_pat
         assert "sell, mortgage or trade" in pages[-1] and "< Mortgage >" in pages[-1]  # the question's own page
         t.play("NEXT")
         assert controller.game_mode.cursor != cursor  # now NEXT browses
+
+
+def test_time_never_turns_to_the_rest_of_a_sentence_next_does(tmp_path: Path) -> None:
+    """Pages turned by themselves every 1.5 s, also from the first clauses of a long sentence to the rest of it
+    (issue 38: "pages advance with NEXT and rotate only between whole instructions"). A 1924 deal of eight cards is
+    longer than a page: its first page holds until NEXT; from the rest, time turns on to a whole sentence again."""
+    setup = {"ruleset": "magie-1924", "players": ["Ann", "Bob", "Cat"], "seed": 3}
+    with table(tmp_path, setup) as t:
+        controller = t.station.controller
+        controller.events = [{"kind": "say", "text": "Bob is dealt P. D. Q. Railroad, Ting-a-Ling Telephone, Gold mine "
+                              "(idle land), Market Square, Idle land 1, Soakum Lighting System, Idle land 3 and Idle "
+                              "land 5"}]
+        t.play("WAIT 100")
+        first = t.text()
+        assert "Bob is dealt" in first and "NEXT: read on" in first and controller.shown is not None
+        assert controller.shown.holds
+        t.play("WAIT 5000")  # three turns' worth of time: the page holds
+        assert t.text() == first
+        t.play("NEXT")
+        assert "Idle land 3 and Idle land 5" in t.text() and "Bob is dealt" not in t.text()
+        t.play("WAIT 3500")  # from there time turns on (a page turned to is given two turns), to the sentence's start
+        assert t.text() == first
 
 
 def test_a_1904_debtor_without_a_phone_borrows_from_the_bank_with_the_buttons(tmp_path: Path) -> None:

@@ -279,7 +279,7 @@ def test_what_the_table_waits_for_stays_in_view(browser: Any, tmp_path: Path) ->
 
         table.submit({"roll": [1, 2]}, source="test")  # Ann on Baltic Avenue: she lets it go to auction
         table.submit({"answer": "no"}, source="test")
-        expect_text(page.locator("#me-now"), "Your move: Auction of Baltic Avenue: no bid yet")
+        expect_text(page.locator("#me-now"), "Your move: bid or pass")  # too long for its line: never cut (issue 38)
         page.mouse.wheel(0, 3000)
         page.wait_for_timeout(300)
         assert in_view(page, "#bid-button") and in_view(page, "#pass-button")

@@ -141,3 +141,17 @@ def test_a_trades_answer_heads_the_hand_overs_it_brings() -> None:
     assert [(line["kind"], line["text"]) for line in lines] == [
         ("news", "Bob accepts: trade done"), ("hand", "Ann gives Bob the deed of Baltic Avenue"),
         ("pay", "Bob pays Ann $100 in the trade")]
+
+
+def test_cards_given_in_a_trade_are_handed_over_too() -> None:
+    """Only deeds and cash showed as a trade's hand-overs: a card changed hands unsaid (issue 38)."""
+    setup = {**CLASSIC, "players": ["Ann", "Bob"],
+             "start": {"players": {"Bob": {"cards": ["chance-get-out-of-jail-free"]}},
+                       "spaces": {"baltic-avenue": {"owner": "Ann"}}}}
+    offer = {"act": {"player": "Ann", "do": "trade", "with": "Bob",
+                     "give": {"cash": 0, "spaces": ["baltic-avenue"], "cards": []},
+                     "get": {"cash": 0, "spaces": [], "cards": ["chance-get-out-of-jail-free"]}}}
+    lines = told(setup, offer, {"act": {"player": "Bob", "do": "accept"}})
+    assert [(line["kind"], line["text"]) for line in lines] == [
+        ("news", "Bob accepts: trade done"), ("hand", "Ann gives Bob the deed of Baltic Avenue"),
+        ("hand", "Bob gives Ann the Get out of jail free card")]

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from companion.bids import BID_STEPS, quick_bids
+
 from .test_banker import SIZES, in_view
 from .test_browser import ARTIFACTS, browser, expect_text  # noqa: F401 - browser: a fixture
 from .test_story_first import CLASSIC, panel_shot, table_with_phones
@@ -57,6 +59,8 @@ def test_an_auction_in_two_taps_and_the_leader_told_why_they_cannot_pass(browser
         expect_text(quick.nth(0), "Bid $40 (+$10)")  # the steps over the high bid, as the table's buttons
         expect_text(quick.nth(1), "Bid $80 (+$50)")
         expect_text(quick.nth(2), "Bid $130 (+$100)")
+        assert quick.count() == len(BID_STEPS)  # the OLED's list, no other (companion.bids)
+        assert [int(b.get_attribute("data-bid") or 0) for b in quick.all()] == quick_bids(30)
         assert bob.input_value("#bid-amount") == "40"  # the box starts at the next sensible bid, not at $1
         bob.evaluate("scrollTo(0, 0)")
         assert in_view(bob, "#quick-bids [data-bid=\"130\"]")  # on the first screen

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from companion.boards import read_board_file
+
 from ..board import build_board
 from ..core import Ruleset
 from .addon import AddonRules
@@ -31,8 +33,6 @@ def ruleset_class(ruleset_id: str) -> type[Ruleset]:
 
 def load_ruleset(ruleset_id: str, board_file: str | Path | None = None) -> Ruleset:
     """A ruleset with its bundled board, or with a user's board file."""
-    from companion.boards import read_board_file  # data room; imported here to keep imports acyclic
-
     cls = ruleset_class(ruleset_id)
     data, name = read_board_file(board_file or ruleset_id)
     board = build_board(data, name, cls.kinds, decks=set(cls.deck_names) or None, effects=set(cls.effects) or None)

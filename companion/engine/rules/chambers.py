@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import BoardError
+
 from ..board import Board, Card, KindRule, Space
 from ..core import Ruleset, names_of, reject
 from ..draft import Draft
-from ..errors import BoardError
 
 STAR = "★"
 

@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.errors import BoardError
+
 from ..board import KindRule, Space
 from ..core import Ruleset, flag, known_keys, money, names_of, reject, whole
 from ..draft import Draft
-from ..errors import BoardError
 from ..rng import shuffled
 from .debt import Debts
 from .estate import RealEstate, interest

@@ -12,10 +12,11 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.errors import BoardError
+
 from ..board import Board, Space
 from ..core import Ruleset, reject, whole
 from ..draft import Draft, Task
-from ..errors import BoardError
 from .debt import Debts
 from .trade import Trades
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import BoardError
+
 from ..board import Board, KindRule, Space
 from ..core import MAX_AMOUNT, money, names_of, reject, whole
 from ..draft import Draft, State, Task
-from ..errors import BoardError
 from .magie import MagieRules
 
 TREASURY = "public-treasury"

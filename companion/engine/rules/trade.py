@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import IllegalInput
+
 from ..core import Ruleset, money, names_of, reject, whole
 from ..draft import Draft, Task
-from ..errors import IllegalInput
 
 
 #: The reason of a trade's cash payment (a ruleset may judge the trade after both sides, not after each).
@@ -105,6 +106,9 @@ class Trades(Ruleset):
             due += self.pass_space(d, giver, taker, sid)
         for card in bundle["cards"]:
             self.pass_card(d, giver, taker, card)
+            # A hand at the table moves it, as the deeds (told as they are: the OLED, the voice and both phones).
+            d.say("hand-over", f"{giver} gives {taker} the {self.card_name(card)} card", player=giver, to=taker,
+                  cards=[card])
         return due
 
     def pass_space(self, d: Draft, giver: str, taker: str, space_id: str) -> list[Task]:

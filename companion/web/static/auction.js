@@ -4,9 +4,10 @@
 
 import { $, el } from "./dom.js";
 import { act } from "./talk.js";
-import { actor, money, player, spaceName } from "./state.js";
+import { actor, app, money, player, spaceName } from "./state.js";
 
-const STEPS = [10, 50, 100];  // over the high bid, as the table's buttons raise it (+$10, +$50) and one larger
+// The quick bids over the high bid: the table's own list (/api/board's bid_steps), the same steps as the OLED's buttons.
+const steps = () => (app.board && app.board.bid_steps) || [];
 
 export function renderAuction(state) {
   const auction = state.auction, prompt = state.prompt;
@@ -27,7 +28,7 @@ export function renderAuction(state) {
   if (!bidding) return;
   const lowest = Math.max(auction.bid + 1, auction.minimum || 1);
   const cash = "cash" in player(me) ? player(me).cash : Infinity;
-  const amounts = [...new Set(STEPS.map((step) => Math.max(lowest, auction.bid + step)))];
+  const amounts = [...new Set(steps().map((step) => Math.max(lowest, auction.bid + step)))];
   const key = JSON.stringify([auction.bid, lowest, cash, me]);
   const amount = $("bid-amount");
   amount.min = lowest;
@@ -35,7 +36,7 @@ export function renderAuction(state) {
     $("quick-bids").dataset.key = key;
     $("quick-bids").replaceChildren(...amounts.map((sum) => el("button", { type: "button", "data-bid": sum, disabled: sum > cash,
       on: { click: () => act("bid", { amount: sum }) } }, `Bid ${money(sum)} (+${money(sum - auction.bid)})`)));
-    amount.value = amounts[0];
+    amount.value = amounts[0] ?? lowest;
   }
   bidLabel();
   $("pass-button").disabled = false;

@@ -4,6 +4,10 @@
 import { $, el } from "./dom.js";
 import { app, money, player } from "./state.js";
 
+// What the header says of a question too long for its line (the question is whole in its panel below).
+const SHORT = { roll: "roll the dice", buy: "buy or not", auction: "bid or pass", debt: "raise the money",
+  "income-tax": "pay your income tax", "use-card": "play a card or not" };
+
 // Me first: once joined, the header holds this player's cash in the largest type, whose turn it is and what the
 // table waits for from them; their prompt's panel stays under it while they scroll (if it is not too tall).
 export function renderMe(state) {
@@ -20,6 +24,11 @@ export function renderMe(state) {
     : leading ? `You lead the auction at ${money(state.auction.bid)}`
     : waiting ? `Your move: ${prompt.text}` : offer ? `${state.trade.from} offers you a trade`
       : `Turn ${state.turn.number}: ${state.turn.player}${state.turn.player === me ? " (you)" : ""}`;
+  // One line, the question whole or a shorter sentence: a name is never cut ("Buy St. Charles Pla…"); the question is
+  // whole in its panel, held just below.
+  if (waiting && $("me-now").scrollWidth > $("me-now").clientWidth) {
+    $("me-now").textContent = `Your move: ${SHORT[prompt.kind] || "see below"}`;
+  }
   $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";
   $("me-now").classList.toggle("waiting", !!(waiting || offer));
   // The panel with the buttons the table waits for (the prompt's, the bid's, the offer's) stays under the header.

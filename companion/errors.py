@@ -1,4 +1,8 @@
-"""The errors every part of the companion raises: one root, each also a builtin."""
+"""The errors every part of the companion raises: one root, each also a builtin.
+
+A leaf of its own (it imports nothing): the engine raises them, and so do the rooms it reads its board files
+through (``companion.boards``, ``companion.localfiles``), which therefore never import the engine.
+``companion.engine`` hands them on, as every other room knows them."""
 
 
 class CompanionError(Exception):
