@@ -80,7 +80,8 @@ service_checks() {
   tail -1 "$OUT/security.txt"
 }
 
-hotspot_up() { nmcli -t -f NAME connection show --active | grep -qx companion-hotspot; }
+# Up: activated, not only activating (an activating connection is listed as active while wlan0 is still managed).
+hotspot_up() { nmcli -t -f NAME,STATE connection show --active | grep -qx "companion-hotspot:activated"; }
 dnsmasq_reads_the_drop_in() { pgrep -a dnsmasq | grep -q "conf-dir=/etc/NetworkManager/dnsmasq-shared.d"; }
 
 hotspot_checks() {
