@@ -290,7 +290,8 @@ main() {
   boot verify 900
   tail -1 "$SHARE/out/verified.jsonl"
   figures
-  step "passed: install, the table under systemd, its Wi-Fi with a phone, the voice, the host menu's Wi-Fi switch, $cuts power cuts; $SECONDS s"
+  local from="install"; [ "$installed" = 0 ] || from="(from the installed image)"
+  step "passed: $from, the table under systemd, its Wi-Fi with a phone, the voice, the host menu's Wi-Fi switch, $cuts power cuts; $SECONDS s"
 }
 
 main "$@"; exit  # nothing after main is read: the file may change while it runs
