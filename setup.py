@@ -41,9 +41,9 @@ from setuptools.command.build_py import build_py
 #: The packages compiled, each with the names of its files that are not. Never compiled: a package's ``__init__``,
 #: which runs the check of the compiled modules (``companion.compiled.choose``) before it imports them. Nor the
 #: simulator's command line, reports (one run, a comparison) and SVG plots: they run once per run, not per game (bots
-#: play through the rest).
+#: play through the rest); nor the engine's msgid extractor (``pybabel extract`` runs it, never a game).
 COMPILED = {
-    Path("companion", "engine"): {"__init__.py"},
+    Path("companion", "engine"): {"__init__.py", "extract.py"},
     Path("companion", "sim"): {"__init__.py", "command.py", "summary.py", "plot.py", "compare.py"},
 }
 #: The pin map in git, and where the build puts it in the package (``companion.drivers.pins.PACKAGED_PINS``).

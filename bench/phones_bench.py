@@ -33,6 +33,7 @@ import http.client
 import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import sys
@@ -271,7 +272,7 @@ def write_profile(path: Path, stats_file: Path, actions: int) -> None:
     with path.open("w", encoding="utf-8") as out:
         stats = pstats.Stats(str(stats_file), stream=out)
         out.write(f"yappi, CPU clock, every thread of `companion run`, over {actions} actions (divide by it)\n")
-        stats.sort_stats("cumulative").print_stats(70)
+        stats.sort_stats("cumulative").print_stats(160)
         stats.sort_stats("tottime").print_stats(50)
 
 
@@ -369,7 +370,8 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         while not stats.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         write_profile(args.profile, stats, n)
-        print(f"profile: {args.profile}")
+        shutil.copyfile(stats, args.profile.with_suffix(".pstat"))
+        print(f"profile: {args.profile} (and the raw stats, for pstats: {args.profile.with_suffix('.pstat')})")
 
 
 if __name__ == "__main__":

@@ -18,9 +18,14 @@ from typing import Any
 from companion.boards import read_board_file
 from companion.localfiles import MAX_SETTINGS_BYTES, parse_toml, read_text
 from companion.errors import BoardError
+from companion.engine.board import Board
+from companion.words import LANGUAGES
 
-#: Top-level tables whose keys are names the board's author chooses (each preset's id), not keys to check.
-NAMED_TABLES = frozenset({"presets"})
+#: Top-level tables whose keys are names the board's author chooses (each preset's id, each language of its
+#: names), not keys to check here (``names`` is checked by :func:`check_names`).
+NAMED_TABLES = frozenset({"presets", "names"})
+#: What a ``[names.<lang>]`` table may name, and where the board keeps those ids.
+NAME_KINDS = ("spaces", "cards", "decks", "cube")
 
 
 def vocabulary(data: Mapping[str, Any]) -> dict[str, set[str]]:
@@ -37,7 +42,7 @@ def vocabulary(data: Mapping[str, Any]) -> dict[str, set[str]]:
 def unknown_keys(data: Mapping[str, Any], known: Mapping[str, set[str]]) -> Iterator[tuple[str, str, int | None]]:
     """(key path, key, index in its array of tables) for every key of ``data`` that ``known`` does not have."""
     for place, value in data.items():
-        if place not in known[""]:
+        if place not in known[""] and place not in NAMED_TABLES:
             yield place, place, None
             continue
         if place in NAMED_TABLES:
@@ -86,3 +91,37 @@ def check_keys(ruleset: str, path: str | Path) -> None:
         hint = f" (did you mean `{near[0]}`?)" if near else ""
         where = f"{name}, line {line}" if line else name
         raise BoardError(f"{where}: {key_path}: unknown key for a {ruleset} board{hint}")
+
+
+def check_names(board: Board) -> None:
+    """Refuse a ``[names.<lang>]`` table (an edition's own names of its spaces, cards, decks and cube faces in a
+    language: a chamber is named as its deck, a face of magie-1924's cube by its number, ``"5" = "..."``) for a
+    language the table does not speak, naming a kind other than spaces, cards, decks or cube, an id the board does not
+    have, or a name that is not a non-empty string (``BoardError``, one line)."""
+    names = board.data.get("names", {})
+    where = f"{board.source}: names"
+    if not isinstance(names, Mapping):
+        raise BoardError(f"{where}: expected a table of languages ([names.de.spaces] ...)")
+    cube = board.data.get("cube")
+    ids: dict[str, Mapping[str, Any] | list[str]] = {
+        "spaces": board.by_id, "cards": board.cards, "decks": list(board.decks),
+        "cube": [str(face.get("face")) for face in cube if isinstance(face, Mapping)] if isinstance(cube, list) else []}
+    for language, kinds in names.items():
+        if language not in LANGUAGES:
+            raise BoardError(f"{where}.{language}: not a language of the table (known: {', '.join(LANGUAGES)})")
+        if not isinstance(kinds, Mapping):
+            raise BoardError(f"{where}.{language}: expected tables of {', '.join(NAME_KINDS)}")
+        for kind, table in kinds.items():
+            if kind not in NAME_KINDS:
+                near = difflib.get_close_matches(kind, NAME_KINDS, n=1)
+                hint = f" (did you mean `{near[0]}`?)" if near else ""
+                raise BoardError(f"{where}.{language}.{kind}: unknown kind of name{hint}")
+            if not isinstance(table, Mapping):
+                raise BoardError(f"{where}.{language}.{kind}: expected a table of ids and names")
+            for item, name in table.items():
+                if item not in ids[kind]:
+                    near = difflib.get_close_matches(item, sorted(ids[kind]), n=1)
+                    hint = f" (did you mean `{near[0]}`?)" if near else ""
+                    raise BoardError(f"{where}.{language}.{kind}.{item}: the board has no such id{hint}")
+                if not isinstance(name, str) or not name.strip():
+                    raise BoardError(f"{where}.{language}.{kind}.{item}: expected a name, found {name!r}")

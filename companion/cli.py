@@ -11,19 +11,28 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.account import summary
-from companion.boardcheck import check_keys
-from companion.engine import CompanionError, public_state
+from companion.boardcheck import check_keys, check_names
+from companion.config import TABLE_LANGUAGES
+from companion.engine import CompanionError, find_ruleset, public_state
 from companion.engine.core import Ruleset
 from companion.engine.rules import load_ruleset, ruleset_class
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.localfiles import LocalFileRefused, read_game_file
-from companion.sim import command as simulate
 
 
-def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None) -> None:
-    for _, event in result.events:
-        out.write(f"  {event['text']}\n")
+def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None, language: str = "en") -> None:
+    """The game's story, each event's sentence in ``language`` (English: as the engine wrote it), then its summary."""
+    if language == "en":
+        told = [str(event["text"]) for _, event in result.events]
+    else:
+        from companion.words import Words  # another language needs Babel (the table's extra)
+        from companion.words.engine_messages import say_event
+
+        words = Words.for_language(language, (ruleset or find_ruleset(result.state["ruleset"])).board)
+        told = [say_event(words, event) for _, event in result.events]
+    for text in told:
+        out.write(f"  {text}\n")
     out.write("\n" + summary(result.state, ruleset) + "\n")
 
 
@@ -58,7 +67,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(public_state(result.state), out, indent=1 if args.pretty else None)
         out.write("\n")
     else:
-        print_story(result, out, ruleset)
+        print_story(result, out, ruleset, args.language)
     return 0
 
 
@@ -68,7 +77,9 @@ def board_ruleset(ruleset: str, path: str) -> Ruleset:
     try:
         ruleset_class(ruleset)
         check_keys(ruleset, path)
-        return load_ruleset(ruleset, path)
+        loaded = load_ruleset(ruleset, path)
+        check_names(loaded.board)
+        return loaded
     except KeyError as error:  # the registry's unknown ruleset
         raise CompanionError(str(error.args[0]) if error.args else str(error)) from None
 
@@ -106,11 +117,11 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
             cues: list[dict[str, Any]] | None = [] if args.json else None
             state = demo_headless(script, setup=setup.get("setup", setup) if setup else None,
                                   frames=Path(args.frames) if args.frames else None, dice=args.dice or "roller",
-                                  cues=cues)
+                                  cues=cues, language=args.language)
         else:
             journal = Path(args.journal) if args.journal else demo_journal_path()
             return demo_interactive(dice=args.dice or "roller", journal_path=journal, port=args.port, out=out,
-                                    sound=args.sound, screen=args.screen)
+                                    sound=args.sound, screen=args.screen, language=args.language)
     except (CompanionError, OSError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return USAGE
@@ -197,7 +208,9 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, simulator: bool = True) -> argparse.ArgumentParser:
+    """The command line; ``simulator=False`` (``companion run``): ``simulate`` without its options, so that the
+    table's start does not import the simulator (issue 43)."""
     parser = Parser(prog="companion", description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"companion {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -211,6 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the final state object of DESIGN.md")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.add_argument("--board", help="a board file of your own edition instead of the bundled one")
+    p.add_argument("--language", choices=list(TABLE_LANGUAGES), default="en",
+                   help="the story's language (default: en, as the engine wrote it; docs/languages.md)")
     p.set_defaults(func=cmd_replay)
     p = command("check-board", "validate a board file of your own edition")
     p.add_argument("ruleset", help="classic, addon, magie-1904, magie-1924 or chambers")
@@ -224,6 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="headless: print each frame's cues (seat lights, sounds, sentences), then the final state")
     p.add_argument("--dice", choices=["roller", "software", "manual"], help="dice source (default: roller)")
+    p.add_argument("--language", choices=list(TABLE_LANGUAGES), default="en",
+                   help="the table's language: the OLED's and the voice's (default: en; docs/languages.md)")
     p.add_argument("--journal", help="interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)")
     p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
     p.add_argument("--sound", action="store_true",
@@ -238,16 +255,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, help="go on with this stored game (`companion games list`), not the last one")
     p.set_defaults(func=cmd_run)
     games.add_parser(sub)
-    simulate.add_parser(sub)
+    if simulator:
+        from companion.sim import command as simulate
+
+        simulate.add_parser(sub)
+    else:
+        sub.add_parser("simulate")
     return parser
 
 
 #: The packages of the ``table`` extra (and ``web`` within it): a command that needs one says which install has it.
-TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno", "flask_limiter"}
+TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segno"}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    args: Any = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args: Any = build_parser(simulator=argv[:1] != ["run"]).parse_args(argv)
     try:
         return int(args.func(args, out or sys.stdout))
     except ModuleNotFoundError as error:

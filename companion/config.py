@@ -16,6 +16,8 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
     quiet_hours = ""           # e.g. "22:00-08:00": no buzzer and no voice then (local time)
     voice = "off"              # "espeak": the Pi says what happens (espeak-ng); "piper" with voice_model, else espeak
     voice_model = ""           # a piper voice file (.onnx, its .onnx.json beside it) for voice = "piper"
+    language = "en"            # the table's: the OLED's and the voice's ("en", "de", "fr", "es"); the host menu
+                               # changes it for the run; each phone has its own (docs/languages.md)
     network = "home"           # "home" (the network the Pi joined), "hotspot" (its own Wi-Fi), "auto" (its own
                                # when none is joined 45 s after the start): companion.network
     wifi_country = ""          # the Wi-Fi country for the hotspot, e.g. "GB" ("": the system's)
@@ -45,6 +47,8 @@ DICE = ("roller", "software", "manual")
 #: rpigpio: RPi.GPIO, for Raspberry Pi OS before Bookworm (not on a Pi 5: README, "Pin factories").
 PIN_FACTORIES = ("lgpio", "rpigpio", "mock", "auto")
 VOICES = ("off", "espeak", "piper")
+#: The languages the table speaks (companion.words.LANGUAGES; kept here too, so that reading the config needs no Babel).
+TABLE_LANGUAGES = ("en", "de", "fr", "es")
 PhoneDice = Literal["none", "manual", "software"]  # may a phone send the dice (the web's rule too)
 PHONE_DICE: tuple[PhoneDice, ...] = get_args(PhoneDice)
 Network = Literal["home", "hotspot", "auto"]  # the network adapter's modes (companion.network)
@@ -72,6 +76,7 @@ class TableConfig:
     quiet_hours: str = ""
     voice: str = "off"
     voice_model: str = ""
+    language: str = "en"
     network: Network = "home"
     wifi_country: str = ""
     hotspot_channel: int = 6
@@ -107,7 +112,8 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
         raise ConfigError(f"{source}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
     config = replace(TableConfig(), source=source, **data)
     for key, allowed in (("display", DISPLAYS), ("dice", DICE), ("phone_dice", PHONE_DICE),
-                         ("pin_factory", PIN_FACTORIES), ("voice", VOICES), ("network", NETWORKS)):
+                         ("pin_factory", PIN_FACTORIES), ("voice", VOICES), ("network", NETWORKS),
+                         ("language", TABLE_LANGUAGES)):
         if getattr(config, key) not in allowed:
             raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, not {getattr(config, key)!r}")
     for key in ("web_port", "captive_port"):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 
 from .clock import Clock, monotonic
 
@@ -106,17 +106,31 @@ class Debouncer:
         return [ButtonEvent(self.name, "release", now, down)]
 
 
+class Button(DigitalInputDevice):
+    """gpiozero's ``Button`` without its hold thread: each ``Button`` starts one that wakes every 0.1 s for
+    ``when_held``, which the panel does not use (it times holds itself): six buttons were 60 wake-ups a second of an
+    idle table. The same pin, pull-up and bounce time, and ``Button``'s names for them."""
+
+    is_pressed = DigitalInputDevice.is_active
+    when_pressed = DigitalInputDevice.when_activated
+    when_released = DigitalInputDevice.when_deactivated
+
+
 class ButtonPanel:
     """The table's buttons on gpiozero; debounced events go to ``on_event``.
 
-    ``pins`` maps button names to BCM numbers (``hardware/pins.toml``). Call :meth:`poll`
-    every 10 ms or so (the table's tick): it settles chatter and detects holds and stuck buttons.
+    ``pins`` maps button names to BCM numbers (``hardware/pins.toml``). Edges come from gpiozero's callbacks (then
+    ``on_edge`` is told); call :meth:`poll` every 10 ms or so while a button is down or chatter is left to settle
+    (not :meth:`settled`): it settles chatter and detects holds and stuck buttons; once in a while otherwise, to read
+    the levels again.
     """
 
     def __init__(self, pins: Mapping[str, int], on_event: Callable[[ButtonEvent], None], *,
                  pin_factory: Any = None, clock: Clock = monotonic, debounce: float = 0.02,
-                 hold: float = 1.5, stuck: float = 20.0, bounce_time: float | None = 0.005) -> None:
+                 hold: float = 1.5, stuck: float = 20.0, bounce_time: float | None = 0.005,
+                 on_edge: Callable[[], None] | None = None) -> None:
         self.on_event = on_event
+        self.on_edge = on_edge  # told after each edge from the pins (gpiozero's thread): the table's loop wakes
         self.clock = clock
         self._lock = threading.Lock()
         self.buttons: dict[str, Button] = {}
@@ -140,6 +154,8 @@ class ButtonPanel:
             with self._lock:
                 events = self.debouncers[name].edge(pressed, self.clock())
             self._dispatch(events)
+            if self.on_edge is not None:
+                self.on_edge()
         return on_edge
 
     def poll(self) -> None:
@@ -149,6 +165,13 @@ class ButtonPanel:
             events = [e for name, button in self.buttons.items()
                       for e in self.debouncers[name].poll(button.is_pressed, now)]
         self._dispatch(events)
+
+    def settled(self) -> bool:
+        """Nothing for :meth:`poll` to do soon: every button up (or stuck down, ignored until an edge releases it)
+        and no chatter left to settle. Then the edges alone (gpiozero's callbacks) tell what happens next."""
+        with self._lock:
+            return all(d.raw == d.pressed and (not d.pressed or d.stuck) and not d._down_at_start
+                       for d in self.debouncers.values())
 
     def stuck(self) -> list[str]:
         """The buttons being ignored because they are stuck down."""

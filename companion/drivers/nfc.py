@@ -25,7 +25,7 @@ from .pn532 import GET_FIRMWARE_VERSION, IN_LIST_PASSIVE_TARGET, PN532, RF_CONFI
 log = logging.getLogger(__name__)
 
 STOPPED = "NFC reader stopped: check its cable"  # the buttons still do everything: the game goes on
-MISSING = "No NFC reader: buttons only"
+MISSING = "No NFC reader: buttons only"  # said in the table's language (its msgid: companion/face/vocabulary.py)
 
 
 class ReaderTimeout(PN532Error):

@@ -32,9 +32,13 @@ class Voice(Protocol):
 
     rate: int
 
-    def stream(self, text: str) -> Iterator[bytes]: ...
+    def stream(self, text: str, language: str | None = None) -> Iterator[bytes]: ...
 
-    def to_wav(self, text: str, path: Path) -> None: ...
+    def to_wav(self, text: str, path: Path, language: str | None = None) -> None: ...
+
+
+#: espeak-ng's voice for each language the table speaks (Debian's espeak-ng-data has them all).
+ESPEAK_VOICES = {"en": "en-us", "de": "de", "fr": "fr-fr", "es": "es"}
 
 
 class EspeakVoice:
@@ -47,9 +51,17 @@ class EspeakVoice:
             raise VoiceUnavailable(f"{command} is not installed (apt-get install espeak-ng)")
         self.args = [command, "-v", voice, "-s", str(speed)]
 
-    def stream(self, text: str) -> Iterator[bytes]:
-        """The PCM of ``text`` as espeak-ng makes it (a WAV on its standard output, read past its header)."""
-        process = subprocess.Popen([*self.args, "--stdout", text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    def _args(self, language: str | None) -> list[str]:
+        """The command for a sentence in ``language`` (None: the voice it was opened with)."""
+        if language is None or language not in ESPEAK_VOICES:
+            return self.args
+        return [self.args[0], "-v", ESPEAK_VOICES[language], *self.args[3:]]
+
+    def stream(self, text: str, language: str | None = None) -> Iterator[bytes]:
+        """The PCM of ``text`` as espeak-ng makes it (a WAV on its standard output, read past its header), in the
+        voice of ``language`` (:data:`ESPEAK_VOICES`)."""
+        process = subprocess.Popen([*self._args(language), "--stdout", text], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL)
         out: IO[bytes] = process.stdout  # type: ignore[assignment]
         try:
             head = out.read(44)  # RIFF header, "fmt " chunk, "data" and its (unknown: streamed) size
@@ -70,8 +82,8 @@ class EspeakVoice:
             out.close()
             process.wait()
 
-    def to_wav(self, text: str, path: Path) -> None:
-        subprocess.run([*self.args, "-w", str(path), text], check=True, capture_output=True)
+    def to_wav(self, text: str, path: Path, language: str | None = None) -> None:
+        subprocess.run([*self._args(language), "-w", str(path), text], check=True, capture_output=True)
 
 
 class PiperVoice:
@@ -86,11 +98,12 @@ class PiperVoice:
         self.voice = Loaded.load(str(model))
         self.rate = int(self.voice.config.sample_rate)
 
-    def stream(self, text: str) -> Iterator[bytes]:
+    def stream(self, text: str, language: str | None = None) -> Iterator[bytes]:
+        """One voice file speaks one language: ``language`` is the file's (config's ``voice_model``)."""
         for chunk in self.voice.synthesize(text):
             yield bytes(chunk.audio_int16_bytes)
 
-    def to_wav(self, text: str, path: Path) -> None:
+    def to_wav(self, text: str, path: Path, language: str | None = None) -> None:
         with wave.open(str(path), "wb") as file:
             self.voice.synthesize_wav(text, file)
 
@@ -111,12 +124,13 @@ class Mouth:
     voice: Voice
     out: AudioOut
 
-    def say(self, text: str, first_sample: Callable[[], None]) -> None:
-        """Speak ``text``; ``first_sample`` is called when its first audio is handed to the player."""
+    def say(self, text: str, first_sample: Callable[[], None], language: str | None = None) -> None:
+        """Speak ``text`` (in ``language``'s voice); ``first_sample`` is called when its first audio is handed to
+        the player."""
         player = self.out.open(self.voice.rate)
         stdin: IO[bytes] = player.stdin  # type: ignore[assignment]
         try:
-            for i, chunk in enumerate(self.voice.stream(text)):
+            for i, chunk in enumerate(self.voice.stream(text, language)):
                 stdin.write(chunk)
                 if i == 0:
                     stdin.flush()

@@ -18,7 +18,7 @@ from companion.compiled import choose
 #: Which engine this process runs: compiled by Cython from these sources, or the sources (see companion.compiled).
 BUILD = choose(__name__, Path(__file__).parent)
 
-from .core import Throw  # noqa: E402 - after the choice of the compiled modules or the sources
+from .core import Throw, reject  # noqa: E402 - after the choice of the compiled modules or the sources
 from .draft import Event, State, sentence  # noqa: E402
 from companion.errors import BoardError, CompanionError, IllegalInput  # noqa: E402
 from .rules import find_ruleset, ruleset_ids  # noqa: E402
@@ -29,14 +29,14 @@ __all__ = [
 ]
 
 
-def new_game(setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
-    """Start a game from the ``setup`` object of a game file's first line."""
+def new_game(setup: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
+    """Start a game from the ``setup`` object of a game file's first line (``table=False``: the simulation path)."""
     if not isinstance(setup, Mapping):
-        raise IllegalInput("setup must be an object")
+        raise reject("setup must be an object")
     ruleset = setup.get("ruleset")
     if ruleset not in ruleset_ids():
-        raise IllegalInput(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
-    return find_ruleset(ruleset).new_game(setup)
+        raise reject("unknown ruleset {value} (known: {known})", value=ruleset, known=", ".join(ruleset_ids()))
+    return find_ruleset(ruleset).new_game(setup, table=table)
 
 
 def apply(state: State | None, line: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
@@ -44,7 +44,7 @@ def apply(state: State | None, line: Mapping[str, Any], *, table: bool = True) -
     (:meth:`Ruleset.apply <companion.engine.core.Ruleset.apply>`: no undo record, no log)."""
     if state is None:
         if not isinstance(line, Mapping) or set(line) != {"setup"}:
-            raise IllegalInput('a game starts with a {"setup": {...}} line')
+            raise reject('a game starts with a {{"setup": {{...}}}} line')
         return new_game(line["setup"])
     return find_ruleset(state["ruleset"]).apply(state, line, table=table)
 

@@ -75,6 +75,7 @@ class Board:
     min_players: int
     max_players: int
     data: Mapping[str, Any] = field(default_factory=dict)
+    currency: str = "$"  # the symbol printed on its money (``[game] currency``): "$", "£", "€", "M"...
 
     def space(self, space_id: str) -> Space:
         """The space with that id; ``KeyError`` if there is none."""
@@ -234,4 +235,13 @@ def build_board(
         min_players=lo,
         max_players=hi,
         data=extra,
+        currency=_currency(game.get("currency", "$"), f"{source}: game.currency"),
     )
+
+
+def _currency(value: Any, where: str) -> str:
+    """A currency symbol as printed on the board's notes: one to three characters, no digit or space."""
+    if not isinstance(value, str) or not 1 <= len(value) <= 3 or any(c.isdigit() or c.isspace() for c in value):
+        raise BoardError(f"{where}: expected the symbol printed on the notes (\"$\", \"£\", \"€\", \"M\"), "
+                         f"found {value!r}")
+    return value

@@ -18,7 +18,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -26,43 +25,49 @@ from companion.errors import BoardError, IllegalInput
 
 from .board import Board, KindRule
 from .draft import Draft, Event, State, Task
+from .messages import ACCOUNTS, Message, english, m, mp, n_, names_of, np_
 from .rng import shuffled
 
 RESERVED_NAMES = frozenset({"host", "bank", "tax-pool", "free-parking", "public-treasury", "railroad", "board", ""})
 PRIVATE_KEYS = frozenset({"seed", "decks", "queue", "undo", "bank_balance"})
 MAX_AMOUNT = 10_000_000
-ACCOUNT_NAMES = MappingProxyType({"bank": "the bank", "tax-pool": "the tax pool", "free-parking": "Free Parking",
-                                  "public-treasury": "the public treasury", "railroad": "the railroad",
-                                  "board": "the board"})
+ACCOUNT_NAMES = MappingProxyType(dict(ACCOUNTS))
 #: Pools a player takes from (the lander takes the Free Parking pool), which a payment's sentence says so of:
 #: "Ann takes $350 from Free Parking", not "Free Parking pays Ann $350".
 TAKEN_FROM = frozenset({"free-parking"})
 #: Public methods whose names look like handlers (``host_verbs``, ``roll_extras``) but are not.
 NOT_HANDLERS = frozenset({"host_verbs", "roll_extras"})
 ANSWER_KEYS, ACT_KEYS, UNDO_KEYS = frozenset({"answer"}), frozenset({"act"}), frozenset({"undo"})
-TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
+TYPE_WORDS = {bool: m("true or false"), int: m("a whole number"), float: m("a number"), str: m("a text")}
 
 
-def reject(message: str) -> IllegalInput:
-    """An :class:`IllegalInput` to ``raise``."""
-    return IllegalInput(message)
+def reject(msgid: str, /, **args: Any) -> IllegalInput:
+    """An :class:`IllegalInput` to ``raise``: a message (:mod:`.messages`), ``reject("{player} is out", player=p)``."""
+    return refusal({"msg": msgid, "args": args})
 
 
-def whole(value: Any, what: str, *, minimum: int = 0, maximum: int = MAX_AMOUNT) -> int:
-    """Check an amount or count from an input: a whole number within bounds."""
+def refusal(message: Message) -> IllegalInput:
+    """An :class:`IllegalInput` to ``raise`` from a message made beforehand (a plural's, a chosen one)."""
+    error = IllegalInput(message["msg"], message["args"], message.get("plural"))
+    error.render = english
+    return error
+
+
+def whole(value: Any, what: Message | str, *, minimum: int = 0, maximum: int = MAX_AMOUNT) -> int:
+    """Check an amount or count from an input: a whole number within bounds (``what``: what it is, a message)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise reject(f"{what} must be a whole number, not {value!r}")
+        raise reject("{what} must be a whole number, not {value}", what=what, value=value)
     if value < minimum:
-        raise reject(f"{what} must be at least {minimum}, not {value}")
+        raise reject("{what} must be at least {minimum}, not {n}", what=what, minimum=minimum, n=value)
     if value > maximum:
-        raise reject(f"{what} of {value} is absurd (at most {maximum})")
+        raise reject("{what} of {n} is absurd (at most {maximum})", what=what, n=value, maximum=maximum)
     return value
 
 
-def flag(value: Any, what: str) -> bool:
+def flag(value: Any, what: Message | str) -> bool:
     """Check a yes/no value from an input: JSON's true or false, nothing that merely looks like one."""
     if not isinstance(value, bool):
-        raise reject(f"{what} must be true or false, not {value!r}")
+        raise reject("{what} must be true or false, not {value}", what=what, value=value)
     return value
 
 
@@ -70,7 +75,8 @@ def known_keys(given: Mapping[str, Any], allowed: Set[str], where: str) -> None:
     """Refuse a key nobody reads (a typo would otherwise be ignored without a word)."""
     unknown = set(given) - allowed
     if unknown:
-        raise reject(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(allowed))})")
+        raise reject("{where}: unknown key {key} (known: {known})", where=where, key=sorted(unknown)[0],
+                     known=", ".join(sorted(allowed)))
 
 
 #: The categories of characters a name may not hold: controls (a terminal's escapes), format characters (bidi
@@ -92,9 +98,6 @@ def printable_name(name: str) -> bool:
     the host sees both names at the table and renames one.)"""
     return not any(c in BLANK_LETTERS or (c != " " and unicodedata.category(c) in UNSHOWN_CATEGORIES) for c in name)
 
-
-def money(amount: int) -> str:
-    return f"${amount}"
 
 
 @dataclass(frozen=True)
@@ -169,23 +172,25 @@ class Ruleset:
         """The actions only the host may take (``act`` with player ``"host"``)."""
         return sorted(self._host_verbs)
 
-    def new_game(self, setup: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """Build the first state from a ``setup`` object (DESIGN.md's game file format)."""
+    def new_game(self, setup: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
+        """Build the first state from a ``setup`` object (DESIGN.md's game file format); ``table=False``: the
+        simulation path (no sentence, no log, no undo record), as :meth:`apply`."""
         if not isinstance(setup, Mapping):
             raise reject("setup must be an object")
         unknown = set(setup) - {"ruleset", "players", "seed", "options", "stack", "deal", "start"}
         if unknown:
-            raise reject(f"unknown setup key {sorted(unknown)[0]!r}")
+            raise reject("unknown setup key {key}", key=sorted(unknown)[0])
         names = setup.get("players")
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise reject("setup.players must be a list of names")
         if not self.board.min_players <= len(names) <= self.board.max_players:
-            raise reject(f"{self.id} is for {self.board.min_players} to {self.board.max_players} players, not {len(names)}")
+            raise reject("{ruleset} is for {minimum} to {maximum} players, not {count}", ruleset=self.id,
+                         minimum=self.board.min_players, maximum=self.board.max_players, count=len(names))
         if len(set(names)) != len(names):
             raise reject("player names must differ")
         for n in names:
             if n.strip() != n or n.lower() in RESERVED_NAMES or len(n) > 24 or not printable_name(n):
-                raise reject(f"{n!r} cannot be a player's name")
+                raise reject("{value} cannot be a player's name", value=n)
         seed = setup.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise reject("setup.seed must be a whole number")
@@ -207,17 +212,23 @@ class Ruleset:
             "queue": [],
             "bank_balance": 0,
         }
-        d = Draft(state)
+        d = Draft(state, words=table, namer=self)
         try:
             self.setup(d, setup)
-        except IllegalInput:
+        except IllegalInput as error:
+            error.names = self
             raise
         except (TypeError, AttributeError, KeyError, IndexError, ValueError) as error:
             # A value of the wrong shape deep in setup.start or setup.deal (a list where a name goes...): a
             # rejection with its reason, never a crash.
-            raise reject(f"setup: a value of the wrong type ({type(error).__name__}: {error})") from None
+            raise reject("setup: a value of the wrong type ({error})", error=f"{type(error).__name__}: {error}") \
+                from None
         self.run(d)
         d.barrier = True
+        if not table:
+            state = d.finish(log=False)
+            state["undo"] = None
+            return state, d.events
         return self._finish(d, None), d.events
 
     def apply(self, state: State, line: Mapping[str, Any], *, table: bool = True) -> tuple[State, list[Event]]:
@@ -225,9 +236,17 @@ class Ruleset:
 
         ``table=False`` is the simulation path: the same rules give the same state and events, without what only a
         table reads: no undo record (``undo`` is None: an undo is refused), no log lines (``log`` stays as it
-        was), and the costlier sentences made only when read (:func:`~companion.engine.draft.sentence`).
-        tests/test_sim_path.py holds the two paths equal.
+        was), and no sentence (events without ``text``, a prompt's ``text`` None: their messages say it, and
+        :func:`~companion.engine.draft.sentence` makes the English when read). tests/test_sim_path.py holds the two
+        paths equal.
         """
+        try:
+            return self._apply(state, line, table)
+        except IllegalInput as error:
+            error.names = self  # its spaces and cards named as this ruleset's board prints them
+            raise
+
+    def _apply(self, state: State, line: Mapping[str, Any], table: bool) -> tuple[State, list[Event]]:
         if type(line) is not dict and not isinstance(line, Mapping):  # isinstance of an ABC is slow: dict first
             raise reject("an input must be a JSON object")
         if "setup" in line:
@@ -235,8 +254,8 @@ class Ruleset:
         if "undo" in line:
             return self._undo(state, line)
         if state["winner"] is not None:
-            raise reject(f"the game is over: {state['winner']} won")
-        d = Draft(state, words=table)
+            raise reject("the game is over: {winner} won", winner=state["winner"])
+        d = Draft(state, words=table, namer=self)
         extra = len(line) > 1  # the usual line has one key, the one dispatched on: nothing to check
         if "roll" in line:
             if extra:
@@ -251,7 +270,7 @@ class Ruleset:
                 self._check_keys(line, ACT_KEYS)
             self._on_act(d, line["act"])
         else:
-            raise reject(f"unknown input {next(iter(line), '(empty)')!r}: expected roll, answer, act or undo")
+            raise reject("unknown input {key}: expected roll, answer, act or undo", key=next(iter(line), "(empty)"))
         self.run(d)
         self.settled(d)
         if not table:
@@ -351,19 +370,20 @@ class Ruleset:
             return
         extra = set(line) - allowed
         if extra:
-            raise reject(f"unexpected key {sorted(extra)[0]!r} in this input")
+            raise reject("unexpected key {key} in this input", key=sorted(extra)[0])
 
     def _on_roll(self, d: Draft, line: Mapping[str, Any]) -> None:
         prompt = d.state["prompt"]
         if prompt is None or prompt["kind"] != "roll":
-            raise reject(f"nobody is rolling now: the game waits for {self.waiting_for(d.state)}")
+            raise reject("nobody is rolling now: the game waits for {prompt}", prompt=self.waiting_for(d.state))
         dice = line["roll"]
         count = prompt.get("dice", self.dice_count)
         if not isinstance(dice, list) or len(dice) != count:
-            raise reject(f"this roll needs {count} {'die' if count == 1 else 'dice'}, as a list like {[3] * count}")
+            raise refusal(mp("this roll needs {count} die, as a list like {example}",
+                             "this roll needs {count} dice, as a list like {example}", count, example=str([3] * count)))
         for value in dice:
             if type(value) is not int or not 1 <= value <= self.die_faces:  # JSON's whole numbers; not bool
-                raise reject(f"a die shows 1 to {self.die_faces}, not {value!r}")
+                raise reject("a die shows 1 to {maximum}, not {value}", maximum=self.die_faces, value=value)
         d.state["prompt"] = None
         d.barrier = True
         self._rolls[prompt.get("purpose", "turn")](d, list(dice), {**prompt, **line})
@@ -371,11 +391,14 @@ class Ruleset:
     def _on_answer(self, d: Draft, value: Any) -> None:
         prompt = d.state["prompt"]
         if prompt is None or not prompt["options"]:
-            raise reject(f"there is no question to answer: the game waits for {self.waiting_for(d.state)}")
+            raise reject("there is no question to answer: the game waits for {prompt}",
+                         prompt=self.waiting_for(d.state))
         if value not in prompt["options"]:
             options = prompt["options"]
-            listed = ", ".join(options) if len(options) <= 8 else f"one of the {len(options)} in prompt.options"
-            raise reject(f"{value!r} is not an answer to {prompt['text']!r} (options: {listed})")
+            listed = m("{known}", known=", ".join(options)) if len(options) <= 8 else \
+                m("one of the {count} in prompt.options", count=len(options))
+            raise reject("{value} is not an answer to {question} (options: {listed})", value=value,
+                         question=prompt_message(prompt), listed=listed)
         d.state["prompt"] = None
         self._answers[prompt["kind"]](d, value, prompt)
 
@@ -388,14 +411,15 @@ class Ruleset:
         if player == "host":
             handler = self._host_verbs.get(verb)
             if handler is None:
-                raise reject(f"unknown host action {verb!r} (known: {', '.join(self.host_verbs()) or 'none'})")
+                raise reject("unknown host action {key} (known: {known})", key=verb,
+                             known=", ".join(self.host_verbs()) or m("none"))
             handler(d, act)
         else:
             handler_p = self._verbs.get(verb)
             if handler_p is None:
-                raise reject(f"unknown action {verb!r} (known: {', '.join(self.verbs()) or 'none'})")
+                raise reject("unknown action {key} (known: {known})", key=verb, known=", ".join(self.verbs()) or m("none"))
             if d.player(player)["bankrupt"]:
-                raise reject(f"{player} is out of the game")
+                raise reject("{player} is out of the game", player=player)
             handler_p(d, player, act)
         self.resume(d)
 
@@ -406,27 +430,30 @@ class Ruleset:
         """After any input and all it set off (payments, moves), before the game waits again: what must hold
         between inputs (a waiting offer that can still be accepted)."""
 
-    def check_spending(self, d: Draft, name: str, doing: str) -> None:
+    def check_spending(self, d: Draft, name: str, doing: Message) -> None:
         """Refuse an act that spends or gives away ``name``'s money when it may not (a debt waits)."""
 
-    def waiting_for(self, state: State) -> str:
+    def waiting_for(self, state: State) -> Message:
         """What the game waits for, as the end of a sentence ("the game waits for Ann to roll")."""
         prompt = state["prompt"]
         if prompt is None:
-            return "nothing"
+            return m("nothing")
         who = prompt.get("player")
         if prompt["kind"] == "roll" and who:
-            return f"{who} to roll"
-        return f"{who}: {prompt['text']}" if who else f"bids: {prompt['text']}" if prompt["kind"] == "auction" \
-            else prompt["text"]
+            return m("{player} to roll", player=who)
+        return m("{player}: {prompt}", player=who, prompt=prompt_message(prompt)) if who else \
+            m("bids: {prompt}", prompt=prompt_message(prompt)) if prompt["kind"] == "auction" else prompt_message(prompt)
 
     def require_prompt(self, d: Draft, kind: str, player: str | None = None) -> dict[str, Any]:
         """The current prompt if it is of ``kind`` (and for ``player``), else a rejection."""
         prompt = d.state["prompt"]
         if prompt is None or prompt["kind"] != kind:
-            raise reject(f"that is not possible now: the game waits for {self.waiting_for(d.state)}")
+            raise reject("that is not possible now: the game waits for {prompt}", prompt=self.waiting_for(d.state))
         if player is not None and prompt.get("player") != player:
-            raise reject(f"it is {prompt.get('player')}'s {kind}, not {player}'s")
+            if kind in WHOSE:
+                raise reject(WHOSE[kind], player=prompt.get("player"), other=player)
+            raise reject("it is {player}'s {asked}, not {other}'s", player=prompt.get("player"), asked=kind,
+                         other=player)
         return prompt
 
     # ================================================================== queue
@@ -466,7 +493,7 @@ class Ruleset:
             return d.state["pools"][account]
         return d.player(account)["cash"]
 
-    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: str = "") -> None:
+    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: Message | str = "") -> None:
         """Move money between two accounts (players, ``bank``, pools); the total never changes."""
         if amount <= 0 or src == dst:
             return
@@ -484,13 +511,38 @@ class Ruleset:
             pools[dst] += amount
         else:
             d.player(dst)["cash"] += amount
-        # d.tell's work, written out: this runs on every payment
-        d.events.append({"kind": "pay", "text": pay_sentence(src, dst, amount, reason) if d.words else
-                         partial(pay_sentence, src, dst, amount, reason), "payer": src, "payee": dst, "amount": amount,
-                         "reason": reason})
+        # d.say's work, written out: this runs on every payment
+        event = pay_message(src, dst, amount, reason)
+        event.update(kind="pay", payer=src, payee=dst, amount=amount, reason=reason)
+        if d.words:
+            event["text"] = english(event, self)
+        d.events.append(event)
 
     def account_name(self, account: str) -> str:
         return ACCOUNT_NAMES.get(account, account)
+
+    # ================================================================== names (messages.Names)
+    def space_name(self, space_id: Any) -> str:
+        """A space's printed name (a message's ``space`` argument); what was sent, when no space has that id (a
+        refusal quoting an input)."""
+        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
+        return space.name if space is not None else str(space_id)
+
+    def deck_name(self, deck_id: str) -> str:
+        """A deck's title (a message's ``deck`` argument): "Chance", "Community Chest"."""
+        return {"chest": "Community Chest", "chance": "Chance"}.get(deck_id, deck_id.replace("-", " ").title())
+
+    def card_text(self, card_id: str) -> str:
+        """A card's printed text (a message's ``printed`` argument)."""
+        return self.board.cards[card_id].text
+
+    def cube_text(self, face: int) -> str:
+        """A face of a chance cube, its printed text (a message's ``face_text``): magie-1924's; others have none."""
+        return str(face)
+
+    def say_text(self, kind: str, message: Message, **details: Any) -> Event:
+        """An event made outside a draft (an undo's), its English sentence made at once (it is the table's)."""
+        return {"kind": kind, "text": english(message, self), **message, **details}
 
     # ================================================================== decks
     def _decks(self, seed: int, stack: Any) -> dict[str, list[str]]:
@@ -499,12 +551,12 @@ class Ruleset:
             raise reject("setup.stack must map deck names to lists of card ids")
         for deck, ids in stack.items():
             if deck not in decks:
-                raise reject(f"setup.stack: unknown deck {deck!r}")
+                raise reject("setup.stack: unknown deck {value}", value=deck)
             if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids) or len(set(ids)) != len(ids):
-                raise reject(f"setup.stack.{deck} must list distinct card ids")
+                raise reject("setup.stack.{stack} must list distinct card ids", stack=deck)
             for card in ids:
                 if card not in decks[deck]:
-                    raise reject(f"setup.stack.{deck}: {card!r} is not a card of that deck")
+                    raise reject("setup.stack.{stack}: {value} is not a card of that deck", stack=deck, value=card)
             decks[deck] = list(ids) + [c for c in decks[deck] if c not in ids]
         return decks
 
@@ -522,10 +574,10 @@ class Ruleset:
     def take_from_deck(self, d: Draft, card: Any) -> None:
         """Take a named card out of its deck (a starting hand); rejects unknown or already dealt cards."""
         if not isinstance(card, str) or card not in self.board.cards:
-            raise reject(f"unknown card {card!r}")
+            raise reject("unknown card {value}", value=card)
         deck = d.deck(self.board.cards[card].deck)
         if card not in deck:
-            raise reject(f"card {card} is dealt twice")
+            raise reject("card {ident} is dealt twice", ident=card)
         deck.remove(card)
 
     def deal_hands(self, d: Draft, deal: Any) -> None:
@@ -537,7 +589,7 @@ class Ruleset:
         for name, cards in deal.items():
             d.player(name)
             if not isinstance(cards, list):
-                raise reject(f"setup.deal.{name} must be a list of card ids")
+                raise reject("setup.deal.{player} must be a list of card ids", player=name)
             for card in cards:
                 self.take_from_deck(d, card)
                 self.receive_card(d, name, card)
@@ -553,20 +605,25 @@ class Ruleset:
         options = dict(self.board.options)
         for name, value in given.items():
             if name not in options:
-                raise reject(f"unknown option {name!r} for {self.id} (known: {', '.join(sorted(options)) or 'none'})")
+                raise reject("unknown option {key} for {ruleset} (known: {known})", key=name, ruleset=self.id,
+                             known=", ".join(sorted(options)) or m("none"))
             default = options[name]
             if name in self.option_choices:
                 if value not in self.option_choices[name]:
                     choices = ", ".join(map(str, self.option_choices[name]))
-                    raise reject(f"option {name} must be one of {choices}, not {value!r}")
+                    raise reject("option {option} must be one of {known}, not {value}", option=name, known=choices,
+                                 value=value)
             elif isinstance(default, bool) != isinstance(value, bool) or type(default) is not type(value):
-                raise reject(f"option {name} must be {TYPE_WORDS.get(type(default), type(default).__name__)}, not {value!r}")
+                raise reject("option {option} must be {what}, not {value}", option=name,
+                             what=TYPE_WORDS.get(type(default), type(default).__name__), value=value)
             elif isinstance(value, int) and not isinstance(value, bool):
-                whole(value, f"option {name}")
+                whole(value, m("option {option}", option=name))
                 low, high = self.option_bounds.get(name, (0, MAX_AMOUNT))
                 if not low <= value <= high:
-                    limits = f"from {low} to {high}" if high < MAX_AMOUNT else f"at least {low}"
-                    raise reject(f"option {name} must be {limits}, not {value}")
+                    limits = m("from {minimum} to {maximum}", minimum=low, maximum=high) if high < MAX_AMOUNT else \
+                        m("at least {minimum}", minimum=low)
+                    raise reject("option {option} must be {what}, not {n}", option=name, what=limits,
+                                 n=value)
             options[name] = self.check_option(name, value)
         return options
 
@@ -610,11 +667,11 @@ class Ruleset:
     def _undo(self, state: State, line: Mapping[str, Any]) -> tuple[State, list[Event]]:
         self._check_keys(line, UNDO_KEYS)
         if type(line["undo"]) is not int or line["undo"] != 1:  # JSON's 1, not true or 1.0
-            raise reject("undo takes back one input: {\"undo\": 1}")
+            raise reject('undo takes back one input: {{"undo": 1}}')
         history = state.get("undo")
         if history and not history["inputs"] and history.get("cut"):
-            raise reject(f"nothing more to undo: only the last {UNDO_DEPTH} inputs since a roll or a card can be "
-                         "taken back")
+            raise reject("nothing more to undo: only the last {count} inputs since a roll or a card can be taken back",
+                         count=UNDO_DEPTH)
         if not history or not history["inputs"]:
             raise reject("nothing to undo: the last input revealed chance (a roll or a card) or started the game")
         base, inputs = history["base"], history["inputs"]
@@ -624,10 +681,10 @@ class Ruleset:
         restored = dict(restored)
         restored["undo"] = {**history, "inputs": inputs[:-1]}
         restored["seq"] = state["seq"] + 1
-        text = f"Undone: {self.describe(inputs[-1])}"
+        undone = self.say_text("undo", m("Undone: {input}", input=self.describe(inputs[-1])))
         put_back = self.undo_instructions(state, restored)
-        restored["log"] = [*restored["log"], text, *(e["text"] for e in put_back)][-20:]
-        return restored, [{"kind": "undo", "text": text}, *put_back]
+        restored["log"] = [*restored["log"], undone["text"], *(e["text"] for e in put_back)][-20:]
+        return restored, [undone, *put_back]
 
     def undo_instructions(self, before: State, after: State) -> list[Event]:
         """What the table must put back by hand when an input is undone (its tokens; rulesets add their pieces)."""
@@ -636,8 +693,8 @@ class Ruleset:
         for p in before["players"]:
             back = now.get(p["name"])
             if back is not None and back != p.get("space"):
-                events.append({"kind": "move", "text": f"Move {p['name']}'s token back to {self.board.by_id[back].name}",
-                               "player": p["name"], "to": back, "undo": True})
+                events.append(self.say_text("move", m("Move {player}'s token back to {space}", player=p["name"],
+                                                      space=back), player=p["name"], to=back, undo=True))
         return events + self.undo_card_instructions(before, after)
 
     def undo_card_instructions(self, before: State, after: State) -> list[Event]:
@@ -649,34 +706,44 @@ class Ruleset:
             now, then = held_now.get(card), held_then.get(card)
             if now == then:
                 continue
-            what, deck = self.card_name(card), self.board.cards[card].deck.replace("-", " ")
+            pile = self.board.cards[card].deck
             if now is not None and then is not None:
-                text = f"Take {what} from {now} and give it back to {then}"
+                said = m("Take {card} from {holder} and give it back to {taker}", card=card, holder=now, taker=then)
             elif then is not None:
-                text = f"Give {then} back {what} from the {deck} deck"
+                said = m("Give {taker} back {card} from the {pile} deck", taker=then, card=card, pile=pile)
             else:
-                text = f"Take {what} back from {now}: it goes back in the {deck} deck"
-            events.append({"kind": "card", "text": text, "card": card, "player": then or now, "undo": True})
+                said = m("Take {card} back from {holder}: it goes back in the {pile} deck", card=card, holder=now,
+                         pile=pile)
+            events.append(self.say_text("card", said, card=card, player=then or now, undo=True))
         return events
 
-    def describe(self, line: Mapping[str, Any]) -> str:
-        """An input in short words, spaces and cards by their names: "Ann mortgage Reading Railroad"."""
-        def name(value: Any) -> str:
+    def describe(self, line: Mapping[str, Any]) -> Message:
+        """An input in short words, spaces and cards by their names: "Ann mortgage Reading Railroad" (a message:
+        its verb, the answer's word and the spaces and cards it names are said in the reader's language)."""
+        def said(value: Any) -> Message:
             if isinstance(value, list):
-                return names_of(name(v) for v in value)
+                return m("{items}", items=[said(v) for v in value])
             if isinstance(value, str) and value in self.board.by_id:
-                return self.board.by_id[value].name
+                return m("{space}", space=value)
             if isinstance(value, str) and value in self.board.cards:
-                return self.card_name(value)
-            return str(value)
+                return m("{card}", card=value)
+            return m("{n}", n=value) if type(value) is int else m("{text}", text=str(value))
 
         if "act" in line:
             act = dict(line["act"])
-            who, verb = act.pop("player", "?"), str(act.pop("do", "?")).replace("-", " ")
-            rest = " ".join(name(v) for v in act.values() if not isinstance(v, Mapping))
-            return f"{who} {verb} {rest}".strip()
+            who, verb = act.pop("player", "?"), str(act.pop("do", "?"))
+            doing: Message | str = m(VERBS[verb]) if verb in VERBS else verb.replace("-", " ")
+            rest = [said(v) for v in act.values() if not isinstance(v, Mapping)]
+            host = who == "host"
+            if not rest:
+                return m("host {doing}", doing=doing) if host else m("{player} {doing}", player=who, doing=doing)
+            return m("host {doing} {spaced}", doing=doing, spaced=rest) if host else \
+                m("{player} {doing} {spaced}", player=who, doing=doing, spaced=rest)
         if "answer" in line:
-            return f"answer {name(line['answer'])}"
+            answer = line["answer"]
+            word = m(ANSWER_WORDS[answer]) if isinstance(answer, str) and answer in ANSWER_WORDS \
+                and answer not in self.board.by_id else said(answer)
+            return m("answer {said}", said=word)
         return describe(line)
 
     def pool_name(self, pool: str) -> str:
@@ -724,32 +791,92 @@ def without_undo(state: State) -> State:
     return base
 
 
-def pay_sentence(src: str, dst: str, amount: int, reason: str) -> str:
-    """A payment in words: "Ann pays the bank $200 income tax" (accounts named as :meth:`Ruleset.account_name`)."""
+#: A move of so many spaces, forward or back, as the table is told it: (forward, how) -> (singular, plural). ``how``
+#: is what a ruleset adds: a railroad pass taken, a move cut short at Wages (magie-1904, magie-1924).
+STEPS = {
+    (True, ""): np_("Move {player}'s token {count} space forward to {space}",
+                    "Move {player}'s token {count} spaces forward to {space}"),
+    (False, ""): np_("Move {player}'s token {count} space back to {space}",
+                     "Move {player}'s token {count} spaces back to {space}"),
+    (True, "pass"): np_("Move {player}'s token {count} space forward to {space} on the railroad pass",
+                        "Move {player}'s token {count} spaces forward to {space} on the railroad pass"),
+    (False, "pass"): np_("Move {player}'s token {count} space back to {space} on the railroad pass",
+                         "Move {player}'s token {count} spaces back to {space} on the railroad pass"),
+    (True, "wages"): np_("Move {player}'s token {count} space forward to {space} (the move stops at Wages)",
+                         "Move {player}'s token {count} spaces forward to {space} (the move stops at Wages)"),
+    (False, "wages"): np_("Move {player}'s token {count} space back to {space} (the move stops at Wages)",
+                          "Move {player}'s token {count} spaces back to {space} (the move stops at Wages)"),
+}
+
+
+def steps_message(player: str, count: int, forward: bool, space_id: str, how: str = "") -> Message:
+    """"Move Ann's token 3 spaces forward to Reading Railroad" (``how``: a key of :data:`STEPS`)."""
+    singular, plural = STEPS[forward, how]
+    return mp(singular, plural, count, player=player, space=space_id)
+
+
+def rent_for(space_id: str) -> Message:
+    """A rent's reason: "rent for Baltic Avenue" (the simulator's tally counts rents by this msgid)."""
+    return m("rent for {space}", space=space_id)
+
+
+def prompt_message(prompt: Mapping[str, Any]) -> Message:
+    """A prompt's message (a prompt saved before prompts carried one: its text as it is)."""
+    if "msg" not in prompt:
+        return m("{text}", text=prompt.get("text"))
+    said = {"msg": prompt["msg"], "args": prompt["args"]}
+    if "plural" in prompt:
+        said["plural"] = prompt["plural"]
+    return said
+
+
+#: A payment's msgids, (without a reason, with one), by who pays: taken from a pool, the bank, to the bank, a player.
+PAY_TAKEN = (n_("{player} takes {amount} from {pool}"), n_("{player} takes {amount} from {pool} {reason}"))
+PAY_BY_BANK = (n_("The bank pays {payee} {amount}"), n_("The bank pays {payee} {amount} {reason}"))
+PAY_TO_BANK = (n_("{payer} pays the bank {amount}"), n_("{payer} pays the bank {amount} {reason}"))
+PAY = (n_("{payer} pays {payee} {amount}"), n_("{payer} pays {payee} {amount} {reason}"))
+
+
+def pay_message(src: str, dst: str, amount: int, reason: Message | str) -> Message:
+    """A payment: "Ann pays the bank $200 for Baltic Avenue", its reason a message of its own (or none: "")."""
     if src in TAKEN_FROM:
-        text = f"{dst} takes ${amount} from {ACCOUNT_NAMES[src]}"
-        return f"{text} {reason}".strip() if reason else text
-    payer = ACCOUNT_NAMES.get(src, src)
-    text = f"{payer[0].upper()}{payer[1:]} pays {ACCOUNT_NAMES.get(dst, dst)} ${amount}"
-    return f"{text} {reason}".strip() if reason else text
+        return {"msg": PAY_TAKEN[bool(reason)], "args": {"player": dst, "amount": amount, "pool": src, "reason": reason}}
+    if src == "bank":
+        return {"msg": PAY_BY_BANK[bool(reason)], "args": {"payee": dst, "amount": amount, "reason": reason}}
+    if dst == "bank":
+        return {"msg": PAY_TO_BANK[bool(reason)], "args": {"payer": src, "amount": amount, "reason": reason}}
+    return {"msg": PAY[bool(reason)], "args": {"payer": src, "payee": dst, "amount": amount, "reason": reason}}
 
 
-def describe(line: Mapping[str, Any]) -> str:
-    """A short description of an input line, for the story."""
+def describe(line: Mapping[str, Any]) -> Message:
+    """A short description of an input line, for the story (a message: :meth:`Ruleset.describe` names the spaces
+    and cards; a roll and anything else are quoted as they came)."""
     if "act" in line:
         act = dict(line["act"])
         who, verb = act.pop("player", "?"), act.pop("do", "?")
         rest = " ".join(f"{v}" for v in act.values() if not isinstance(v, Mapping))
-        return f"{who} {verb} {rest}".strip()
+        return m("{text}", text=f"{who} {verb} {rest}".strip())
     if "answer" in line:
-        return f"answer {line['answer']}"
+        return m("answer {said}", said=m("{text}", text=str(line["answer"])))
     if "roll" in line:
-        return f"roll {line['roll']}"
-    return str(dict(line))
+        return m("roll {dice}", dice=str(line["roll"]))
+    return m("{text}", text=str(dict(line)))
 
 
-def names_of(items: Iterable[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+#: Whose prompt it is, a sentence for each kind of prompt an act requires (:meth:`Ruleset.require_prompt`): "it is
+#: Ann's roll, not Bob's". A kind not listed is named as it is.
+WHOSE = {"roll": n_("it is {player}'s roll, not {other}'s"),
+         "real-estate-office": n_("it is {player}'s real-estate-office, not {other}'s")}
+#: The verbs of voluntary acts as the undo's sentence says them ("Undone: Ann build Baltic Avenue"): the English is
+#: the verb with its hyphens as spaces; a verb not listed here is said so in every language.
+VERBS = {"accept": n_("accept"), "bankrupt": n_("bankrupt"), "bid": n_("bid"), "borrow": n_("borrow"),
+         "build": n_("build"), "buy-idle": n_("buy idle"), "improve": n_("improve"), "loan": n_("loan"),
+         "mortgage": n_("mortgage"), "move-bridge": n_("move bridge"), "pass": n_("pass"), "pay-fine": n_("pay fine"),
+         "reject": n_("reject"), "repay": n_("repay"), "sell": n_("sell"), "sell-idle": n_("sell idle"),
+         "sign": n_("sign"), "trade": n_("trade"), "travel": n_("travel"), "unmortgage": n_("unmortgage"),
+         "use-card": n_("use card"), "end-game": n_("end game"), "send-to-jail": n_("send to jail")}
+#: The answers that are words, not spaces, cards or players, as the undo's sentence says them ("Undone: answer
+#: yes"): the English is the answer as the input gives it.
+ANSWER_WORDS = {word: word for word in (
+    n_("yes"), n_("no"), n_("buy"), n_("draw"), n_("move"), n_("done"), n_("stay"), n_("out"), n_("flat"),
+    n_("percent"), n_("rent"), n_("forward"), n_("backward"), n_("bankrupt"))}

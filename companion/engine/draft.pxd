@@ -8,6 +8,7 @@ cdef class Draft:
     cdef public dict state
     cdef public list events
     cdef public bint barrier, words
+    cdef public object namer
     cdef dict _players
     cdef object _copied  # a set, or None
     cdef bint _decks_copied

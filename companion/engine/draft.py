@@ -7,19 +7,20 @@ for boardgame.io: the top level, the players and the small pools always; one spa
 only when written. Nested lists inside a copied dict (a player's ``cards``) are replaced,
 never changed in place.
 
-An event's sentence (``text``) is made when the event is, for the table; on the simulation path a
-sentence that costs more to make than to put off is left as the function that makes it (:meth:`Draft.tell`),
-and :func:`sentence` makes it when someone reads it: nobody reads a bot's events.
+What the engine says is data (:mod:`.messages`): an event or a prompt carries its message (``msg``, ``args``).
+For the table the English sentence (``text``) is made with it, by the one English renderer; the simulation path
+makes none (``words=False``): an event has no ``text`` and a prompt's ``text`` is None, and :func:`sentence` makes one
+when someone reads it: nobody reads a bot's events.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from operator import itemgetter
 from typing import Any
 
 from companion.errors import IllegalInput
+
+from .messages import Message, Names, english
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -29,18 +30,19 @@ LOG_LINES = 20
 _name = itemgetter("name")
 
 
-def sentence(event: Event) -> str:
-    """An event's sentence, made now if it was put off (an event of the simulation path)."""
-    text = event["text"]
-    return text if type(text) is str else text()
+def sentence(event: Event, names: Names | None = None) -> str:
+    """An event's (or a prompt's) English sentence: its ``text``, or made now from its message (the simulation path
+    makes none); ``names``: the ruleset, for the printed names of its spaces and cards."""
+    text = event.get("text")
+    return text if type(text) is str else english(event, names)
 
 
 class Draft:
     """The state being built by one input, with the events it produced."""
 
-    __slots__ = ("state", "events", "barrier", "words", "_players", "_copied", "_decks_copied")
+    __slots__ = ("state", "events", "barrier", "words", "namer", "_players", "_copied", "_decks_copied")
 
-    def __init__(self, state: State, *, words: bool = True) -> None:
+    def __init__(self, state: State, *, words: bool = True, namer: Names | None = None) -> None:
         s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
         # One pass copies every player and indexes them by name (the order of seats never changes).
         self._players = players = {p["name"]: p.copy() for p in state["players"]}
@@ -51,7 +53,8 @@ class Draft:
         self.state: State = s
         self.events: list[Event] = []
         self.barrier = False  # set when the input revealed chance (dice, a card): undo stops here
-        self.words = words  # False (simulation path): sentences told with ``tell`` are made only when read
+        self.words = words  # False (simulation path): no sentence made, only messages
+        self.namer = namer  # the ruleset: the printed names of spaces and cards in the sentences
         self._copied: set[str] | None = None  # the spaces copied (written) so far; None: not the spaces' dict either
         self._decks_copied = False
 
@@ -61,12 +64,12 @@ class Draft:
         try:
             return self._players[name]
         except KeyError:
-            raise IllegalInput(f"there is no player called {name!r}") from None
+            raise _no_player(name) from None
 
     def seat(self, name: str) -> int:
         """A player's place in turn order (0 first); ``IllegalInput`` for an unknown name."""
         if name not in self._players:
-            raise IllegalInput(f"there is no player called {name!r}")
+            raise _no_player(name)
         return list(self._players).index(name)
 
     def has_player(self, name: str) -> bool:
@@ -133,18 +136,27 @@ class Draft:
         """
         self.state["queue"][0:0] = tasks
 
-    def ask(self, player: str | None, kind: str, text: str, options: list[str], **extra: Any) -> None:
-        """Wait for an input: set the prompt the table and the phones show."""
-        self.state["prompt"] = {"player": player, "kind": kind, "text": text, "options": options, **extra}
+    def ask(self, player: str | None, kind: str, message: Message, options: list[str], **extra: Any) -> None:
+        """Wait for an input: set the prompt the table and the phones show (its English ``text`` for the table,
+        None on the simulation path; its message beside)."""
+        self.state["prompt"] = {"player": player, "kind": kind,
+                                "text": english(message, self.namer) if self.words else None,
+                                "options": options, **extra, **message}
 
-    def say(self, kind: str, text: str, **details: Any) -> None:
-        """Record an event: something said, or something the table must do physically."""
-        self.events.append({"kind": kind, "text": text, **details})
+    def reprompt(self, prompt: dict[str, Any], message: Message, **changes: Any) -> None:
+        """Ask ``prompt`` again with a new message (and ``changes``): the same question, its figures as they are now."""
+        self.state["prompt"] = {**prompt, **changes, "text": english(message, self.namer) if self.words else None,
+                                **message}
 
-    def tell(self, kind: str, make: Callable[..., str], *args: Any, **details: Any) -> None:
-        """Record an event whose sentence is ``make(*args)``: made now for the table, else when it is read (the
-        arguments must not change afterwards). For the sentences that cost more to make than to put off."""
-        self.events.append({"kind": kind, "text": make(*args) if self.words else partial(make, *args), **details})
+    def say(self, kind: str, message: Message, **details: Any) -> None:
+        """Record an event: something said, or something the table must do physically (its message; its English
+        ``text`` for the table). The message becomes the event, not copied: a fresh one each time (``m(...)``)."""
+        message["kind"] = kind
+        if details:
+            message.update(details)
+        if self.words:
+            message["text"] = english(message, self.namer)
+        self.events.append(message)
 
     def finish(self, *, log: bool = True) -> State:
         """The finished state: plain lists again, and (``log``: the table's) the log of this input's lines."""
@@ -152,10 +164,16 @@ class Draft:
         if self._decks_copied:
             s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
         if log and self.events:
-            texts = [e["text"] for e in self.events]
+            texts = [sentence(e, self.namer) for e in self.events]
             keep = LOG_LINES - len(texts)
             s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]
         return s
+
+
+def _no_player(name: Any) -> IllegalInput:
+    error = IllegalInput("there is no player called {value}", {"value": name})
+    error.render = english
+    return error
 
 
 class _OwnList(list[str]):

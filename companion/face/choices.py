@@ -27,13 +27,14 @@ from typing import Any
 
 from companion.bids import quick_bids
 from companion.engine import Event, IllegalInput, State, find_ruleset
-from companion.engine.core import Ruleset, names_of
+from companion.engine.core import Ruleset
+from companion.words import ENGLISH, N_, Words
 
 from . import screens
 from .screens import Labels
 
 #: Options that end a player's game (or send them to the poorhouse): a second YES, and their words on the OLED.
-DESTRUCTIVE = {"bankrupt": "Go bankrupt", "out": "Leave the game", "poorhouse": "Go to the poorhouse"}
+DESTRUCTIVE = {"bankrupt": N_("Go bankrupt"), "out": N_("Leave the game"), "poorhouse": N_("Go to the poorhouse")}
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,12 @@ ROLL_CHOICE = ButtonChoice(screens.ROLL_LABEL, None, roll=True)
 #: How the OLED says each act: its words in a short list ("Build, mortgage", "Lift a mortgage, mortgage": never a
 #: bare "Lift" to decode), and before what it acts on.
 DEED_WORDS: Mapping[str, tuple[str, str]] = {
-    "build": ("build", "Build on"), "unmortgage": ("lift a mortgage", "Lift the mortgage on"),
-    "mortgage": ("mortgage", "Mortgage"), "sell": ("sell", "Sell a building on"),
-    "improve": ("improve", "Improve"), "sign": ("sign", "Put your sign on"),
-    "borrow": ("borrow", "Borrow on"), "repay": ("repay", "Repay"),
-    "buy-idle": ("buy", "Buy"), "sell-idle": ("sell", "Sell"),
+    "build": (N_("build"), N_("Build on {what}")),
+    "unmortgage": (N_("lift a mortgage"), N_("Lift the mortgage on {what}")),
+    "mortgage": (N_("mortgage"), N_("Mortgage {what}")), "sell": (N_("sell"), N_("Sell a building on {what}")),
+    "improve": (N_("improve"), N_("Improve {what}")), "sign": (N_("sign"), N_("Put your sign on {what}")),
+    "borrow": (N_("borrow"), N_("Borrow on {what}")), "repay": (N_("repay"), N_("Repay {what}")),
+    "buy-idle": (N_("buy"), N_("Buy {what}")), "sell-idle": (N_("sell"), N_("Sell {what}")),
 }
 
 
@@ -74,7 +76,7 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     ``state`` is the engine's whole state (as the table holds it), not the public one: the cards a player may
     play and the deeds are found by trying them."""
     prompt = state.get("prompt") or {}
-    own, offers = prompt_own_choices(state, prompt, labels), offer_answers(state)
+    own, offers = prompt_own_choices(state, prompt, labels), offer_answers(state, labels.words)
     if offers:  # beside another player's offer, whose deeds these are ("Ann: mortgage", not "Mortgage")
         own = [replace(c, label=f"{prompt.get('player')}: {c.label[:1].lower()}{c.label[1:]}") if c.line is None
                else c for c in own]
@@ -86,7 +88,7 @@ def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) 
     options = prompt.get("options") or []
     player, kind = prompt.get("player"), prompt.get("kind")
     if kind == "auction":
-        return auction_choices(state, prompt)
+        return auction_choices(state, prompt, labels.words)
     if not player:
         return [option_choice(state, prompt, option, labels) for option in options if options != ["yes", "no"]]
     deeds = deeds_entry(state, player, labels)
@@ -95,27 +97,28 @@ def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) 
     if kind in ("debt", "real-estate-office"):  # raising the money, the office's business: the deeds first
         return [*deeds, *(option_choice(state, prompt, option, labels) for option in options)]
     if kind == "roll":
-        others = [*roll_extras(state, prompt), *deeds]
-        return [ROLL_CHOICE, *others] if others else []
+        others = [*roll_extras(state, prompt, labels), *deeds]
+        return [replace(ROLL_CHOICE, label=labels.words.t(ROLL_CHOICE.label)), *others] if others else []
     return [*(option_choice(state, prompt, option, labels) for option in options), *deeds]
 
 
-def offer_answers(state: State) -> list[ButtonChoice]:
+def offer_answers(state: State, words: Words) -> list[ButtonChoice]:
     """A trade or loan offered (from a phone) to a player who may have none: accept (asked twice) or reject. Listed
     last, so that YES at a prompt never takes an offer by surprise."""
     offer = state.get("trade")
     if not offer:
         return []
     who = offer["with"]
-    return [ButtonChoice(f"{who}: accept offer", {"act": {"player": who, "do": "accept"}},
-                         confirm=f"{who}: accept it?", extra=True),
-            ButtonChoice(f"{who}: reject offer", {"act": {"player": who, "do": "reject"}}, extra=True)]
+    return [ButtonChoice(words.t("{player}: accept offer", player=who), {"act": {"player": who, "do": "accept"}},
+                         confirm=words.t("{player}: accept it?", player=who), extra=True),
+            ButtonChoice(words.t("{player}: reject offer", player=who), {"act": {"player": who, "do": "reject"}},
+                         extra=True)]
 
 
 #: Room for the deeds' entry on the option rows ("< Build, mortgage >"; "NEXT: Lift a mortgage, mortgage" takes two).
 ENTRY_COLS = 2 * (screens.COLS["small"] - 4)
 
-def auction_choices(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
+def auction_choices(state: State, prompt: Mapping[str, Any], words: Words) -> list[ButtonChoice]:
     """Each bidder still in, but the highest: raise by each of :data:`~companion.bids.BID_STEPS` (at least the
     opening bid: the phones' quick bids are the same), or pass.
     A table without phones can hold the whole auction on the buttons."""
@@ -126,23 +129,27 @@ def auction_choices(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoic
     choices = []
     for name in prompt.get("waiting") or []:
         if name != prompt.get("bidder"):
-            acts = [(f"{name}: bid ${amount}", {"player": name, "do": "bid", "amount": amount})
+            acts = [(words.t("{player}: bid {amount}", player=name, amount=words.money(amount)),
+                     {"player": name, "do": "bid", "amount": amount})
                     for amount in amounts if cash.get(name, 0) >= amount]  # a bid the bidder cannot pay: refused
-            for text, act in [*acts, (f"{name}: pass", {"player": name, "do": "pass"})]:
+            for text, act in [*acts, (words.t("{player}: pass", player=name), {"player": name, "do": "pass"})]:
                 line = {"act": act}  # the last pass sells the deed: it may not be undone
-                choices.append(ButtonChoice(text, line, second_press(text, name, *tried_whole(ruleset, state, line))))
+                choices.append(ButtonChoice(text, line, second_press(text, name, *tried_whole(ruleset, state, line),
+                                                                     words=words)))
     return choices
 
 
 def option_choice(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> ButtonChoice:
     text = option_label(state, prompt, option, labels)
     line = {"answer": option}
-    confirm = f"{text}? YES again" if option in DESTRUCTIVE else \
-        second_press(text, prompt.get("player"), *tried_whole(find_ruleset(state["ruleset"]), state, line))
+    confirm = labels.words.t("{choice}? YES again", choice=text) if option in DESTRUCTIVE else \
+        second_press(text, prompt.get("player"), *tried_whole(find_ruleset(state["ruleset"]), state, line),
+                     words=labels.words)
     return ButtonChoice(text, line, confirm)
 
 
-def second_press(text: str, player: Any, after: State | None, events: list[Event] | None) -> str | None:
+def second_press(text: str, player: Any, after: State | None, events: list[Event] | None, *,
+                 words: Words) -> str | None:
     """The question a choice asks before it acts ("Pay $50 fine? YES again"), when it spends ``player``'s money
     or cannot be undone (it reveals a card; playing a kept card is asked by :func:`roll_extras`); None for a harmless one, or one the engine refuses
     (its YES is refused with the reason, which changes nothing). ``after``: the state it leads to (None: not
@@ -151,27 +158,27 @@ def second_press(text: str, player: Any, after: State | None, events: list[Event
         return None
     pays = isinstance(player, str) and own_payment(events, player) < 0  # a debt it lets through is owed anyway
     final = after is not None and not (after.get("undo") or {}).get("inputs")
-    return f"{text}? YES again" if pays or final else None
+    return words.t("{choice}? YES again", choice=text) if pays or final else None
 
 
 def option_label(state: State, prompt: Mapping[str, Any], option: str, labels: Labels) -> str:
     """An option as the OLED says it ("Pay $200", "Pay 10% of worth", "Go bankrupt", a space's name)."""
-    opts = state.get("options") or {}
+    opts, w = state.get("options") or {}, labels.words
     if prompt["kind"] == "income-tax":
         if option == "flat" and "income_tax_flat" in opts:
-            return f"Pay ${opts['income_tax_flat']}"
+            return w.t("Pay {amount}", amount=w.money(int(opts["income_tax_flat"])))
         if option == "percent" and "income_tax_percent" in opts:
-            return f"Pay {opts['income_tax_percent']}% of worth"
+            return w.t("Pay {percent}% of worth", percent=w.number(opts["income_tax_percent"]))
     if prompt["kind"] == "star" and option in ("draw", "move"):  # chambers' 6*: a card, or the steps
-        return "Draw a card" if option == "draw" else f"Move {prompt.get('steps', 6)}"
+        return w.t("Draw a card") if option == "draw" else w.t("Move {steps}", steps=prompt.get("steps", 6))
     if option in DESTRUCTIVE:
-        return DESTRUCTIVE[option]
+        return w.t(DESTRUCTIVE[option])
     return screens.label(option, labels)
 
 
-def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
+def roll_extras(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[ButtonChoice]:
     """Before a roll: pay the jail fine, play a kept card (jail card, travel card)."""
-    name = prompt["player"]
+    name, w = prompt["player"], labels.words
     ruleset = find_ruleset(state["ruleset"])
     verbs = ruleset.verbs()
     player: Mapping[str, Any] = next((p for p in state["players"] if p["name"] == name), {})
@@ -181,21 +188,22 @@ def roll_extras(state: State, prompt: Mapping[str, Any]) -> list[ButtonChoice]:
         line = {"act": {"player": name, "do": "pay-fine"}}
         after, events = tried_whole(ruleset, state, line)
         if events is not None:  # not with less cash than the fine
-            text = f"Pay ${fine} fine" if fine else "Pay the fine"
-            choices.append(ButtonChoice(text, line, second_press(text, name, after, events)))
+            text = w.t("Pay {amount} fine", amount=w.money(int(fine))) if fine else w.t("Pay the fine")
+            choices.append(ButtonChoice(text, line, second_press(text, name, after, events, words=w)))
     if "use-card" in verbs:
         for card in player.get("cards", []):
             info = ruleset.board.cards.get(card)
             line = {"act": {"player": name, "do": "use-card", "card": card}}
-            label = f"Play {ruleset.card_name(card)}"  # as people name it; two copies of a card are one choice
+            # as people name it; two copies of a card are one choice
+            label = w.t("Play {card}", card=labels.cards.get(card) or ruleset.card_name(card))
             # Offered only when the engine would take it now: a jail card in jail, a travel card before a
             # throw it may replace; never a triple play or tax refund card, which are played when they apply.
             if info is None or not info.params.get("use") or any(c.label == label for c in choices):
                 continue
             after, events = tried_whole(ruleset, state, line)
             if events is not None:  # playing a card is asked twice: it is the card's only use
-                choices.append(ButtonChoice(label, line, second_press(label, name, after, events) or
-                                            f"{label}? YES again"))
+                choices.append(ButtonChoice(label, line, second_press(label, name, after, events, words=w) or
+                                            w.t("{choice}? YES again", choice=label)))
     return choices
 
 
@@ -227,8 +235,9 @@ def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
             words.append(word)
             if len(words) == 2:
                 break
-    label = ", ".join(words).capitalize()
-    return [ButtonChoice(label if len(label) <= ENTRY_COLS else words[0].capitalize(), None)] if words else []
+    said = [labels.words.t(word) for word in words]
+    label = ", ".join(said).capitalize()
+    return [ButtonChoice(label if len(label) <= ENTRY_COLS else said[0].capitalize(), None)] if words else []
 
 
 def _taken(ruleset: Ruleset, state: State, act: Mapping[str, Any]) -> bool:
@@ -245,31 +254,37 @@ def deed_choices(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
     """Every act the engine takes now (:meth:`~companion.engine.core.Ruleset.judged_acts`: build, lift a mortgage,
     mortgage, sell a building; improve, place the sign; borrow, repay; buy or sell idle land), each with what it
     pays or costs: "Build on Baltic Avenue: pay $50"."""
-    ruleset = find_ruleset(state["ruleset"])
+    ruleset, w = find_ruleset(state["ruleset"]), labels.words
     choices = []
     for act, events in ruleset.judged_acts(state, name)[0]:
         change = own_payment(events, name)
-        amount = f": get ${change}" if change > 0 else f": pay ${-change}" if change < 0 else ""
+        amount = w.t(": get {amount}", amount=w.money(change)) if change > 0 else \
+            w.t(": pay {amount}", amount=w.money(-change)) if change < 0 else ""
         text = f"{act_words(ruleset, act, labels)}{amount}"
-        choices.append(ButtonChoice(text, {"act": act}, second_press(text, name, None, events)))
+        choices.append(ButtonChoice(text, {"act": act}, second_press(text, name, None, events, words=w)))
     return choices
 
 
 def act_words(ruleset: Ruleset, act: Mapping[str, Any], labels: Labels) -> str:
     """What an act does, in words: "Build on Baltic Avenue", "Borrow on Lot 3 and Lot 7", "Repay loan 2"."""
-    verb = act["do"]
-    words = DEED_WORDS.get(verb, ("", verb.replace("-", " ").capitalize()))[1]
+    verb, w = act["do"], labels.words
+    template = DEED_WORDS[verb][1] if verb in DEED_WORDS else None
+
+    def said(what: str) -> str:
+        return w.t(template, what=what) if template else f"{w.t(verb.replace('-', ' ').capitalize())} {what}"
+
     if "space" in act:
-        return f"{words} {screens.label(act['space'], labels)}"
+        return said(screens.label(act["space"], labels))
     if "spaces" in act:
-        return f"{words} {names_of(screens.label(s, labels) for s in act['spaces'])}"
+        return said(w.names_list(screens.label(s, labels) for s in act["spaces"]))
     if "loan" in act:
-        return f"{words} loan {act['loan']}"
+        return said(w.t("loan {n}", n=act["loan"]))
     if "cards" in act:
-        return f"{words} {names_of(ruleset.card_name(c) for c in act['cards'])}"
+        return said(w.names_list(labels.cards.get(c) or ruleset.card_name(c) for c in act["cards"]))
     count = act.get("count", 1)
-    return f"{words} {'an idle land card' if count == 1 else f'{count} idle land cards'}" if verb == "buy-idle" \
-        else words
+    if verb == "buy-idle":
+        return said(w.nt("an idle land card", "{n} idle land cards", count))
+    return w.t(template, what="").rstrip() if template else w.t(verb.replace("-", " ").capitalize())
 
 
 def own_payment(events: list[Event], name: str) -> int:
@@ -281,7 +296,7 @@ def own_payment(events: list[Event], name: str) -> int:
     return 0
 
 
-def space_labels(ruleset: Ruleset) -> Labels:
+def space_labels(ruleset: Ruleset, words: Words = ENGLISH) -> Labels:
     """Space ids to the names the OLED shows; names that repeat are told apart, since a list of destinations
     (the subway, the airplane) holds them all: "Chance 2" (the second along its board), "Chance (inner)"."""
     spaces = ruleset.board.spaces
@@ -295,9 +310,10 @@ def space_labels(ruleset: Ruleset) -> Labels:
     for s in spaces:
         key = (s.name, s.track)
         seen[key] = seen.get(key, 0) + 1
-        label = s.name + (f" {seen[key]}" if counts[key] > 1 else "")
-        labels[s.id] = label + (" (inner)" if s.track != main and s.name in names else "")
-    return Labels(labels, {card: ruleset.card_name(card) for card in ruleset.board.cards})
+        label = (words.named("spaces", s.id) or s.name) + (f" {seen[key]}" if counts[key] > 1 else "")
+        labels[s.id] = words.t("{space} (inner)", space=label) if s.track != main and s.name in names else label
+    cards = {card: words.named("cards", card) or ruleset.card_name(card) for card in ruleset.board.cards}
+    return Labels(labels, cards, words)
 
 
 def first_choice(state: State, ruleset: Ruleset) -> int:

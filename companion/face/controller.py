@@ -46,6 +46,7 @@ from companion.engine import CompanionError, IllegalInput, State, Throw, find_ru
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
 from companion.table import StaleInput, Table, Update
+from companion.words import ENGLISH, LANGUAGES, N_, Words
 
 from . import screens
 from .cards import CardBook
@@ -69,14 +70,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DISK_FULL = "DISK FULL: not saved; free some space"
+DISK_FULL = N_("DISK FULL: not saved; free some space")
 #: A short MENU press goes on: the six buttons' meaning, then every player's cash and place, then the game again.
 MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
 #: Seconds between two looks at the free disk space (a journal write looks at once): the tick runs 100 times a second.
 DISK_EVERY = 2.0
 
 
-PIN_PAUSED = "PIN login paused: too many wrong PINs. Host menu: Allow PIN login"
+PIN_PAUSED = N_("PIN login paused: too many wrong PINs. Host menu: Allow PIN login")
 
 
 class TableController:
@@ -91,12 +92,15 @@ class TableController:
                  disk_free: Callable[[], int] | None = None, hush: Hush | None = None,
                  network: NetworkAdapter | None = None,
                  notice_time: float = 4.0, scroll_time: float = 1.5, disk_low: int = 20_000_000,
-                 cards: CardBook | None = None, pin_lock: PinLock | None = None) -> None:
+                 cards: CardBook | None = None, pin_lock: PinLock | None = None, language: str = "en") -> None:
         if dice not in SOURCES:
             raise ValueError(f"dice source must be one of {', '.join(SOURCES)}, not {dice!r}")
         if dice == "roller" and roller is None:
             raise ValueError("the roller dice source needs a roller")
         self.table, self.display = table, display
+        if language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        self.language = language  # the table's: the OLED's and the voice's (the host menu changes it)
         self.dice_source = dice
         self.software = software or SoftwareDice()
         self.roller = roller
@@ -119,7 +123,7 @@ class TableController:
         self._mode = "game"  # game | help | players | join | host-pin (the others: ``overlay``)
         self.events: list[dict[str, Any]] = []
         self.game_mode = GameMode(self)  # the game's own question: when no other mode is open
-        self._labels_of: dict[str, Labels] = {}
+        self._labels_of: dict[tuple[str, str], Labels] = {}
         self.notices = Notices(clock, notice_time=notice_time, scroll_time=scroll_time)
         self._menu_held = False
         self.scroll = 0
@@ -177,19 +181,22 @@ class TableController:
             prompt = state and state.get("prompt")
             rolling = bool(prompt) and prompt["kind"] == "roll"  # type: ignore[index]
             if not rolling:
-                self.say(f"Roller: {result.fault}" if result.fault else "Dice ignored: nobody is rolling now")
+                self.say(self.words.t("Roller: {fault}", fault=result.fault) if result.fault
+                         else self.words.t("Dice ignored: nobody is rolling now"))
             elif self.roller is not None:
                 throws = self._throws(prompt)  # type: ignore[arg-type]
                 values, fault = self.roller.accept(result, throws, self.software.throw)
                 if fault is not None:
-                    self.say(f"Roller: {fault}", until_prompt=True)
+                    self.say(self.words.t("Roller: {fault}", fault=fault), until_prompt=True)
                     if self.dice_source == "roller" and self.roller.should_retry():
                         self.roller.request(self.clock())  # ask again by itself, a few times
                 elif values is not None:
                     missing = throws[len(result.dice or ()):]
                     if missing:
-                        what = "it" if missing[0].key == "roll" else f"the {missing[0].label.lower()}"
-                        self.say(f"The roller has no third die: the Pi threw {what}")
+                        self.say(self.words.t("The roller has no third die: the Pi threw it")
+                                 if missing[0].key == "roll" else
+                                 self.words.t("The roller has no third die: the Pi threw the {die}",
+                                              die=self.words.t(missing[0].label).lower()))
                     self._submit(self._ruleset().roll_line(prompt, values), "roller")  # type: ignore[arg-type]
             self.refresh()
 
@@ -198,7 +205,7 @@ class TableController:
         with self._lock:
             now = self.clock()
             if self.roller is not None and self.roller.timed_out(now):
-                self.say("Roller does not answer: check cable, ROLL again", sticky=True)
+                self.say(self.words.t("Roller does not answer: check cable, ROLL again"), sticky=True)
             while self._device_notices:  # told by a device from any thread, the table's included
                 self.say(self._device_notices.popleft())
             self.notices.tick(now)
@@ -209,7 +216,7 @@ class TableController:
                 self._check_disk()
             if self.pin_lock is not None:
                 if self.pin_lock.paused():
-                    self.notices.warn("pin", PIN_PAUSED)
+                    self.notices.warn("pin", self.words.t(PIN_PAUSED))
                 else:
                     self.notices.settle("pin")
             if self._screen is not None and self._screen.scrolls and not self._screen.holds and now >= self._scroll_at:
@@ -239,7 +246,7 @@ class TableController:
         with self._lock:
             if text is None:
                 self.notices.settle("nfc")
-                self.say("NFC reader works again")
+                self.say(self.words.t("NFC reader works again"))
             else:
                 self.notices.warn("nfc", text)
 
@@ -249,7 +256,21 @@ class TableController:
 
     def labels(self) -> Labels:
         state = self.table.state
-        return self._labels(state) if state is not None else Labels()
+        return self._labels(state) if state is not None else Labels(words=self.words)
+
+    def set_language(self, language: str) -> None:
+        """The table's language from now on: the OLED's words, and the voice's (the host menu's "Language")."""
+        if language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        self.language = language
+        log.info("language: %s", language)
+
+    @property
+    def words(self) -> Words:
+        """The table's words (its language; the board's currency and names once a game is under way)."""
+        state = self.table.state
+        return self._labels(state).words if state is not None else (
+            ENGLISH if self.language == "en" else Words.for_language(self.language))
 
     def submit(self, line: dict[str, Any], source: str) -> bool:
         return self._submit(line, source)
@@ -348,7 +369,7 @@ class TableController:
         self._waiting_edge, self._edge_answered = at, False
 
     def _press(self, button: str, at: float) -> None:
-        refusal = self.guard.refusal(button, at)
+        refusal = self.guard.refusal(button, at, self.words)
         if refusal and self._mode == "game" and (self.overlay is None or self.overlay.guarded):
             # People press a few hundred ms after what they saw: a press whose button went down before the question
             # changed, or this soon after, was meant for the screen before (it would roll the next player's dice,
@@ -398,7 +419,7 @@ class TableController:
             self.open(DiceEntryMode(self, ManualEntry(self._throws(prompt)), player,
                                     lambda values: self._submit(self._ruleset().roll_line(prompt, values), "manual")))
         elif self.roller is not None:
-            self.say("Rolling...", until_prompt=True)
+            self.say(self.words.t("Rolling..."), until_prompt=True)
             self.roller.faults = 0
             self.roller.request(self.clock())
 
@@ -422,7 +443,7 @@ class TableController:
         try:
             self._own_state = self.table.new_game(setup, source="button")
         except CompanionError as error:
-            self.say(str(error))
+            self.say(self._refusal(error))
             return
         self._back()
         self._drain()
@@ -439,35 +460,46 @@ class TableController:
         try:
             self._own_state = self.table.submit(line, source=source, expect_seq=state["seq"] if state else None).state
         except StaleInput as error:  # a phone's input came first, between the press and the journal
-            self.say("Answered on a phone first: look, then press again")
+            self.say(self.words.t("Answered on a phone first: look, then press again"))
             log.info("refused %s from %s: %s", line, source, error)
             return False
         except JournalFull as error:
-            self.notices.warn("disk", DISK_FULL)  # stands until an input is saved again
+            self.notices.warn("disk", self.words.t(DISK_FULL))  # stands until an input is saved again
             self.notices.clear()  # "Rolling...": nothing rolled, the warning says why
             log.error("not saved, %s from %s: %s", line, source, error)
             return False
         except CompanionError as error:
-            self.say(str(error))
+            self.say(self._refusal(error))
             log.info("refused %s from %s: %s", line, source, error)
             return False
-        self.notices.settle("disk", only=DISK_FULL)
+        self.notices.settle("disk", only=self.words.t(DISK_FULL))
         self._drain()
         return True
+
+    def _refusal(self, error: CompanionError) -> str:
+        """A refusal in the table's language: the engine's message when it has one (an ``IllegalInput``'s ``msg``
+        and its arguments), else its English sentence."""
+        msg = getattr(error, "msg", None)
+        if self.language == "en" or not isinstance(msg, str):
+            return str(error)
+        args = getattr(error, "params", None) or {}
+        return self.words.message(msg, args if isinstance(args, dict) else {}, getattr(error, "plural", None))
 
     def _acknowledge(self, line: dict[str, Any]) -> None:
         """Show at once that a press was taken: a cue only, never the dice or the outcome, which appear
         after the journal has synced the input (so a power cut never hides a roll the table saw). The cue takes
         the row being answered (:func:`.screens.answered_row`), not the hint: the result rewrites that row anyway,
         and the hint, often the same after the input, is not sent twice."""
+        words = self.words
         if "roll" in line:
-            text = "Rolling..."
+            text = words.t("Rolling...")
         elif "answer" in line:
-            text = f"{screens.label(str(line['answer']), Labels())}..."
+            text = words.t("{answer}...", answer=screens.label(str(line["answer"]), Labels(words=words)))
         elif "undo" in line:
-            text = "Undoing..."
+            text = words.t("Undoing...")
         else:
-            text = f"{str(line.get('act', {}).get('do', '')).replace('-', ' ').capitalize()}..."
+            act = words.t(str(line.get("act", {}).get("do", "")).replace("-", " ").capitalize())
+            text = words.t("{answer}...", answer=act)
         screen = self._screen or self.screen()
         cue = screens.Row(screens.fit(text, screens.COLS["small"]), invert=True, align="center")
         at = screens.answered_row(screen)
@@ -494,10 +526,11 @@ class TableController:
             free = self.disk_free() if self.disk_free else None
         except OSError:
             return
-        if free is None or self.notices.warnings.get("disk") == DISK_FULL:
+        if free is None or self.notices.warnings.get("disk") == self.words.t(DISK_FULL):
             return
         if free < self.disk_low:
-            self.notices.warn("disk", f"Disk almost full ({free // 1_000_000} MB): free some space")
+            self.notices.warn("disk", self.words.t("Disk almost full ({mb} MB): free some space",
+                                                   mb=self.words.number(free // 1_000_000)))
         else:
             self.notices.settle("disk")
 
@@ -564,10 +597,12 @@ class TableController:
             self.notices.prompt_changed()  # "Rolling...", a roller fault: over with the roll
 
     def _labels(self, state: State) -> Labels:
-        ruleset = state["ruleset"]
-        if ruleset not in self._labels_of:  # a board's labels never change
-            self._labels_of[ruleset] = space_labels(find_ruleset(ruleset))
-        return self._labels_of[ruleset]
+        key = (state["ruleset"], self.language)
+        if key not in self._labels_of:  # a board's labels never change (in one language)
+            ruleset = find_ruleset(key[0])
+            words = ENGLISH if self.language == "en" else Words.for_language(self.language, ruleset.board)
+            self._labels_of[key] = space_labels(ruleset, words)
+        return self._labels_of[key]
 
     def screen(self) -> Screen:
         """The layout for what the table shows now."""
@@ -575,15 +610,17 @@ class TableController:
             screen = self.overlay.screen()
             return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
         state = self.table.public()
+        words = self.words
         if self._mode == "join":
-            return join_screen(self.join_info(), self.join_page)
+            return join_screen(self.join_info(), self.join_page, words)
         if self._mode == "host-pin":
-            return host_pin_screen(self.join_info())
+            return host_pin_screen(self.join_info(), words)
         if state is None:
-            return screens.message_screen("NO GAME", "No game is running. YES: start one.", "YES: new game")
+            return screens.message_screen(words.t("NO GAME"), words.t("No game is running. YES: start one."),
+                                          words.t("YES: new game"))
         labels = self._labels(state)
         if self._mode == "help":
-            return screens.help_screen()
+            return screens.help_screen(words)
         if self._mode == "players":
             return screens.players_screen(state, labels, self.scroll)
         choice = self.game_mode.choice(self.table.state)  # the whole state: a card is offered if the engine takes it

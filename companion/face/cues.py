@@ -21,6 +21,7 @@ from typing import Any
 from companion.engine import Event, State, find_ruleset
 from companion.seats import Seat, seat_of, seats
 from companion.table import Update
+from companion.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +45,15 @@ class Cues:
                 "sounds": list(self.sounds), "speech": list(self.speech)}
 
 
-def cues_of(before: State | None, state: State | None, events: Sequence[Event]) -> Cues:
-    """The cues of the input that turned ``before`` into ``state`` with ``events``."""
+def cues_of(before: State | None, state: State | None, events: Sequence[Event], words: Words = ENGLISH) -> Cues:
+    """The cues of the input that turned ``before`` into ``state`` with ``events`` (the voice's sentences in the
+    language of ``words``)."""
     if state is None:
         return Cues()
     prompt = state.get("prompt") or {}
     key = f"{state.get('seq')}:{prompt.get('kind', '')}:{prompt.get('player', '')}"
     return Cues(lit_seats(state), doubles_seat(state, events), sounds_of(before, state, events),
-                tuple(sentences(before, state, events)), key)
+                tuple(sentences(before, state, events, words)), key)
 
 
 def waited_for(state: State) -> dict[str, str]:
@@ -145,21 +147,40 @@ def dollars(n: int) -> str:
     return f"{number_words(n)} dollar{'' if n == 1 else 's'}"
 
 
-def spoken(text: str) -> str:
-    """A text of the engine as said aloud: amounts in words ("$200" -> "two hundred dollars")."""
+def spoken(text: str, words: Words = ENGLISH) -> str:
+    """A text of the engine as said aloud: amounts in words ("$200" -> "two hundred dollars"). In another language
+    the amounts are left to the voice, which reads "200 $" in its own language."""
+    if not words.english:
+        return text
     return re.sub(r"\$(\d+)", lambda m: dollars(int(m.group(1))), text)
 
 
-def _space_name(state: State, space_id: str) -> str:
+def _amount(n: int, words: Words) -> str:
+    return dollars(n) if words.english else words.money(n)
+
+
+def _said(item: Mapping[str, Any], words: Words) -> str:
+    """An event's or a prompt's sentence in the voice's language, amounts as said aloud."""
+    if words.english or "msg" not in item:
+        return spoken(str(item["text"]), words)
+    return words.message(item["msg"], item.get("args") or {}, item.get("plural"))
+
+
+def _space_name(state: State, space_id: str, words: Words = ENGLISH) -> str:
     board = find_ruleset(state["ruleset"]).board
-    return board.by_id[space_id].name if space_id in board.by_id else space_id
+    named = words.named("spaces", space_id)
+    return named or (board.by_id[space_id].name if space_id in board.by_id else space_id)
 
 
-def _buildings(record: Mapping[str, Any]) -> str:
+def _buildings(record: Mapping[str, Any], words: Words = ENGLISH) -> str:
     if record.get("hotel"):
-        return ", with a hotel"
+        return words.t(", with a hotel")
     houses = int(record.get("houses") or 0)
-    return f", with {number_words(houses)} house{'s' if houses > 1 else ''}" if houses else ""
+    if not houses:
+        return ""
+    if words.english:
+        return f", with {number_words(houses)} house{'s' if houses > 1 else ''}"
+    return words.nt(", with {n} house", ", with {n} houses", houses)
 
 
 #: Events said as the engine wrote them (amounts in words); the others are said in sentences of their own below, or
@@ -167,39 +188,42 @@ def _buildings(record: Mapping[str, Any]) -> str:
 SAID_AS_WRITTEN = ("card", "bankrupt", "hand-over", "winner", "trade", "undo")  # a bid: the auction's prompt says it
 
 
-def sentences(before: State | None, state: State, events: Sequence[Event]) -> list[str]:
+def sentences(before: State | None, state: State, events: Sequence[Event], words: Words = ENGLISH) -> list[str]:
     """What the voice says about one input: what happened, then what the table waits for now."""
     said: list[str] = []
+    w = words
     landed: str | None = None  # the space the last move ended on: a rent paid there names its owner
     for event in events:
         kind = event["kind"]
         if kind == "roll" and _doubles(event):
-            said.append(f"{event['player']} rolls doubles.")
+            said.append(w.t("{player} rolls doubles.", player=event["player"]))
         elif kind == "move" and _jailed(event):
-            said.append(f"{event['player']} goes to jail.")
+            said.append(w.t("{player} goes to jail.", player=event["player"]))
         elif kind == "move" and event.get("steps") and event.get("to"):
             landed = event["to"]
-            said.append(f"{event['player']} lands on {_space_name(state, event['to'])}.")
+            said.append(w.t("{player} lands on {space}.", player=event["player"],
+                            space=_space_name(state, event["to"], w)))
         elif kind in ("pay", "debt"):  # a debt: the payment that waits for the cash
-            said.append(_payment(state, event, landed))
+            said.append(_payment(state, event, landed, w))
         elif kind in SAID_AS_WRITTEN:
-            said.append(spoken(str(event["text"])).rstrip(".") + ".")
-    said.extend(_prompt_sentence(before, state))
+            said.append(_said(event, w).rstrip(".") + ".")
+    said.extend(_prompt_sentence(before, state, w))
     return said
 
 
-def _payment(state: State, event: Event, landed: str | None) -> str:
+def _payment(state: State, event: Event, landed: str | None, words: Words = ENGLISH) -> str:
     payer, payee = str(event.get("payer", event.get("player"))), str(event.get("payee", event.get("creditor")))
     amount = int(event["amount"])
     record = state.get("spaces", {}).get(landed or "", {})
     if landed and record.get("owner") == payee and payee != payer:  # the rent of the space landed on
-        return f"{payee}'s{_buildings(record)}: {find_ruleset(state['ruleset']).account_name(payer)} pays " \
-            f"{dollars(amount)}."
-    text = spoken(str(event["text"]))
+        return words.t("{owner}'s{buildings}: {player} pays {amount}.", owner=payee,
+                       buildings=_buildings(record, words), player=find_ruleset(state["ruleset"]).account_name(payer),
+                       amount=_amount(amount, words))
+    text = _said(event, words)
     return text[0].upper() + text[1:].rstrip(".") + "."
 
 
-def _prompt_sentence(before: State | None, state: State) -> list[str]:
+def _prompt_sentence(before: State | None, state: State, words: Words = ENGLISH) -> list[str]:
     prompt, earlier = state.get("prompt"), (before or {}).get("prompt")
     if state.get("winner") or not prompt:
         return []
@@ -210,10 +234,11 @@ def _prompt_sentence(before: State | None, state: State) -> list[str]:
     if prompt["kind"] == "debt" and who:
         cash = next((p["cash"] for p in state["players"] if p["name"] == who), 0)
         short = int(prompt.get("amount", 0)) - int(cash)
-        return [f"{who}, you are {number_words(short)} short: sell, mortgage or trade."]
-    text = spoken(str(prompt["text"])).rstrip(".")
+        return [words.t("{player}, you are {amount} short: sell, mortgage or trade.", player=who,
+                        amount=number_words(short) if words.english else words.number(short))]
+    text = _said(prompt, words).rstrip(".")
     if who and who not in text:
-        text = f"{who}, {text[0].lower()}{text[1:]}"
+        text = words.t("{player}, {question}", player=who, question=f"{text[0].lower()}{text[1:]}")
     return [text + ("" if text.endswith("?") else ".")]
 
 
@@ -225,7 +250,8 @@ class CueFeed:
     """The table's listener for the lights, the buzzer and the voice: works out each update's cues once and hands
     them on with the players' seats. A target that fails is logged; the others and the game go on."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Callable[[], Words] = lambda: ENGLISH) -> None:
+        self.words = words  # the table's words now (the host menu may change its language)
         self._before: State | None = None
         self._targets: list[CueTarget] = []
 
@@ -234,7 +260,7 @@ class CueFeed:
 
     def __call__(self, update: Update) -> None:
         fresh = bool(update.events) and update.events[0]["kind"] in ("new-game", "resumed")
-        cues = cues_of(None if fresh else self._before, update.state, update.events)
+        cues = cues_of(None if fresh else self._before, update.state, update.events, self.words())
         self._before = update.state
         for target in self._targets:
             try:

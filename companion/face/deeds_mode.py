@@ -96,12 +96,13 @@ class DeedsMode(Mode):
     def screen(self) -> Screen:
         state = self.desk.game()
         if state is None:
-            return screens.message_screen("DEEDS", "No game is running", "NO: back")
-        deeds = self.deeds()
+            w = self.desk.labels().words
+            return screens.message_screen(w.t("DEEDS"), w.t("No game is running"), w.t("NO: back"))
+        deeds, w = self.deeds(), self.desk.labels().words
         cash = next((p.get("cash", 0) for p in state["players"] if p["name"] == self.player), 0)
         # What the last act asks the table to do (a house to put down, a deed to turn over); its payment is in the
         # header's cash. Not a phone's act.
-        told = screens.story([e for e in self.desk.story() if e.get("kind") != "pay"]) \
+        told = screens.story([e for e in self.desk.story() if e.get("kind") != "pay"], w) \
             if state["seq"] > self.seq and self.desk.own() else []
         notice = self.desk.notice()
         if notice:  # a refusal (a phone changed the game meanwhile), a fault: before the story
@@ -109,9 +110,10 @@ class DeedsMode(Mode):
         prompt = state.get("prompt") or {}
         owes = prompt.get("amount") if prompt.get("kind") == "debt" and prompt.get("player") == self.player else None
         if not deeds:
-            return screens.deeds_screen(self.player, cash, told, "Nothing to do on the deeds now", 0, 1, owes)
+            return screens.deeds_screen(self.player, cash, told, w.t("Nothing to do on the deeds now"), 0, 1, owes,
+                                        words=w)
         cursor = self.cursor % len(deeds)
         deed = deeds[cursor]
         asked = deed.confirm if deed.confirm is not None and self.confirm == choice_key(deed) else None
         return screens.deeds_screen(self.player, cash, told, asked or deed.label, cursor, len(deeds), owes,
-                                    confirming=asked is not None)
+                                    confirming=asked is not None, words=w)

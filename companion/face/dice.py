@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from companion.drivers.roller import DiceRoller, RollerResult
 from companion.engine import Throw
+from companion.words import ENGLISH, Words
 
 SOURCES = ("roller", "software", "manual")
 
@@ -48,12 +49,12 @@ class ManualEntry:
         if not self.values:
             self.values = [t.faces[0] for t in self.throws]
 
-    @property
-    def label(self) -> str:
+    def label(self, words: Words = ENGLISH) -> str:
         """What is being entered: "die 1 of 2", "Cube"."""
         throw = self.throws[self.cursor]
         dice = sum(1 for t in self.throws if t.key == "roll")
-        return f"die {self.cursor + 1} of {dice}" if throw.key == "roll" else throw.label
+        return words.t("die {n} of {count}", n=self.cursor + 1, count=dice) if throw.key == "roll" \
+            else words.t(throw.label)
 
     def _step(self, by: int) -> None:
         faces = self.throws[self.cursor].faces

@@ -1,27 +1,38 @@
 """Turn a :class:`~companion.face.screens.Screen` into a 128×64 one-bit image.
 
 The fonts are Spleen bitmap fonts (BSD licence, ``fonts/LICENSE-spleen.txt``) bundled with the
-package, so every table draws the same pixels. Text outside Latin-1 is reduced to its closest
-Latin-1 letters ("Łódź" → "Lodz").
+package, so every table draws the same pixels; the letters of German, French and Spanish beyond ASCII, and "€" (at
+0x80), are drawn into them by :mod:`.glyphs`. Other text outside Latin-1 is reduced to its closest Latin-1 letters
+("Łódź" → "Lodz").
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections import OrderedDict
 from importlib import resources
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .glyphs import EURO
 from .screens import CELL, HEIGHT, WIDTH, Row, Screen
 
 FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
 
 
+ROWS_KEPT = 256  # rows drawn and kept for the next frames (a 16-pixel row is 256 bytes)
+
+
 class Painter:
-    """Draws screens with the bundled fonts (loaded once)."""
+    """Draws screens with the bundled fonts (loaded once).
+
+    A frame shows the rows of the one before but two or three: each row is drawn once into a band of its own and kept
+    (the last :data:`ROWS_KEPT`), and a frame is its rows' bands one under the other; a screen with a QR code is
+    drawn whole (its rows are drawn over the code, not beside it)."""
 
     def __init__(self) -> None:
+        self._bands: OrderedDict[Row, bytes] = OrderedDict()
         self.fonts: dict[str, Any] = {}
         folder = resources.files("companion.face").joinpath("fonts")
         for name, file in FONT_FILES.items():
@@ -31,10 +42,11 @@ class Painter:
                     self.fonts[name] = ImageFont.load(str(path))
 
     def paint(self, screen: Screen) -> Image.Image:
+        if not screen.qr:
+            return self._from_bands(screen.rows)
         image = Image.new("1", (WIDTH, HEIGHT), 0)
         draw = ImageDraw.Draw(image)
-        if screen.qr:
-            self._qr(draw, screen.qr)
+        self._qr(draw, screen.qr)
         y = 0
         for row in screen.rows:
             height = CELL[row.font][1]
@@ -43,6 +55,32 @@ class Painter:
             self._row(draw, row, y)
             y += height
         return image
+
+    def _from_bands(self, rows: tuple[Row, ...]) -> Image.Image:
+        """The rows' kept bands one under the other: a one-bit image is its lines' bytes in order, so the frame's bytes
+        are its bands' bytes joined (and dark lines below the last row)."""
+        parts, y = [], 0
+        for row in rows:
+            height = CELL[row.font][1]
+            if y + height > HEIGHT:
+                break
+            parts.append(self._band(row))
+            y += height
+        parts.append(bytes((HEIGHT - y) * WIDTH // 8))
+        return Image.frombytes("1", (WIDTH, HEIGHT), b"".join(parts))
+
+    def _band(self, row: Row) -> bytes:
+        """The row drawn alone at the top of a band as wide as the screen and as high as its font's cell: its bytes."""
+        band = self._bands.get(row)
+        if band is None:
+            image = Image.new("1", (WIDTH, CELL[row.font][1]), 0)
+            self._row(ImageDraw.Draw(image), row, 0)
+            band = self._bands[row] = image.tobytes()
+            if len(self._bands) > ROWS_KEPT:
+                self._bands.popitem(last=False)
+        else:
+            self._bands.move_to_end(row)
+        return band
 
     def _row(self, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
         width, height = CELL[row.font]
@@ -72,12 +110,18 @@ class Painter:
 
 def latin1(text: str) -> str:
     """Text the Latin-1 fonts can draw: decomposed accents dropped where needed, '?' for the rest."""
-    if all(ord(ch) < 256 for ch in text):
+    try:
+        text.encode("latin-1")  # every row of every frame: asked in C, not letter by letter
         return text
+    except UnicodeEncodeError:
+        pass
     out = []
     for ch in text:
         if ord(ch) < 256:
             out.append(ch)
+            continue
+        if ch == "\u20ac":
+            out.append(EURO)
             continue
         base = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128 and not unicodedata.combining(c))
         out.append(base or {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2026": "~", "\u0141": "L",

@@ -13,13 +13,14 @@ from functools import partial
 from typing import Any, Protocol
 
 from companion.engine import State, find_ruleset
+from companion.words import N_
 
 from .choices import ButtonChoice, choice_key, first_choice, prompt_choices
 from .modes import Desk, Mode
 from .screens import Choice
 
 #: What YES on "Roll the dice" says: the roll is ROLL's alone.
-ROLL_ONLY = "Press ROLL to roll the dice"
+ROLL_ONLY = N_("Press ROLL to roll the dice")
 
 
 @dataclass
@@ -80,7 +81,7 @@ class GameMode(Mode):
             if prompt["kind"] == "roll":
                 self.player.roll_dice(prompt)
             else:
-                self.desk.say("Nobody is rolling now")
+                self.desk.say(self.desk.labels().words.t("Nobody is rolling now"))
             return
         if button in ("PREV", "NEXT") and choices:
             if selected:
@@ -107,7 +108,7 @@ class GameMode(Mode):
             self.confirming = None
             action.run()
         elif button == "YES" and not prompt.get("options") and prompt["kind"] != "roll":
-            self.desk.say("This is for the phones")
+            self.desk.say(self.desk.labels().words.t("This is for the phones"))
 
     def changed(self) -> None:
         self.confirming = None  # the second YES was meant for the screen before
@@ -130,7 +131,7 @@ class GameMode(Mode):
         if choice.line is not None:
             return partial(self.desk.submit, choice.line, "button")
         if choice.roll:  # only ROLL rolls: a YES there may be the second of a double press meant for the question
-            return partial(self.desk.say, ROLL_ONLY)  # before (a roll cannot be undone)
+            return partial(self.desk.say, self.desk.labels().words.t(ROLL_ONLY))  # before (a roll cannot be undone)
         return partial(self.desk.open_deeds, player)
 
     def selected_in(self, choices: list[Action]) -> bool:

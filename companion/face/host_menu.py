@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine import find_ruleset
+from companion.words import LANGUAGES, Words, language_name
 
 from . import screens
 from .cards import CardBook
@@ -48,6 +49,11 @@ class Host(Desk, Protocol):
     shutdown: Callable[[], None] | None
     dice_source: str
     notices: Notices
+    language: str
+
+    @property
+    def words(self) -> Words:
+        """The table's words now."""
 
     def say(self, text: str, *, sticky: bool = False, until_prompt: bool = False) -> None:
         """A notice over the story rows (``sticky``: it stays until the next one)."""
@@ -70,6 +76,9 @@ class Host(Desk, Protocol):
 
     def refresh(self) -> None:
         """Draw now."""
+
+    def set_language(self, language: str) -> None:
+        """The table's language from now on (the OLED's and the voice's)."""
 
 
 class HostMenu(ListMode):
@@ -94,35 +103,52 @@ class HostMenu(ListMode):
         return self.list
 
     def _build(self) -> list[Item]:
-        host, state = self.host, self.host.game()
+        host, state, w = self.host, self.host.game(), self.host.words
         items = []
         if host.pin_lock is not None and host.pin_lock.paused():
-            items.append(Item("Allow PIN login", self._allow_pin))
+            items.append(Item(w.t("Allow PIN login"), self._allow_pin))
         if state is not None:
-            items.append(Item("Undo last input", lambda: self._send({"undo": 1})))
+            items.append(Item(w.t("Undo last input"), lambda: self._send({"undo": 1})))
             if "end-game" in find_ruleset(state["ruleset"]).host_verbs() and state.get("winner") is None:
-                items.append(Item("End game now (worth)", lambda: self._send(
+                items.append(Item(w.t("End game now (worth)"), lambda: self._send(
                     {"act": {"player": "host", "do": "end-game"}}),
-                    confirm="End the game now? The highest total worth wins."))
+                    confirm=w.t("End the game now? The highest total worth wins.")))
         playing = state is not None and state.get("winner") is None
-        items.append(Item("New game", host.new_game, confirm="Start a new game? This one stops here (it stays in "
-                                                             "the journal). YES again: set it up" if playing else None))
-        items.append(Item("Join codes", lambda: host.show("join")))
+        items.append(Item(w.t("New game"), host.new_game, confirm=w.t(
+            "Start a new game? This one stops here (it stays in the journal). YES again: set it up")
+            if playing else None))
+        items.append(Item(w.t("Join codes"), lambda: host.show("join")))
         if host.phone_page():
-            items.append(Item("Host PIN", lambda: host.show("host-pin")))  # never on the shared join codes
-        items.append(Item("Players", lambda: host.show("players")))
+            items.append(Item(w.t("Host PIN"), lambda: host.show("host-pin")))  # never on the shared join codes
+        items.append(Item(w.t("Players"), lambda: host.show("players")))
         if host.cards is not None and state is not None:
-            items.append(Item("Register cards", host.register_cards))
-        items.append(Item(f"Dice: {host.dice_source}", self._next_dice_source))
+            items.append(Item(w.t("Register cards"), host.register_cards))
+        items.append(Item(self._dice_label(host.dice_source), self._next_dice_source))
+        items.append(Item(self._language_label(), self._next_language))
         if host.hush is not None:
             items.append(Item(self._sound_label(), self._toggle_sound))
         if host.network is not None:
             items.append(self._wifi_item(host.network))
         if host.shutdown is not None:
-            items.append(Item("Shut down", self._shut_down,
-                              confirm="Shut the table down? The game is saved; it resumes at the next start."))
-        items.append(Item("Back", lambda: host.open(None)))
+            items.append(Item(w.t("Shut down"), self._shut_down,
+                              confirm=w.t("Shut the table down? The game is saved; it resumes at the next start.")))
+        items.append(Item(w.t("Back"), lambda: host.open(None)))
         return items
+
+    def _dice_label(self, source: str) -> str:
+        """"Dice: software" (the source's name as the host menu says it)."""
+        return self.host.words.t("Dice: {source}", source=self.host.words.t(source))
+
+    def _language_label(self) -> str:
+        """"Language: Deutsch": each language in its own name, so that anyone finds theirs."""
+        return self.host.words.t("Language: {language}", language=language_name(self.host.language))
+
+    def _next_language(self) -> None:
+        """The next language of the table (English, German, French, Spanish, round): the menu says it at once."""
+        self.host.set_language(LANGUAGES[(LANGUAGES.index(self.host.language) + 1) % len(LANGUAGES)])
+        cursor = self.cursor
+        self.list = self._build()  # every item in the new language
+        self.cursor = cursor
 
     def press(self, button: str) -> None:
         if self.confirming is not None:  # YES does it, any other button leaves the menu
@@ -135,12 +161,13 @@ class HostMenu(ListMode):
 
     def changed(self) -> None:
         self.host.open(None)  # its undo would take back the phone's input
-        self.host.say("Changed on a phone: look again")
+        self.host.say(self.host.words.t("Changed on a phone: look again"))
 
     def screen(self) -> Screen:
+        w = self.host.words
         if self.confirming is not None:
-            return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
-        return screens.menu_screen("HOST MENU", [item.label for item in self.list], self.cursor)
+            return screens.confirm_screen(self.confirming.confirm or self.confirming.label, words=w)
+        return screens.menu_screen(w.t("HOST MENU"), [item.label for item in self.list], self.cursor, w)
 
     def _send(self, line: dict[str, object]) -> None:
         self.host.open(None)
@@ -151,17 +178,17 @@ class HostMenu(ListMode):
             self.host.pin_lock.allow()
             self.host.notices.settle("pin")
         self.host.open(None)
-        self.host.say("PIN login allowed again")
+        self.host.say(self.host.words.t("PIN login allowed again"))
 
     def _next_dice_source(self) -> None:
-        self.list[self.cursor].label = f"Dice: {self.host.next_dice_source()}"
+        self.list[self.cursor].label = self._dice_label(self.host.next_dice_source())
 
     def _sound_label(self) -> str:
         """"Sound: on", "Sound: off", or "Sound: on, quiet now" in the config's quiet hours."""
-        hush = self.host.hush
+        hush, w = self.host.hush, self.host.words
         if hush is None or hush.muted:
-            return "Sound: off"
-        return "Sound: on, quiet now" if hush.silent() else "Sound: on"
+            return w.t("Sound: off")
+        return w.t("Sound: on, quiet now") if hush.silent() else w.t("Sound: on")
 
     def _toggle_sound(self) -> None:
         """Mute or unmute the buzzer and the voice (quiet hours still keep them quiet)."""
@@ -174,21 +201,23 @@ class HostMenu(ListMode):
     def _wifi_item(self, network: NetworkAdapter) -> Item:
         """Switch between the home network and the table's own Wi-Fi (for this run), confirmed: phones on the other
         lose the page."""
+        w = self.host.words
         if network.switched_to == "hotspot":
-            return Item("Wi-Fi: table's own", lambda: self._switch_network(network, "home"),
-                        confirm="Back to the home network? Phones on the table's Wi-Fi lose the page.")
-        return Item("Wi-Fi: home network", lambda: self._switch_network(network, "hotspot"),
-                    confirm="Open the table's own Wi-Fi? Phones on the home network lose the page.")
+            return Item(w.t("Wi-Fi: table's own"), lambda: self._switch_network(network, "home"),
+                        confirm=w.t("Back to the home network? Phones on the table's Wi-Fi lose the page."))
+        return Item(w.t("Wi-Fi: home network"), lambda: self._switch_network(network, "hotspot"),
+                    confirm=w.t("Open the table's own Wi-Fi? Phones on the home network lose the page."))
 
     def _switch_network(self, network: NetworkAdapter, mode: str) -> None:
         log.info("host menu: Wi-Fi to %s", mode)
         self.host.open(None)
-        self.host.say("Opening the table's Wi-Fi..." if mode == "hotspot" else "Closing the table's Wi-Fi...")
+        w = self.host.words
+        self.host.say(w.t("Opening the table's Wi-Fi...") if mode == "hotspot" else w.t("Closing the table's Wi-Fi..."))
         network.switch(mode)  # type: ignore[arg-type]  # one of its modes
 
     def _shut_down(self) -> None:
         self.host.open(None)
-        self.host.say("Shutting down: the game is saved", sticky=True)
+        self.host.say(self.host.words.t("Shutting down: the game is saved"), sticky=True)
         self.host.refresh()
         if self.host.shutdown is not None:
             self.host.shutdown()

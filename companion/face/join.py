@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from companion.network.wifi import WifiCredentials, qr_payload
 
+from companion.words import ENGLISH, Words
+
 from . import screens
 from .screens import Screen
 
@@ -25,22 +27,23 @@ class JoinInfo:
     wifi: tuple[str, str] | None = None  # the table's own Wi-Fi while it is up: its name and password
 
 
-def join_screen(info: JoinInfo, page: int) -> Screen:
+def join_screen(info: JoinInfo, page: int, words: Words = ENGLISH) -> Screen:
     """Page ``page`` of the join screens (PREV/NEXT turn them, round and round)."""
     wifi = 1 if info.wifi else 0  # the table's own Wi-Fi first: join it, then open the page
     page = page % (len(info.players) + 1 + wifi) - wifi
     if page < 0 and info.wifi:
         ssid, password = info.wifi
-        return screens.wifi_join_screen(qr_matrix(qr_payload(WifiCredentials(ssid, password))), ssid, password)
+        return screens.wifi_join_screen(qr_matrix(qr_payload(WifiCredentials(ssid, password))), ssid, password,
+                                        words)
     if page:
         name, code, url = info.players[page - 1]
-        return screens.player_join_screen(qr_matrix(url), name, code, page, len(info.players))
-    return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.code)
+        return screens.player_join_screen(qr_matrix(url), name, code, page, len(info.players), words)
+    return screens.join_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.code, words)
 
 
-def host_pin_screen(info: JoinInfo) -> Screen:
+def host_pin_screen(info: JoinInfo, words: Words = ENGLISH) -> Screen:
     """The host's own screen: the page and the host PIN (the shared join screens never show the PIN)."""
-    return screens.host_pin_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.pin)
+    return screens.host_pin_screen(qr_matrix(info.join_url) if info.join_url else None, info.url, info.pin, words)
 
 
 def qr_matrix(text: str) -> tuple[str, ...]:

@@ -135,14 +135,16 @@ class DiceEntryMode(Mode):
 
     def changed(self) -> None:
         self.desk.open(None)  # a roll half-entered was meant for the question before
-        self.desk.say("Changed on a phone: look again")
+        self.desk.say(self.desk.labels().words.t("Changed on a phone: look again"))
 
     def prompt_changed(self, prompt: Any) -> None:
         if prompt is None or prompt.get("kind") != "roll":
             self.desk.open(None)
 
     def screen(self) -> Screen:
-        return screens.dice_entry_screen(self.player, self.entry.values, self.entry.cursor, self.entry.label)
+        words = self.desk.labels().words
+        return screens.dice_entry_screen(self.player, self.entry.values, self.entry.cursor, self.entry.label(words),
+                                         words)
 
 
 class ListMode(Mode):

@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.words import ENGLISH, N_, Words
+
 #: Seconds after the question changed (or a phone changed the game) during which a press is refused: meant for the
 #: screen before (people press a few hundred ms after what they saw; the issue's double press came 350 ms apart).
 GUARD = 0.6
 #: The buttons a guard holds back (MENU is never a game's answer).
 GUARDED = ("YES", "NO", "ROLL", "PREV", "NEXT")
 #: What a press too soon after a phone's change is told.
-PHONE = "Changed on a phone: look, then press again"
+PHONE = N_("Changed on a phone: look, then press again")
 
 
 class PressGuard:
@@ -28,19 +30,21 @@ class PressGuard:
     def __init__(self) -> None:
         self._since = float("-inf")
         self._why = ""
+        self._player = ""  # the player whose turn it is now, for "{player}'s turn now"
 
     def question_changed(self, at: float, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> None:
         """The game asks something else from ``at`` on, after the buttons' own input."""
         self._since, self._why = at, changed_words(before, after)
+        self._player = str((after or {}).get("player") or "")
 
     def changed_elsewhere(self, at: float) -> None:
         """A phone (or the host's page, the timer) changed the game at ``at``, its question or not."""
         self._since, self._why = at, PHONE
 
-    def refusal(self, button: str, pressed_at: float) -> str | None:
+    def refusal(self, button: str, pressed_at: float, words: Words = ENGLISH) -> str | None:
         """What to say to ``button`` pressed (its edge) at ``pressed_at``, if it was meant for the screen before."""
         if button in GUARDED and pressed_at < self._since + GUARD:
-            return self._why
+            return words.t(self._why, player=self._player)
         return None
 
 
@@ -66,10 +70,10 @@ def new_question(before: Mapping[str, Any] | None, after: Mapping[str, Any] | No
 def changed_words(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> str:
     """The notice for a press that came too soon after ``before`` became ``after`` ("Bob's turn now: look first")."""
     if after is None:
-        return "The game moved on: look, then press again"
+        return N_("The game moved on: look, then press again")
     player = after.get("player")
     if after.get("kind") == "auction":
-        return "Auction: look, then press again"
+        return N_("Auction: look, then press again")
     if player and (before is None or before.get("player") != player):
-        return f"{player}'s turn now: look, then press again"
-    return "A new question: look, then press again"
+        return N_("{player}'s turn now: look, then press again")  # said with the player's name
+    return N_("A new question: look, then press again")

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion.engine import find_ruleset
+from companion.words import ENGLISH, N_, Words
 
 from . import instructions, story_pages
 
@@ -69,10 +70,12 @@ class Screen:
 
 @dataclass(frozen=True)
 class Labels:
-    """How to name things on the screen: space ids and card ids to the names printed on them."""
+    """How to name things on the screen: space ids and card ids to the names printed on them, and the table's
+    words (its language, the board's currency)."""
 
     spaces: Mapping[str, str] = field(default_factory=dict)
     cards: Mapping[str, str] = field(default_factory=dict)
+    words: Words = ENGLISH
 
 
 # ====================================================================== text helpers
@@ -96,25 +99,48 @@ ABBREVIATIONS: tuple[tuple[str, str], ...] = (
     ("Tax on", "Tax"), ("Lighting System", "Lighting"), ("Lord Blueblood's Estate", "Blueblood's"),
     ("Ting-a-Ling Telephone", "Ting-a-Ling Tel"), ("Telephone", "Tel."), ("Trolley", "Trol."), ("Square bottle", "Bottle"), ("Franchise", "Fr."), ("No Trespassing", "No Trespass"),
 )
-_WORDS = [(re.compile(rf"(?<!\w){re.escape(long)}(?!\w)"), short) for long, short in ABBREVIATIONS]
+#: Each language's own shortenings, tried after the board's English ones (its names may be printed in English): the
+#: words of the table's catalogue that make labels long, shortened as players of that country write them.
+LANGUAGE_ABBREVIATIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "en": (),
+    "de": (("Straße", "Str."), ("Strasse", "Str."), ("Allee", "Al."), ("Bahnhof", "Bhf."), ("Platz", "Pl."),
+           ("Gemeinschaftsfeld", "Gemeinsch."), ("Ereignisfeld", "Ereignis"), ("Elektrizitätswerk", "E-Werk"),
+           ("Wasserwerk", "W-Werk"), ("Hypothek", "Hyp."), ("Felder", "F."), ("Feld", "F."), ("vorwärts", "vor"),
+           ("Gefängnis", "Gef."), ("Versteigerung", "Auktion")),
+    "fr": (("Avenue", "Av."), ("Boulevard", "Bd"), ("Rue", "R."), ("Place", "Pl."), ("Gare", "G."),
+           ("Caisse de communauté", "Caisse comm."), ("Compagnie", "Cie"), ("hypothèque", "hyp."), ("cases", "c."),
+           ("case", "c."), ("avancer", "av."), ("prison", "pris."), ("Électricité", "Élec.")),
+    "es": (("Avenida", "Av."), ("Calle", "C."), ("Plaza", "Pza."), ("Estación", "Est."), ("Paseo", "P."),
+           ("Caja de comunidad", "Caja com."), ("Compañía", "Cía."), ("hipoteca", "hip."), ("casillas", "cas."),
+           ("casilla", "cas."), ("avanzar", "av."), ("cárcel", "cárc."), ("Eléctrica", "Eléc.")),
+}
 
 
-def abbreviate(text: str, cols: int) -> str:
-    """Shorten ``text`` word by word (:data:`ABBREVIATIONS`) until it fits ``cols``, or as far as the table goes."""
-    for pattern, short in _WORDS:
+def _patterns(table: Sequence[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(rf"(?<!\w){re.escape(long)}(?!\w)"), short) for long, short in table]
+
+
+_WORDS = _patterns(ABBREVIATIONS)
+_LANGUAGE_WORDS = {language: _patterns(table) for language, table in LANGUAGE_ABBREVIATIONS.items()}
+
+
+def abbreviate(text: str, cols: int, language: str = "en") -> str:
+    """Shorten ``text`` word by word until it fits ``cols``, or as far as the tables go: the board's English words
+    (:data:`ABBREVIATIONS`), then the language's own (:data:`LANGUAGE_ABBREVIATIONS`); whole words only."""
+    for pattern, short in [*_WORDS, *_LANGUAGE_WORDS.get(language, [])]:
         if len(text) <= cols:
             break
         text = pattern.sub(short, text)
     return text
 
 
-def fit_label(text: str, cols: int) -> str:
+def fit_label(text: str, cols: int, language: str = "en") -> str:
     """Shorten a label, keeping what tells it from the others: word-level abbreviations first ("Play Travel fwd 2
     sp", "Lake Shore Dr"); then cut after a player's name ("Christopher We~: accept offer", the name is cut), or
     before its last word when short ("Tax on Personal Proper~ 2"); a cut inside a word only as the last resort."""
     if len(text) <= cols:
         return text
-    text = abbreviate(text, cols)
+    text = abbreviate(text, cols, language)
     if len(text) <= cols:
         return text
     name, colon, rest = text.partition(": ")
@@ -197,15 +223,15 @@ def page_starts(rows: int, size: int) -> list[int]:
     return starts
 
 
-def money(amount: Any) -> str:
-    return f"${amount}"
+def money(amount: Any, words: Words = ENGLISH) -> str:
+    return words.money(int(amount)) if isinstance(amount, int) else f"{words.currency}{amount}"
 
 
 def label(option: str, labels: Labels) -> str:
     """A prompt option as players read it: space names, words without hyphens."""
     if option in labels.spaces:
         return labels.spaces[option]
-    return option.replace("-", " ").capitalize()
+    return labels.words.t(option.replace("-", " ").capitalize())
 
 
 # ====================================================================== the game frame
@@ -218,9 +244,9 @@ def header(state: Mapping[str, Any], labels: Labels) -> Row:
         return Row(fit(name, COLS["small"]), invert=True)
     place = labels.spaces.get(player.get("space", ""), player.get("space", ""))
     if player.get("in_jail"):
-        place = "in jail"
+        place = labels.words.t("in jail")
     cols = COLS["small"]
-    cash = f" {money(player['cash'])}" if "cash" in player else ""
+    cash = f" {money(player['cash'], labels.words)}" if "cash" in player else ""
     left = fit(name, cols - len(cash)) + cash  # the money is never cut: a long name is, then the place
     room = cols - len(left) - 1
     if room < 3:
@@ -241,9 +267,18 @@ class Choice:
     selected: bool = True
 
 
-def story(events: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The texts of the last input's events, in order (the physical instructions among them)."""
-    return [e["text"] for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
+def story(events: Sequence[Mapping[str, Any]], words: Words = ENGLISH) -> list[str]:
+    """The texts of the last input's events, in order (the physical instructions among them), in the table's
+    language (an event with its message is said by ``words``; English is its text as the engine made it)."""
+    return [said(e, "text", words) for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
+
+
+def said(item: Mapping[str, Any], key: str, words: Words) -> str:
+    """An event's or a prompt's sentence (``key``: its English text) in the language of ``words``: from its message
+    when it has one (the engine's ``msg`` and ``args``), else the English text."""
+    if words.english or "msg" not in item:
+        return str(item[key])
+    return words.message(item["msg"], item.get("args") or {}, item.get("plural"))
 
 
 def prompt_lines(state: Mapping[str, Any], labels: Labels, choice: Choice | None = None) -> list[str]:
@@ -255,69 +290,75 @@ def prompt_lines(state: Mapping[str, Any], labels: Labels, choice: Choice | None
         lines.append(offer_text(state["trade"], labels))
     if prompt is None:
         return lines
-    lines.append(prompt["text"])
+    w = labels.words
+    lines.append(said(prompt, "text", w))
     if prompt["kind"] == "auction":
         waiting = prompt.get("waiting") or []
         if waiting:  # the buttons browse each one's bid and pass (the phones bid any amount)
-            lines.append(f"Still bidding: {', '.join(waiting)}")
+            lines.append(w.t("Still bidding: {players}", players=", ".join(waiting)))
     elif prompt["kind"] == "debt":
         on_buttons = choice is not None and len(choice.labels) > len(prompt.get("options") or [])
-        lines.append("Raise it below or on a phone" if on_buttons else "Raise the money on your phone")
+        lines.append(w.t("Raise it below or on a phone") if on_buttons else w.t("Raise the money on your phone"))
     return lines
 
 
 def offer_text(offer: Mapping[str, Any], labels: Labels) -> str:
     """A trade or loan waiting for its answer, whole: the player it is offered to may have no phone."""
-    by, to = offer["from"], offer["with"]
+    by, to, w = offer["from"], offer["with"], labels.words
     if "loan" in offer:
         loan = offer["loan"]
-        terms = f" (terms: {loan['terms']})" if loan.get("terms") else ""
-        return (f"{by} offers {to} a loan of {money(loan['amount'])} at {money(loan['interest'])} each wages{terms}: "
-                f"{to}, accept or reject (PREV/NEXT)")
+        terms = w.t(" (terms: {terms})", terms=loan["terms"]) if loan.get("terms") else ""
+        return w.t("{by} offers {to} a loan of {amount} at {interest} each wages{terms}: "
+                   "{to}, accept or reject (PREV/NEXT)", by=by, to=to, amount=money(loan["amount"], w),
+                   interest=money(loan["interest"], w), terms=terms)
 
     def bundle(side: Mapping[str, Any]) -> str:
-        parts = [money(side["cash"])] if side.get("cash") else []
+        parts = [money(side["cash"], w)] if side.get("cash") else []
         parts += [label(s, labels) for s in side.get("spaces", [])]
         parts += [labels.cards.get(c) or label(c, labels) for c in side.get("cards", [])]
-        return ", ".join(parts) or "nothing"
+        return ", ".join(parts) or w.t("nothing")
 
-    return f"{by} offers {to} {bundle(offer['give'])} for {bundle(offer['get'])}: {to}, accept or reject (PREV/NEXT)"
+    return w.t("{by} offers {to} {give} for {get}: {to}, accept or reject (PREV/NEXT)", by=by, to=to,
+               give=bundle(offer["give"]), get=bundle(offer["get"]))
 
 
-def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str) -> str:
+def hint(state: Mapping[str, Any], choice: Choice | None, dice_source: str, words: Words = ENGLISH) -> str:
     """The hint row: what the buttons do now, in words a first-time player reads ("ROLL: roll dice", "YES: buy $60
     NO: auction", "< > 2 of 3  YES: pick"); ``<`` and ``>`` are PREV and NEXT."""
-    prompt = state.get("prompt")
+    prompt, w = state.get("prompt"), words
     if choice is not None and choice.confirm:
-        return "YES: confirm  NO: back"
+        return w.t("YES: confirm  NO: back")
     if prompt is None:
-        return "MENU: help, players"
+        return w.t("MENU: help, players")
     kind, options = prompt["kind"], prompt.get("options") or []
     browsing = choice is not None and bool(choice.labels) and choice.selected
-    where = f"< > {choice.cursor % len(choice.labels) + 1} of {len(choice.labels)}" \
+    where = w.t("< > {n} of {count}", n=choice.cursor % len(choice.labels) + 1, count=len(choice.labels)) \
         if choice is not None and len(choice.labels) > 1 else ""
     if kind == "roll":
-        verb = "ROLL: enter dice" if dice_source == "manual" else "ROLL: roll dice"
+        verb = w.t("ROLL: enter dice") if dice_source == "manual" else w.t("ROLL: roll dice")
         if not browsing or choice is None:
             return verb
-        on_roll = choice.labels[choice.cursor % len(choice.labels)] == ROLL_LABEL  # the roll's own row
-        return spaced(verb.rsplit(" ", 1)[0] if on_roll else "YES: pick", where)  # "ROLL: roll  < > 1 of 3"
+        on_roll = choice.labels[choice.cursor % len(choice.labels)] == w.t(ROLL_LABEL)  # the roll's own row
+        # "ROLL: roll  < > 1 of 3"
+        return spaced((w.t("ROLL: enter") if dice_source == "manual" else w.t("ROLL: roll")) if on_roll
+                      else w.t("YES: pick"), where)
     if options == ["yes", "no"] and browsing:
-        return spaced("YES: pick", where or "NO: back")
+        return spaced(w.t("YES: pick"), where or w.t("NO: back"))
     if options == ["yes", "no"]:
         if kind == "buy":
-            price = f" {money(prompt['price'])}" if prompt.get("price") is not None else ""
-            return spaced(f"YES: buy{price}", "NO: pass" if prompt.get("ticket") else "NO: auction")
-        return "YES: play  NO: keep" if kind == "use-card" else "YES: yes  NO: no"
+            buy = w.t("YES: buy {price}", price=money(prompt["price"], w)) if prompt.get("price") is not None \
+                else w.t("YES: buy")
+            return spaced(buy, w.t("NO: pass") if prompt.get("ticket") else w.t("NO: auction"))
+        return w.t("YES: play  NO: keep") if kind == "use-card" else w.t("YES: yes  NO: no")
     if choice is not None and len(choice.labels) > 1:
-        return spaced(where, "YES: pick")
+        return spaced(where, w.t("YES: pick"))
     if choice is not None and choice.labels:
-        return "YES: pick"
-    return "on the phones"
+        return w.t("YES: pick")
+    return w.t("on the phones")
 
 
 #: The first row of a roll prompt with other choices: ROLL rolls there (YES only says so).
-ROLL_LABEL = "Roll the dice"
+ROLL_LABEL = N_("Roll the dice")
 
 
 def spaced(left: str, right: str, cols: int = COLS["small"]) -> str:
@@ -338,6 +379,7 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
     never moves the question, the option or the hint, so a change rewrites only the pages whose text
     changed.
     """
+    w = labels.words
     if state.get("winner") is not None:
         return game_over_screen(state, events, labels, scroll=scroll, notice=notice)
     questions = prompt_lines(state, labels, choice)
@@ -346,11 +388,11 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
              for r in wrap(text)]
     if state.get("trade"):  # the offer waiting is read in the question rows
         events = [e for e in events if e.get("kind") != "trade"]
-    option_rows = choice_rows(choice)
+    option_rows = choice_rows(choice, w)
     room = BODY_ROWS - len(option_rows)
     told_events = [e for e in events if e.get("text") and e.get("kind") not in ("new-game",)
-                   and not any(e["text"] in q for q in questions)]  # not told twice
-    told_blocks, owners, whole = told_pieces(state, told_events, room)
+                   and not any(said(e, "text", w) in q for q in questions)]  # not told twice
+    told_blocks, owners, whole = told_pieces(state, told_events, room, words=w)
     told = [r for block in told_blocks for r in block]
     notice_rows: list[Row] = []
     notice_turns = False
@@ -385,7 +427,8 @@ def game_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], l
         body[at:at + len(notice_rows)] = notice_rows
     rows = [header(state, labels), *body]
     rows += option_rows
-    told_hint = READ_ON if covers and not (choice is not None and choice.confirm) else hint(state, choice, dice_source)
+    told_hint = w.t(READ_ON) if covers and not (choice is not None and choice.confirm) \
+        else hint(state, choice, dice_source, w)
     rows.append(Row(fit(told_hint, COLS["small"]), align="center"))
     return Screen(tuple(rows), scrolls=scrolls or notice_turns, name="game", covers=covers, holds=holds)
 
@@ -396,7 +439,7 @@ def rows_height(rows: Sequence[Row]) -> int:
 
 
 def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], room: int,
-                most: int = BODY_ROWS) -> tuple[list[list[str]], list[int], list[int]]:
+                most: int = BODY_ROWS, words: Words = ENGLISH) -> tuple[list[list[str]], list[int], list[int]]:
     """The story's blocks for pages of ``room`` rows, with the index of the event each tells and of the sentence it
     is a piece of: an instruction (a move, an elevator, a hand-over) whole on one page, taking the option's rows too
     if it must (up to ``most`` rows), a long list shared out between whole hand-overs (:mod:`.instructions`); any other sentence whole, or
@@ -406,8 +449,9 @@ def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], r
     owners: list[int] = []
     whole: list[int] = []
     for index, event in enumerate(events):
-        text = str(event["text"])
-        told = instructions.blocks(event, ruleset, room, most, wrap) if len(sentences(text)) == 1 else None
+        text = said(event, "text", words)  # in the table's language (the instructions' blocks: English's)
+        told = instructions.blocks(event, ruleset, room, most, wrap) if words.english and len(sentences(text)) == 1 \
+            else None
         if told is not None:  # each block a whole instruction
             parts = [[block] for block in told]
         else:
@@ -420,17 +464,17 @@ def told_pieces(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]], r
 
 
 #: The hint under a story page that covers the question: NEXT turns to the next page (the question comes last).
-READ_ON = "NEXT: read on, then pick"
+READ_ON = N_("NEXT: read on, then pick")
 
 
-def choice_rows(choice: Choice | None) -> list[Row]:
+def choice_rows(choice: Choice | None, words: Words = ENGLISH) -> list[Row]:
     """The option row: the highlighted choice between PREV's and NEXT's arrows ("< Pay $50 fine >"), or "NEXT:" and
     the first extra when the cursor is on none. A label is never shortened into words a first-time player must
     decode ("Play Travel fwd 4 sp"): one too long for the row takes a second row, whole."""
     if choice is None or not choice.labels:
         return []
     if not choice.selected:
-        return [Row(r, align="center") for r in wrap_two(f"NEXT: {choice.labels[0]}", COLS["small"])]
+        return [Row(r, align="center") for r in wrap_two(words.t("NEXT: {choice}", choice=choice.labels[0]), COLS["small"])]
     text = choice.labels[choice.cursor % len(choice.labels)]
     if len(choice.labels) == 1 or choice.confirm:
         return [Row(r, invert=True, align="center") for r in wrap_two(text, COLS["small"])]
@@ -491,27 +535,28 @@ def game_over_screen(state: Mapping[str, Any], events: Sequence[Mapping[str, Any
                      scroll: int = 0, notice: str | None = None) -> Screen:
     """The winner in large letters; then, turning their pages, a notice, what the last input did (the last
     instructions, why the game was won: "Total worth: ..."), and everyone's cash."""
-    winner = str(state["winner"])
-    rows = [Row("GAME OVER", invert=True, align="center"), Row(fit(winner, COLS["large"]), "large", align="center")]
+    winner, w = str(state["winner"]), labels.words
+    rows = [Row(w.t("GAME OVER"), invert=True, align="center"),
+            Row(fit(winner, COLS["large"]), "large", align="center")]
     size = 4  # the hint on the last row, as on every screen
     told = [e for e in events if e.get("text") and e.get("kind") not in ("new-game",)]
     body = [block for sentence in sentences(f"! {notice}") for block in story_pages.pieces(sentence, size, wrap)] \
         if notice else []
-    body += told_pieces(state, told, size, most=size)[0]  # each instruction (the hand-overs) whole on a page
+    body += told_pieces(state, told, size, most=size, words=w)[0]  # each instruction (the hand-overs) whole on a page
     standings = []
     for p in state["players"]:
-        mark = " (out)" if p.get("bankrupt") else ""
-        standings.append([spread(p["name"] + mark, money(p["cash"]) if "cash" in p else "")])
+        mark = w.t(" (out)") if p.get("bankrupt") else ""
+        standings.append([spread(p["name"] + mark, money(p["cash"], w) if "cash" in p else "")])
     if body:
-        body += [["Cash in hand:" if any("cash" in p for p in state["players"]) else "Players:"]]
+        body += [[w.t("Cash in hand:") if any("cash" in p for p in state["players"]) else w.t("Players:")]]
     shown, scrolls = sentence_window(body + standings, size, scroll)
     rows += [Row(r) for r in shown]
-    rows.append(Row("MENU held: new game", align="center"))
+    rows.append(Row(w.t("MENU held: new game"), align="center"))
     return Screen(tuple(rows), scrolls=scrolls, name="game-over")
 
 
 # ====================================================================== other screens
-def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
+def menu_screen(title: str, items: Sequence[str], cursor: int, words: Words = ENGLISH) -> Screen:
     """A list browsed with PREV/NEXT; YES picks, NO (or MENU) leaves."""
     size = BODY_ROWS
     top = max(0, min(cursor - size + 1, len(items) - size)) if cursor >= size else 0
@@ -520,24 +565,26 @@ def menu_screen(title: str, items: Sequence[str], cursor: int) -> Screen:
         mark = ">" if index == cursor else " "
         rows.append(Row(fit(f"{mark}{items[index]}", COLS["small"]), invert=index == cursor))
     rows += [Row("")] * (size - (len(rows) - 1))
-    rows.append(Row("YES: pick  NO: back", align="center"))
+    rows.append(Row(words.t("YES: pick  NO: back"), align="center"))
     return Screen(tuple(rows), name="menu")
 
 
 def deeds_screen(name: str, cash: Any, told: Sequence[str], item: str, cursor: int, count: int,
-                 owes: int | None = None, *, confirming: bool = False) -> Screen:
+                 owes: int | None = None, *, confirming: bool = False, words: Words = ENGLISH) -> Screen:
     """A player's acts on their own spaces, one at a time: their cash (and the debt they raise it for), what the
     last act asked the table to do (``told``, at the top), the act under the cursor (highlighted, at the bottom,
     whole: never cut)."""
     asked = wrap(item)[:BODY_ROWS]
     story_rows, _ = window([r for text in told for r in wrap(text)], BODY_ROWS - len(asked), 0)
-    amounts = f" {money(cash)}" + (f" owes {money(owes)}" if owes is not None else "")
+    amounts = f" {money(cash, words)}" + (words.t(" owes {amount}", amount=money(owes, words)) if owes is not None
+                                          else "")
     page = f"{cursor + 1}/{count}"
     room = COLS["small"] - len(page) - 1 - len(amounts)
     left = fit(name, room) + amounts if room >= 3 else amounts.strip()  # the name is cut (or left out), not the money
     rows = [Row(spread(left, page), invert=True),
             *(Row(r) for r in story_rows), *(Row(r, invert=True) for r in asked),
-            Row("YES: confirm  NO: back" if confirming else "< >  YES: do it  NO: done", align="center")]
+            Row(words.t("YES: confirm  NO: back") if confirming else words.t("< >  YES: do it  NO: done"),
+                align="center")]
     return Screen(tuple(rows), name="deeds")
 
 
@@ -549,65 +596,68 @@ def answered_row(screen: Screen) -> int:
     return len(screen.rows) - 2
 
 
-def confirm_screen(question: str, *, yes: str = "YES: do it", no: str = "NO: back") -> Screen:
-    rows = [Row("Are you sure?", invert=True, align="center")]
+def confirm_screen(question: str, *, yes: str = N_("YES: do it"), no: str = N_("NO: back"),
+                   words: Words = ENGLISH) -> Screen:
+    yes, no = words.t(yes), words.t(no)
+    rows = [Row(words.t("Are you sure?"), invert=True, align="center")]
     body, _ = window(wrap(question), BODY_ROWS, 0)
     rows += [Row(r) for r in body]
     rows.append(Row(fit(f"{yes}  {no}", COLS["small"]), align="center"))
     return Screen(tuple(rows), name="confirm")
 
 
-def dice_entry_screen(player: str, values: Sequence[int], cursor: int, label: str = "") -> Screen:
+def dice_entry_screen(player: str, values: Sequence[int], cursor: int, label: str = "",
+                      words: Words = ENGLISH) -> Screen:
     """Entering real dice (and a chance cube): the value under the cursor between arrows, in large digits."""
     dice = "  ".join(f">{v}<" if i == cursor else f" {v} " for i, v in enumerate(values))
     rows = (
-        Row(fit(f"{player}: your dice", COLS["small"]), invert=True, align="center"),
+        Row(fit(words.t("{player}: your dice", player=player), COLS["small"]), invert=True, align="center"),
         Row(""),
         Row(dice, "large", align="center"),
         Row(""),
-        Row(label or f"die {cursor + 1} of {len(values)}", align="center"),
-        Row("PREV/NEXT: value", align="center"),
-        Row("YES: next  NO: back", align="center"),
+        Row(label or words.t("die {n} of {count}", n=cursor + 1, count=len(values)), align="center"),
+        Row(words.t("PREV/NEXT: value"), align="center"),
+        Row(words.t("YES: next  NO: back"), align="center"),
     )
     return Screen(rows, name="dice-entry")
 
 
-def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None) -> Screen:
+def join_screen(qr: Sequence[str] | None, url: str | None, code: str | None, words: Words = ENGLISH) -> Screen:
     """The phone page for everyone at the table: QR code at the left, the join digits and the address at the right.
     Never the host PIN (anyone at the table reads this screen): that is :func:`host_pin_screen`'s."""
     if url is None:
-        return no_page_screen("join")
+        return no_page_screen("join", words)
     right = 12  # characters beside a 64-pixel QR code
-    text = ["Join code", code or "-", ""] + address_rows(url.removeprefix("http://"), right)
-    text = text[:7] + [""] * (7 - len(text)) + ["NEXT: each"]  # each player's own code follows
+    text = [words.t("Join code"), code or "-", ""] + address_rows(url.removeprefix("http://"), right)
+    text = text[:7] + [""] * (7 - len(text)) + [words.t("NEXT: each")]  # each player's own code follows
     rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)
     return Screen(rows, qr=tuple(qr) if qr else None, name="join")
 
 
-def host_pin_screen(qr: Sequence[str] | None, url: str | None, pin: str | None) -> Screen:
+def host_pin_screen(qr: Sequence[str] | None, url: str | None, pin: str | None, words: Words = ENGLISH) -> Screen:
     """The host's own screen (reached only from the host menu, MENU held): the page's QR code and address, and the
     host PIN that opens the host's page on a phone."""
     if url is None:
-        return no_page_screen("host-pin")
+        return no_page_screen("host-pin", words)
     right = 12
-    text = ["HOST ONLY", "PIN", pin or "-", ""] + address_rows(url.removeprefix("http://"), right)
-    text = text[:7] + [""] * (7 - len(text)) + ["NO: back"]
+    text = [words.t("HOST ONLY"), words.t("PIN"), pin or "-", ""] + address_rows(url.removeprefix("http://"), right)
+    text = text[:7] + [""] * (7 - len(text)) + [words.t("NO: back")]
     rows = tuple(Row(" " * 13 + fit(t, right)) for t in text)  # an inverted row would run over the QR code
     return Screen(rows, qr=tuple(qr) if qr else None, name="host-pin")
 
 
-def no_page_screen(name: str) -> Screen:
-    rows = (Row("PHONES", invert=True, align="center"), Row(""),
-            *(Row(r) for r in wrap("The phone page is not running on this table.")),
-            Row("NO: back", align="center"))
+def no_page_screen(name: str, words: Words = ENGLISH) -> Screen:
+    rows = (Row(words.t("PHONES"), invert=True, align="center"), Row(""),
+            *(Row(r) for r in wrap(words.t("The phone page is not running on this table."))),
+            Row(words.t("NO: back"), align="center"))
     return Screen(tuple(rows), name=name)
 
 
-def wifi_join_screen(qr: Sequence[str], ssid: str, password: str) -> Screen:
+def wifi_join_screen(qr: Sequence[str], ssid: str, password: str, words: Words = ENGLISH) -> Screen:
     """The table's own Wi-Fi: its QR code (a phone's camera joins it), name and password; NEXT: the page's."""
     right = 12
-    text = ["Wi-Fi", *wrap_at(ssid, "-", right), "password", *wrap_at(password, "-", right)]
-    text = text[:7] + [""] * (7 - len(text)) + ["NEXT: page"]
+    text = [words.t("Wi-Fi"), *wrap_at(ssid, "-", right), words.t("password"), *wrap_at(password, "-", right)]
+    text = text[:7] + [""] * (7 - len(text)) + [words.t("NEXT: page")]
     return Screen(tuple(Row(" " * 13 + fit(t, right)) for t in text), qr=tuple(qr), name="join-wifi")
 
 
@@ -621,10 +671,11 @@ def wrap_at(text: str, mark: str, cols: int) -> list[str]:
     return rows + [text]
 
 
-def player_join_screen(qr: Sequence[str], name: str, code: str, page: int, pages: int) -> Screen:
+def player_join_screen(qr: Sequence[str], name: str, code: str, page: int, pages: int,
+                       words: Words = ENGLISH) -> Screen:
     """One player's own QR code and digits: scanned, that phone joins as them at once."""
     right = 12
-    text = [fit(name, right), "joins with", code, "", "", "", f"{page}/{pages}", "<PREV NEXT>"]
+    text = [fit(name, right), words.t("joins with"), code, "", "", "", f"{page}/{pages}", words.t("<PREV NEXT>")]
     return Screen(tuple(Row(" " * 13 + t) for t in text), qr=tuple(qr), name="join-player")
 
 
@@ -641,31 +692,33 @@ def address_rows(address: str, cols: int) -> list[str]:
     return rows + [rest]
 
 
-def help_screen() -> Screen:
+def help_screen(words: Words = ENGLISH) -> Screen:
     """The six buttons' meaning on one screen (a short MENU press), for anyone new at the table."""
-    rows = (Row("THE BUTTONS", invert=True, align="center"),
-            Row("ROLL  roll the dice"), Row("YES   pick, or answer yes"), Row("NO    back, or answer no"),
-            Row("PREV NEXT  the choices"), Row("MENU  this, then players"), Row("MENU held: host menu"),
-            Row("MENU: players  NO: back", align="center"))
+    w = words
+    rows = (Row(w.t("THE BUTTONS"), invert=True, align="center"),
+            Row(w.t("ROLL  roll the dice")), Row(w.t("YES   pick, or answer yes")), Row(w.t("NO    back, or answer no")),
+            Row(w.t("PREV NEXT  the choices")), Row(w.t("MENU  this, then players")), Row(w.t("MENU held: host menu")),
+            Row(w.t("MENU: players  NO: back"), align="center"))
     return Screen(rows, name="help")
 
 
 def players_screen(state: Mapping[str, Any], labels: Labels, scroll: int = 0) -> Screen:
     """Every player: cash and place (MENU pressed briefly), the place as printed: beside the cash when it fits,
     else on the row below; a player's rows are never on two pages."""
-    blocks = []
+    blocks, w = [], labels.words
     for p in state["players"]:
         place = labels.spaces.get(p.get("space", ""), p.get("space", ""))
-        status = "out" if p.get("bankrupt") else ("in jail" if p.get("in_jail") else place)
-        who = f"{p['name']} {money(p['cash'])}" if "cash" in p else p["name"]
+        jail = "in jail" if w.english else w.t("jail")
+        status = w.t("out") if p.get("bankrupt") else (jail if p.get("in_jail") else place)
+        who = f"{p['name']} {money(p['cash'], w)}" if "cash" in p else p["name"]
         fits = len(who) + 1 + len(status) <= COLS["small"]
         blocks.append([spread(who, status)] if fits else
                       [fit(who, COLS["small"])] + [r.rjust(COLS["small"]) for r in wrap(status)])
     for pool, amount in (state.get("pools") or {}).items():
-        blocks.append([spread(label(pool, labels), money(amount))])
+        blocks.append([spread(label(pool, labels), money(amount, w))])
     shown, scrolls = sentence_window(blocks, BODY_ROWS, scroll)
-    rows = (Row("PLAYERS", invert=True, align="center"), *(Row(r) for r in shown),
-            Row("MENU: back", align="center"))
+    rows = (Row(w.t("PLAYERS"), invert=True, align="center"), *(Row(r) for r in shown),
+            Row(w.t("MENU: back"), align="center"))
     return Screen(rows, scrolls=scrolls, name="players")
 
 

@@ -2,8 +2,9 @@
 
 :class:`SeatLights` listens to the table's cues (:mod:`.cues`): the seats waited for are lit (steady), blinking while
 a debt or an auction waits on them; doubles run a short chase round the table in the roller's colour; between games
-every light is off. It works out one colour per seat (:func:`seat_frame`) at each input and each tick (for the
-blinking), and hands a changed frame to its driver (:mod:`companion.drivers.lights`).
+every light is off. It works out one colour per seat (:func:`seat_frame`) at each input and when the frame changes by
+itself (:meth:`SeatLights.next_change`: the blinking, the chase), and hands a changed frame to its driver
+(:mod:`companion.drivers.lights`).
 
 A driver that fails is a notice on the OLED, and opened again later (:class:`~companion.drivers.faults.Kept`); the
 game goes on.
@@ -61,9 +62,25 @@ class SeatLights:
             self._render()
 
     def tick(self) -> None:
-        """Call every 10-20 ms: blinking, the chase, and a driver that failed tried again."""
+        """Call every 10-20 ms, or at :meth:`next_change`: blinking, the chase, and a driver that failed tried
+        again."""
         with self._lock:
             self._render()
+
+    def next_change(self) -> float | None:
+        """When the frame changes by itself next (clock time: a blink, a step of the chase), or None while it holds
+        still (the lights then wait for the next input's cues); soon again while a failed driver is to be tried."""
+        with self._lock:
+            now = self.clock()
+            if self._shown is None:
+                return now + BLINK  # a driver that failed: tried again
+            elapsed = now - self._since
+            players = len(self._seats)
+            if self._cues.chase is not None and players and elapsed < CHASE_STEP * players * CHASE_ROUNDS:
+                return self._since + (int(elapsed / CHASE_STEP) + 1) * CHASE_STEP
+            if "blink" in self._cues.lit.values():
+                return self._since + (int(elapsed / BLINK) + 1) * BLINK
+            return None
 
     def _render(self) -> None:
         frame = seat_frame(self._cues, self._seats, self.count, self.clock() - self._since)

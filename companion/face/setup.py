@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.core import Ruleset
+from companion.words import ENGLISH, Words
 
 
 @dataclass
@@ -38,9 +39,9 @@ class OptionSetting:
         """YES: the next value, round to the default again."""
         self.index = (self.index + 1) % len(self.values)
 
-    def label(self) -> str:
+    def label(self, said: Words = ENGLISH) -> str:
         """``double trouble: doubles``, ``one card each: on``."""
-        return f"{words(self.name)}: {words(self.value)}"
+        return said.t("{option}: {value}", option=said.t(words(self.name)), value=said.t(words(self.value)))
 
 
 def ruleset_title(ruleset: Ruleset) -> str:

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from companion.engine import find_ruleset, ruleset_ids
+from companion.words import N_
 
 from . import screens
 from .modes import Desk, Item, ListMode, Mode
@@ -43,8 +44,8 @@ class SetUpMode(ListMode):
     def __init__(self, desk: Starter) -> None:
         super().__init__(desk)
         self.starter = desk
-        self.title, self.list = "NEW GAME: RULESET", [Item(ruleset_title(find_ruleset(r)), partial(self._players, r))
-                                                     for r in ruleset_ids()]
+        self.title = N_("NEW GAME: RULESET")
+        self.list = [Item(ruleset_title(find_ruleset(r)), partial(self._players, r)) for r in ruleset_ids()]
         current = desk.game()
         if current is not None and current["ruleset"] in ruleset_ids():
             self.cursor = ruleset_ids().index(current["ruleset"])
@@ -53,34 +54,37 @@ class SetUpMode(ListMode):
         return self.list
 
     def screen(self) -> Screen:
-        return screens.menu_screen(self.title, [item.label for item in self.list], self.cursor)
+        w = self.starter.labels().words
+        return screens.menu_screen(w.t(self.title), [item.label for item in self.list], self.cursor, w)
 
     def _step(self, title: str, items: list[Item]) -> None:
         self.title, self.list, self.cursor = title, items, 0
 
     def _players(self, ruleset: str) -> None:
         board = find_ruleset(ruleset).board
-        items = []
+        items, w = [], self.starter.labels().words
         current = self.starter.game()
         if current is not None:
             names = [p["name"] for p in current["players"]]
             if board.min_players <= len(names) <= board.max_players:
-                items.append(Item("Same: " + ", ".join(names), partial(self._options, ruleset, names)))
+                items.append(Item(w.t("Same: {players}", players=", ".join(names)),
+                                  partial(self._options, ruleset, names)))
         for count in range(board.min_players, board.max_players + 1):
-            names_n = [f"Player {i}" for i in range(1, count + 1)]
-            items.append(Item(f"{count} players", partial(self._options, ruleset, names_n)))
-        self._step("NEW GAME: PLAYERS", items)
+            names_n = [w.t("Player {n}", n=i) for i in range(1, count + 1)]
+            items.append(Item(w.t("{n} players", n=count), partial(self._options, ruleset, names_n)))
+        self._step(N_("NEW GAME: PLAYERS"), items)
 
     def _options(self, ruleset: str, players: list[str]) -> None:
         """The last step: start, or change an option the buttons can set, or finish on the phone page."""
         settings = button_options(find_ruleset(ruleset))
-        items = [Item("Start the game", lambda: self.starter.start(ruleset, players, chosen(settings)))]
+        w = self.starter.labels().words
+        items = [Item(w.t("Start the game"), lambda: self.starter.start(ruleset, players, chosen(settings)))]
         for setting in settings:
-            items.append(Item(setting.label(), partial(self._next_value, setting)))
+            items.append(Item(setting.label(w), partial(self._next_value, setting)))
         if self.starter.phone_page():  # the phone page's host set-up: names, amounts, spaces (see docs/web.md)
-            items.append(Item("More on your phone", lambda: self.starter.show("host-pin", back=self)))
-        self._step("NEW GAME: OPTIONS", items)
+            items.append(Item(w.t("More on your phone"), lambda: self.starter.show("host-pin", back=self)))
+        self._step(N_("NEW GAME: OPTIONS"), items)
 
     def _next_value(self, setting: OptionSetting) -> None:
         setting.next()
-        self.list[self.cursor].label = setting.label()
+        self.list[self.cursor].label = setting.label(self.starter.labels().words)

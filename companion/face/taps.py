@@ -80,36 +80,41 @@ class PlayerWindow(ListMode):
 
     def _build(self, state: State) -> list[Item]:
         name, items, send = self.player, [], self._send
-        for choice in offer_answers(state):  # an offer made to them (or by them: withdrawing it is "reject")
+        labels = self.desk.labels()
+        w = labels.words
+        for choice in offer_answers(state, w):  # an offer made to them (or by them: withdrawing it is "reject")
             if choice.line is not None and choice.line["act"]["player"] == name:
                 offer = state.get("trade") or {}
-                what = "accept" if choice.line["act"]["do"] == "accept" else "reject"
-                items.append(Item(f"{what.capitalize()} {offer.get('from')}'s offer", partial(send, choice.line),
-                                  f"Accept {offer.get('from')}'s offer? YES again" if what == "accept" else None))
+                accept = choice.line["act"]["do"] == "accept"
+                items.append(Item(w.t("Accept {player}'s offer", player=offer.get("from")) if accept else
+                                  w.t("Reject {player}'s offer", player=offer.get("from")), partial(send, choice.line),
+                                  w.t("Accept {player}'s offer? YES again", player=offer.get("from")) if accept
+                                  else None))
         offer = state.get("trade") or {}
         if offer.get("from") == name:
             line = {"act": {"player": name, "do": "reject"}}
-            items.append(Item(f"Withdraw your offer to {offer.get('with')}", partial(send, line)))
+            items.append(Item(w.t("Withdraw your offer to {player}", player=offer.get("with")), partial(send, line)))
         prompt = state.get("prompt") or {}
         if prompt.get("kind") == "auction":
-            for choice in auction_choices(state, prompt):
+            for choice in auction_choices(state, prompt, w):
                 if choice.line is not None and choice.line["act"]["player"] == name:
                     items.append(Item(choice.label.removeprefix(f"{name}: ").capitalize(), partial(send, choice.line),
                                       choice.confirm))
         if prompt.get("player") == name and prompt.get("kind") == "roll":
-            items += [Item(c.label, partial(send, c.line), c.confirm) for c in roll_extras(state, prompt) if c.line]
+            items += [Item(c.label, partial(send, c.line), c.confirm) for c in roll_extras(state, prompt, labels) if c.line]
         if prompt.get("player") == name and "bankrupt" in (prompt.get("options") or []):
-            items.append(Item(DESTRUCTIVE["bankrupt"], partial(send, {"answer": "bankrupt"}),
-                              f"{name}: go bankrupt? YES again"))
-        if deed_choices(state, name, self.desk.labels()):
-            items.append(Item("Your deeds", lambda: self.desk.open_deeds(name, source=self.source)))
+            items.append(Item(w.t(DESTRUCTIVE["bankrupt"]), partial(send, {"answer": "bankrupt"}),
+                              w.t("{player}: go bankrupt? YES again", player=name)))
+        if deed_choices(state, name, labels):
+            items.append(Item(w.t("Your deeds"), lambda: self.desk.open_deeds(name, source=self.source)))
         ruleset = find_ruleset(state["ruleset"])
         if "trade" in ruleset.verbs() and not offer and not _player(state, name).get("bankrupt"):
-            items.append(Item("Make an offer", lambda: self.desk.open(TradeMode(self.desk, name))))
+            items.append(Item(w.t("Make an offer"), lambda: self.desk.open(TradeMode(self.desk, name))))
         line = {"act": {"player": name, "do": "bankrupt"}}
         if "bankrupt" in ruleset.verbs() and "bankrupt" not in (prompt.get("options") or []) \
                 and tried(ruleset, state, line) is not None:
-            items.append(Item(DESTRUCTIVE["bankrupt"], partial(send, line), f"{name}: go bankrupt? YES again"))
+            items.append(Item(w.t(DESTRUCTIVE["bankrupt"]), partial(send, line),
+                              w.t("{player}: go bankrupt? YES again", player=name)))
         return items
 
     def _send(self, line: dict[str, Any]) -> None:
@@ -135,13 +140,14 @@ class PlayerWindow(ListMode):
             self.desk.open(None)
 
     def screen(self) -> Screen:
+        w = self.desk.labels().words
         if self.confirming is not None:
-            return screens.confirm_screen(self.confirming.confirm or self.confirming.label)
+            return screens.confirm_screen(self.confirming.confirm or self.confirming.label, words=w)
         state = self.desk.game()
         cash = _player(state, self.player).get("cash") if state is not None else None
-        title = f"{self.player} {screens.money(cash)}" if cash is not None else self.player
-        labels = [i.label for i in self.items()] or ["Nothing to do now"]
-        return screens.menu_screen(title, labels, self.cursor % len(labels))
+        title = f"{self.player} {screens.money(cash, w)}" if cash is not None else self.player
+        labels = [i.label for i in self.items()] or [w.t("Nothing to do now")]
+        return screens.menu_screen(title, labels, self.cursor % len(labels), w)
 
 
 # ====================================================================== a trade at the table

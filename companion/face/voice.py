@@ -27,6 +27,7 @@ class _Line:
     prompt: str  # the question it was said about
     at: float  # when its input was told to the speaker
     first: bool  # the first sentence of its input (whose latency is measured)
+    language: str = "en"  # the table's language when it was said (espeak-ng's voice for it)
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Speaker:
     silent: Callable[[], bool]
     clock: Clock
     start: bool = True
+    language: Callable[[], str] = lambda: "en"  # the table's language now (the host menu may change it)
     said: list[str] = field(default_factory=list)  # every sentence said, in order
     dropped: list[str] = field(default_factory=list)  # sentences gone stale before their turn
     #: Seconds from an input's cues to the first audio of its first sentence handed to the player.
@@ -60,7 +62,8 @@ class Speaker:
                 self.dropped.extend(line.text for line in self._waiting)
                 self._waiting.clear()
                 self._prompt = cues.prompt
-            self._waiting.extend(_Line(text, cues.prompt, now, i == 0) for i, text in enumerate(cues.speech))
+            language = self.language()
+            self._waiting.extend(_Line(text, cues.prompt, now, i == 0, language) for i, text in enumerate(cues.speech))
             self._changed.notify()
 
     def waiting(self) -> list[str]:
@@ -81,7 +84,7 @@ class Speaker:
             if line.first:
                 self.first_audio.append(self.clock() - line.at)
 
-        if self.mouth.use(lambda mouth: mouth.say(line.text, heard)):
+        if self.mouth.use(lambda mouth: mouth.say(line.text, heard, line.language)):
             self.said.append(line.text)
 
     def close(self) -> None:

@@ -123,12 +123,17 @@ class Journal:
         *,
         snapshot_every: int = 100,
         clock: Callable[[], datetime] = _now,
+        check_all: bool = True,
     ) -> None:
         """Open (or create) the journal at ``path`` and check its integrity.
 
         ``snapshot_every``: store the state every N accepted inputs (0: never).
         Whatever the check finds is in :attr:`problems` (and logged); damaged games are listed
         with their problem but not loaded.
+
+        ``check_all``: SQLite's own check of the whole file and every record of every game at once; else (a table
+        starting: its start-up must not grow with the history) each game's records are checked when it is first
+        opened (:meth:`open_game`, :meth:`latest_game`), and the file's pages as they are read.
         """
         if snapshot_every < 0:
             raise ValueError("snapshot_every must be 0 (never) or more")
@@ -138,6 +143,7 @@ class Journal:
         self._clock = clock
         self._lock = threading.RLock()
         self._damaged: dict[int, str] = {}
+        self._checked: set[int] | None = None if check_all else set()  # the games checked so far (None: all)
         self._engine = engine_fingerprint()
         self._db = self._connect()
         self._sync_full = True  # _connect sets synchronous = FULL; False while that must be restored
@@ -213,6 +219,8 @@ class Journal:
     def open_game(self, game_id: int) -> StoredGame:
         """Resume a game: replay its inputs from its latest snapshot (or from its setup)."""
         with self._lock:
+            if self._checked is not None and game_id not in self._checked:
+                self._check_one(game_id)
             if game_id in self._damaged:
                 raise GameDamaged(f"game {game_id} cannot be loaded: {self._damaged[game_id]}")
             try:
@@ -228,7 +236,10 @@ class Journal:
         result (its screen offers a new game), not to an older game left unfinished weeks ago."""
         for info in self.games():
             if info.problem is None and not (unfinished and info.finished):
-                return self.open_game(info.id)
+                try:
+                    return self.open_game(info.id)
+                except GameDamaged:  # found when first opened (``check_all`` off): the next one
+                    continue
         return None
 
     def import_game(self, text: str) -> StoredGame:
@@ -337,8 +348,21 @@ class Journal:
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {VERSION}")
 
+    def _check_one(self, game_id: int) -> None:
+        """The check of one game when it is first opened (``check_all`` off): its records' checksums."""
+        assert self._checked is not None
+        self._checked.add(game_id)
+        try:
+            self._check_game(game_id)  # a game to repair (outcomes not recorded) is, by the replay that opens it
+        except sqlite3.DatabaseError as error:
+            self._mark_damaged(game_id, f"its records cannot be read ({error})")
+
     def _check(self) -> None:
-        """Integrity check: SQLite's own, then every record's checksum."""
+        """Integrity check: SQLite's own, then every record's checksum (``check_all``; else only what any start
+        needs: a journal that cannot be written is said at once)."""
+        if self._checked is not None:
+            self._remove_stale_snapshots()
+            return
         try:
             found = [row[0] for row in self._db.execute("PRAGMA integrity_check(20)")]
         except sqlite3.DatabaseError as error:
@@ -353,6 +377,17 @@ class Journal:
                     repair.append(game_id)
             except sqlite3.DatabaseError as error:
                 self._mark_damaged(game_id, f"its records cannot be read ({error})")
+        self._remove_stale_snapshots()
+        # A game whose last inputs were journaled but whose outcome was not recorded (the power
+        # went between the two): replay it now so that its listing is right.
+        for game_id in repair:
+            try:
+                self.open_game(game_id)
+            except JournalError as error:
+                self._problem(logging.ERROR, f"game {game_id} cannot be replayed: {error}")
+
+    def _remove_stale_snapshots(self) -> None:
+        """Snapshots of records no longer there; raises :class:`JournalError` at once if the file is read-only."""
         try:
             with self._transaction("removing stale snapshots") as db:
                 db.execute(
@@ -365,13 +400,6 @@ class Journal:
                 # Accepted now, every input would fail later: said at once.
                 raise JournalError(f"{self.path} is read-only: no input could be saved") from error
             log.warning("%s: %s", self.path, error)
-        # A game whose last inputs were journaled but whose outcome was not recorded (the power
-        # went between the two): replay it now so that its listing is right.
-        for game_id in repair:
-            try:
-                self.open_game(game_id)
-            except JournalError as error:
-                self._problem(logging.ERROR, f"game {game_id} cannot be replayed: {error}")
 
     def _check_game(self, game_id: int) -> bool:
         """Check one game's records; True if it needs a replay to settle them."""

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import Event, IllegalInput, State, apply, find_ruleset, new_game
+from companion.engine import Event, IllegalInput, State, apply, find_ruleset, new_game, sentence
 from companion.engine.rng import stream_seed
 
 from .registry import strategy_for
@@ -83,7 +83,7 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, ta
     seed = spec.game_seed(index)
     seats = spec.seats()
     setup = {"ruleset": spec.ruleset, "players": seats, "seed": seed, "options": dict(spec.options)}
-    state, events = new_game(setup)
+    state, events = new_game(setup, table=table)
     if lines is not None:
         lines.append({"setup": setup})
     rules = find_ruleset(spec.ruleset)
@@ -107,7 +107,7 @@ def play_game(spec: GameSpec, index: int, lines: list[Line] | None = None, *, ta
             if accepted is None:
                 prompt = state["prompt"] or {}
                 raise BotStuck(f"{spec.ruleset} game {index}: no input the bot tried was accepted at "
-                               f"{prompt.get('kind')!r} ({prompt.get('text')!r}); first refusal: {first_rejection}")
+                               f"{prompt.get('kind')!r} ({sentence(prompt, rules)!r}); first refusal: {first_rejection}")
             after = accepted
         tally.observe(state, line, events)
         if lines is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Event, State
-from companion.engine.draft import sentence
+from companion.engine.messages import english, is_message
 
 #: Player-turns between two samples of the cash in play (the first at turn 1).
 CASH_STEP = 10
@@ -85,7 +85,7 @@ class Tally:
                 elif payer == "bank":
                     if prize_roll(before, line):
                         self.prizes[event["amount"]] += 1
-                elif payee != "bank" and payee not in pools and " rent for " in sentence(event):
+                elif payee != "bank" and payee not in pools and is_rent(event.get("reason")):
                     self.rent += event["amount"]
             elif kind == "bankrupt":
                 self.bankruptcies.append(cause_of_bankruptcy(before, line, event))
@@ -97,6 +97,18 @@ def prize_roll(before: State, line: Mapping[str, Any] | None) -> bool:
     return bool(prompt) and prompt.get("purpose") == "triple-play" and "roll" in (line or {})
 
 
+def is_rent(reason: Any) -> bool:
+    """Whether a payment's reason is a rent ("rent for Baltic Avenue": :func:`companion.engine.core.rent_for`), read
+    from its message, not from a sentence (the simulation path makes none)."""
+    return is_message(reason) and reason["msg"] == "rent for {space}"
+
+
+def reason_words(reason: Any) -> str:
+    """A payment's reason in small English words, for its cause: its message's words, spaces and cards by id (a
+    sentence made only for a bankruptcy, never for every payment)."""
+    return (english(reason) if is_message(reason) else str(reason)).lower()
+
+
 def cause_of_bankruptcy(before: State | None, line: Mapping[str, Any] | None, event: Event) -> str:
     """Why a player left the game: the payment their debt prompt waited for, or how they left."""
     prompt = (before or {}).get("prompt") or {}
@@ -105,12 +117,12 @@ def cause_of_bankruptcy(before: State | None, line: Mapping[str, Any] | None, ev
         if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
             return "resigned"
     if prompt.get("kind") != "debt" or prompt.get("player") != event.get("player"):
-        said = str(event.get("reason", "")).lower()  # magie-1924 takes out a player with no card without asking
+        said = reason_words(event.get("reason", ""))  # magie-1924 takes out a player with no card without asking
         return next((cause for word, cause in CAUSES if word in said), "could not pay at once")
     reason = ""
     for task in (before or {}).get("queue", [])[:1]:
         if task and task[0] == "pay" and len(task) >= 5:
-            reason = str(task[4]).lower()
+            reason = reason_words(task[4])
     for word, cause in CAUSES:
         if word in reason:
             return cause

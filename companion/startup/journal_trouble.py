@@ -27,6 +27,7 @@ from companion.drivers.pins import PinMap
 from companion.face import screens
 from companion.face.draw import Painter
 from companion.journal import JournalError
+from companion.words import Words
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,8 @@ def set_aside(path: str | os.PathLike[str], now: datetime) -> Path:
 
 def ask_to_set_aside(error: Exception, path: str | os.PathLike[str], *, pins: PinMap, pin_factory: Any,
                      open_device: Callable[[], Any], clock: clocks.Clock, sleep: clocks.Sleep, stop: Event,
-                     now: Callable[[], datetime], on_frame: Callable[[Any], None] | None = None) -> bool:
+                     now: Callable[[], datetime], on_frame: Callable[[Any], None] | None = None,
+                     language: str = "en") -> bool:
     """Show why the journal cannot be opened, until YES (the file is set aside: True, start again) or ``stop``
     (False). Nothing else runs meanwhile: no game can be saved."""
     chosen = Event()
@@ -81,14 +83,16 @@ def ask_to_set_aside(error: Exception, path: str | os.PathLike[str], *, pins: Pi
     display = Display(open_device, clock=clock, on_frame=on_frame)
     panel = ButtonPanel(pins.buttons, on_button, pin_factory=pin_factory, clock=clock)
     painter = Painter()
-    text = (f"The journal cannot be used: {error}. YES: set it aside (it is renamed, not deleted) and start a new "
-            "journal. Or switch off and copy it off the card.")
+    words = Words.for_language(language)
+    text = words.t("The journal cannot be used: {error}. YES: set it aside (it is renamed, not deleted) and start a "
+                   "new journal. Or switch off and copy it off the card.", error=error)
     scroll, turn_at = 0, clock() + 3.0
     try:
         while not stop.is_set() and not chosen.is_set():
             if clock() >= turn_at:
                 scroll, turn_at = scroll + 1, clock() + 3.0
-            display.show(painter.paint(screens.message_screen("JOURNAL PROBLEM", text, "YES: new journal", scroll)))
+            display.show(painter.paint(screens.message_screen(words.t("JOURNAL PROBLEM"), text,
+                                                              words.t("YES: new journal"), scroll)))
             display.poll()
             panel.poll()
             sleep(TICK)

@@ -21,7 +21,7 @@ from companion.timelimit import utc_now
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
 from .presses import PressFifo
-from .station import TICK, build_station
+from .station import build_station
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
                                     open_nfc=None if config.pin_factory == "mock" else nfc_opener(pins),
                                     open_tunes=tunes_opener(pins, factory), hush=hush_of(config),
                                     open_mouth=mouth_opener(config.voice, config.voice_model),
+                                    language=config.language,
                                     network=_network(config), captive_port=config.captive_port)
             break
         except JournalUnusable as error:
@@ -63,7 +64,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
             out.write(f"companion: {error}\ncompanion: the OLED asks whether to set the journal aside\n")
             out.flush()
             if not ask_to_set_aside(error, config.journal, pins=pins, pin_factory=factory, open_device=open_device,
-                                    clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now):
+                                    clock=clocks.monotonic, sleep=clocks.sleep, stop=stop, now=utc_now,
+                                    language=config.language):
                 return 1
             game = None
     stored = station.table.game
@@ -73,10 +75,15 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None) -> int:
     if station.web is not None:
         out.write(f"companion: phone page on {station.controller.join_info().url}\n")
     out.flush()
+
+    def on_sigterm(*_: Any) -> None:
+        stop.set()
+        station.wake.set()  # the loop sleeps at most IDLE_TICK: a shutdown from the host menu is seen within it
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     presses = _mock_presses(config, factory, pins)
     try:
-        while not stop.wait(TICK):
-            station.tick()
+        station.run(stop)
     except KeyboardInterrupt:
         pass
     finally:

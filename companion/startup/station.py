@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -50,7 +51,10 @@ from .phone_page import Captive, start_web
 log = logging.getLogger(__name__)
 
 
-TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs and the display
+TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs and the display while something moves
+IDLE_TICK = 0.1  # seconds between the face's looks at its timers (notices, pages, the disk) while nothing moves
+LEVELS_EVERY = 1.0  # seconds between readings of the buttons' levels while the edges say nothing (a lost edge)
+CLOCK_EVERY = 1.0  # seconds between the time limit's checks
 
 
 def default_setup(seed: int) -> dict[str, Any]:
@@ -62,7 +66,7 @@ def default_setup(seed: int) -> dict[str, Any]:
 
 @dataclass
 class Station:
-    """Everything that runs one table; :meth:`tick` every 10 ms, :meth:`close` at the end."""
+    """Everything that runs one table; :meth:`tick` every 10 ms (or :meth:`run`), :meth:`close` at the end."""
 
     journal: Journal
     table: Table
@@ -77,8 +81,12 @@ class Station:
     lights: SeatLights | None = None
     reader: NfcReader | None = None  # the NFC reader, when pins.toml has one
     nfc_bus: Any = None  # the bus it talks on (a VirtualPN532 in the demo)
+    #: Set by what should not wait for the next idle tick (a button's edge, an accepted input, SIGTERM).
+    wake: threading.Event = field(default_factory=threading.Event)
+    _due: dict[str, float] = field(default_factory=dict)  # clock time of the next look at: levels, clock
 
     def tick(self) -> None:
+        """Everything at once: every 10 ms in the demo and the tests (on their clocks)."""
         self.panel.poll()
         if self.reader is not None:
             self.reader.poll()
@@ -87,6 +95,46 @@ class Station:
         self.controller.tick()
         if self.lights is not None:
             self.lights.tick()
+
+    def run(self, stop: threading.Event, clock: clocks.Clock = clocks.monotonic) -> None:
+        """Until ``stop`` (and :attr:`wake`) is set: the table's loop on a Pi, asleep while nothing moves.
+
+        The buttons' edges come from gpiozero's callbacks (they wake the loop), so their levels are read every
+        10 ms only while a button is down or chatter is left to settle, else once a second (an edge the pin
+        driver lost); the seat lights' frame only when it changes by itself (a blink, the chase; the cues of an
+        input show at once); the time limit once a second; the face's timers (notices, pages turning, the disk)
+        every 100 ms, or at once after an input (it wakes the loop). With no NFC reader (it is polled): ~10
+        wake-ups a second when idle, not 100."""
+        while not stop.is_set():
+            self.wake.clear()
+            self.step(clock())
+            self.wake.wait(max(0.0, self.idle_for(clock())))
+
+    def step(self, now: float) -> None:
+        """What is due at ``now`` (:meth:`run`)."""
+        if not self.panel.settled() or now >= self._due.get("levels", 0.0):
+            self._due["levels"] = now + LEVELS_EVERY
+            self.panel.poll()
+        if self.reader is not None:
+            self.reader.poll()
+        if self.time_limit is not None and now >= self._due.get("clock", 0.0):
+            self._due["clock"] = now + CLOCK_EVERY
+            self.time_limit.check()
+        self.controller.tick()
+        if self.lights is not None and now >= self._due.get("lights", 0.0):
+            self.lights.tick()
+            self._due["lights"] = self.lights.next_change() or float("inf")
+
+    def idle_for(self, now: float) -> float:
+        """Seconds until something is due (:meth:`run`)."""
+        if self.reader is not None or not self.panel.settled():
+            return TICK  # a card reader is polled; a button down is timed (hold, stuck); the roller calls back
+        return min([IDLE_TICK, *(at - now for at in self._due.values())])
+
+    def on_update(self, update: Update) -> None:
+        """An accepted input (any thread): the face shows it and the lights' new cues are timed at once."""
+        self._due["lights"] = 0.0
+        self.wake.set()
 
     def close(self) -> None:
         for close in reversed(self._closers):
@@ -107,17 +155,19 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   open_nfc: Callable[[], Any] | None = None,
                   open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
                   open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = (),
-                  network: NetworkAdapter | None = None, captive_port: int = 0, ready_game: bool = False) -> Station:
+                  network: NetworkAdapter | None = None, captive_port: int = 0, ready_game: bool = False,
+                  language: str = "en") -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``;
     with none, the demo's two-player game when ``ready_game``, else the OLED opens the set-up: ruleset, players), and
     wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
     buzzer (none: no buzzer), ``open_mouth``: the voice (none: silent), both quiet while ``hush`` says so (muted from
     the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``).
     ``network``: the table's own Wi-Fi (started here, its notices on the OLED), with phones' connectivity checks
-    answered on ``captive_port`` (0: not)."""
+    answered on ``captive_port`` (0: not). ``language``: the table's (the OLED's and the voice's; the host menu
+    changes it)."""
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, check_all=False)  # the game it resumes, and the others when opened
     except JournalError as error:
         closers[0]()
         raise JournalUnusable(str(error)) from error
@@ -158,14 +208,15 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                                      shutdown=shutdown, new_seed=new_seed, network=network,
                                      hush=hush if open_tunes or open_mouth else None,  # "Sound" in the host menu
                                      disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
-                                     cards=cards, pin_lock=pin_lock)
+                                     cards=cards, pin_lock=pin_lock, language=language)
         controller_box.append(controller)
         closers.append(controller.close)
         if resumed or journal.problems:
             # What the journal's check found stays until the next question: a dropped input is to be undone on
             # the board, a damaged game was not loaded (another was resumed, or a new one started).
-            told = [f"Game {table.game.id} resumed where it stopped"] if resumed else []  # type: ignore[union-attr]
-            told += [f"Journal: {problem}" for problem in journal.problems]
+            words = controller.words
+            told = [words.t("Game {n} resumed where it stopped", n=table.game.id)] if resumed else []  # type: ignore[union-attr]
+            told += [words.t("Journal: {problem}", problem=problem) for problem in journal.problems]
             controller.say(". ".join(told), sticky=bool(journal.problems))
         if table.state is None:
             controller.new_game()  # a fresh journal: the host picks the ruleset and the players (or on the phone)
@@ -174,9 +225,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             closers.append(nfc_bus.close)
         if cards_trouble:
             controller.say(cards_trouble, sticky=True)
-        panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock)
+        wake = threading.Event()
+        panel = ButtonPanel(pins.buttons, controller.on_button, pin_factory=pin_factory, clock=clock,
+                            on_edge=wake.set)
         closers.append(panel.close)
-        feed = CueFeed()
+        feed = CueFeed(lambda: controller.words)
         lights = None
         if open_lights is not None:
             count = pins.lights.seats if pins.lights else 8
@@ -188,7 +241,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             closers.append(buzzer.close)
             feed.add(buzzer.on_cues)
         if open_mouth is not None:
-            speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock)
+            speaker = Speaker(_kept("Voice", open_mouth, clock, controller), (hush or Hush()).silent, clock,
+                              language=lambda: controller.language)
             closers.append(speaker.close)
             feed.add(speaker.on_cues)
         for target in cue_targets:
@@ -211,8 +265,10 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         return next((g.created for g in journal.games() if g.id == game_id), None)
 
     time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
-    return Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights,
-                   reader=reader, nfc_bus=nfc_bus)
+    station = Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights,
+                      reader=reader, nfc_bus=nfc_bus, wake=wake)
+    closers.append(table.subscribe(station.on_update))  # after the face's and the cues': they have it when it wakes
+    return station
 
 
 def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: TableController,
@@ -225,11 +281,11 @@ def _start_reader(pins: PinMap, open_nfc: Callable[[], Any] | None, controller: 
         bus = open_nfc()
     except FileNotFoundError as error:  # no such I2C bus (I2C not enabled, or not a Pi): no reader, not a fault
         log.info("no NFC reader: %s", error)
-        controller.say(nfc.MISSING)
+        controller.say(controller.words.t(nfc.MISSING))
         return None, None
     except OSError as error:
         log.warning("NFC reader: %s", error)
-        controller.say(f"{nfc.MISSING} ({error.strerror or error})")
+        controller.say(f"{controller.words.t(nfc.MISSING)} ({error.strerror or error})")
         return None, None
     reader = NfcReader(PN532(bus, pins.nfc.address), controller.on_tap, clock=clock,
                        on_fault=controller.reader_fault, on_notice=controller.announce)

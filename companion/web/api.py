@@ -15,6 +15,8 @@ from companion.engine import Event, State, find_ruleset, public_state
 from companion.bids import BID_STEPS
 from companion.engine.rules.classic import ClassicRules
 from companion.table import StaleInput, Update
+from companion.words import LANGUAGES, Words
+from companion.words.engine_messages import say_prompt
 
 from .access import Access, AccessDenied, Permission
 from .acting import check_allowed, check_own_roll, check_shape, software_roll
@@ -24,6 +26,8 @@ from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed, Frame, Viewer
+from .phone_words import KEY as PHONE_LANGUAGE
+from .phone_words import said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
@@ -99,9 +103,10 @@ def running_state(seq: int | None = None, game: int | None = None) -> dict[str, 
     if state is None:
         raise Conflict("no game is running: the host starts one")
     if game is not None and table.game is not None and game != table.game.id:
-        raise StaleInput(f"another game has started (game {table.game.id}, not {game})")
+        raise StaleInput(said("another game has started (game {n}, not {asked})", n=table.game.id, asked=game))
     if seq is not None and seq != state["seq"]:
-        raise StaleInput(f"someone else acted first (the game is at input {state['seq']}, not {seq})")
+        raise StaleInput(said("someone else acted first (the game is at input {n}, not {asked})", n=state["seq"],
+                              asked=seq))
     return state
 
 
@@ -132,8 +137,14 @@ def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: It
 
 
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
-    """Whom the session ``kept`` is now, as far as what it may see goes."""
-    return Viewer(host_rights(access, kept), seated_player(access, state, kept))
+    """Whom the session ``kept`` is now, as far as what it may see goes: in a game without face-down cards (its
+    ruleset has no secret deck) every phone and the host of one language see the same (one view built and serialised
+    for all of them, not one per seat)."""
+    language = kept.get(PHONE_LANGUAGE)
+    language = language if isinstance(language, str) and language in LANGUAGES else "en"
+    if not find_ruleset(state["ruleset"]).secret_decks:
+        return Viewer(False, None, language)
+    return Viewer(host_rights(access, kept), seated_player(access, state, kept), language)
 
 
 def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
@@ -146,7 +157,11 @@ def seen_as(state: State, events: Iterable[Event], viewer: Viewer) -> State:
     equal (:mod:`.feed`)."""
     hide = not viewer.host
     view = public_state(state, hide_secrets=hide, viewer=viewer.player)
-    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player)
+    words = Words.for_language(viewer.language, find_ruleset(state["ruleset"]).board) \
+        if viewer.language != "en" else None
+    view["just_now"] = just_now(state, events, hide_secrets=hide, viewer=viewer.player, words=words)
+    if words is not None and view.get("prompt"):  # the question in the phone's language; the state as it is
+        view["said"] = {"prompt": say_prompt(words, view["prompt"])}
     return view
 
 
@@ -213,7 +228,7 @@ def get_board() -> Any:
     options = state["options"] if state is not None and state["ruleset"] == ruleset.id else ruleset.board.options
     return jsonify({**layout(ruleset.board), "links": links(ruleset, state),
                     "dynamic_links": hasattr(ruleset, "pairs"), "verbs": ruleset.verbs(),
-                    "host_verbs": ruleset.host_verbs(),
+                    "host_verbs": ruleset.host_verbs(), "currency": ruleset.board.currency,
                     "cards": {card: ruleset.card_name(card) for card in ruleset.board.cards},
                     "bid_steps": list(BID_STEPS),  # the quick bids: the same steps as the OLED's buttons
                     "deeds": deeds(ruleset.board, options, dice_utilities=isinstance(ruleset, ClassicRules))})

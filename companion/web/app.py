@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request, session
-from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.config import PhoneDice
-from companion.engine import CompanionError, IllegalInput
+from companion.engine import CompanionError, IllegalInput, find_ruleset
 from companion.table import StaleInput, Table
+from companion.words import Words
+from companion.words.engine_messages import say
 
 from .access import Access, AccessDenied, PinWait
 from .addresses import device, is_own
@@ -27,7 +28,7 @@ from .api import api, input_is_taken_now
 from .assets import serve_assets
 from .cards import cards as cards_routes
 from .compress import compress_when_asked
-from .context import MAX_BODY, MAX_INPUT_BODY, WebContext
+from .context import MAX_BODY, MAX_INPUT_BODY, WebContext, context
 from .csrf import CSRFError, protect
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed
@@ -35,6 +36,8 @@ from .guard import is_host
 from .host import host
 from .hosts import answers_to, known_names
 from .pages import pages
+from .phone_words import phone_words, said
+from .rates import Limit, Limiter, parse
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
 
@@ -64,8 +67,6 @@ def create_app(
         PERMANENT_SESSION_LIFETIME=7 * 24 * 3600,
         MAX_CONTENT_LENGTH=MAX_BODY,
         MAX_FORM_MEMORY_SIZE=MAX_BODY,
-        RATELIMIT_STORAGE_URI="memory://",
-        RATELIMIT_HEADERS_ENABLED=True,
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})
@@ -77,7 +78,7 @@ def create_app(
     _bound_bodies(app)  # before the CSRF check
     protect(app)
     app.session_interface = KeptSessions()
-    limiter = Limiter(requesting_device, app=app, default_limits=[], storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+    limiter = Limiter(app)
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
     if cards is not None:
         context.cards = cards
@@ -91,27 +92,35 @@ def create_app(
     app.register_blueprint(host)
     app.register_blueprint(cards_routes)
     for endpoint, view in list(app.view_functions.items()):
-        accepted = getattr(view, "rate_accepted", None)
-        if accepted is not None:  # inputs the table took: per phone, and per device but the Pi's own; the host never
-            for key, exempt in ((requesting_phone, is_host), (requesting_device, lambda: is_host() or own_device())):
-                view = limiter.limit(accepted, key_func=key, exempt_when=exempt,  # type: ignore[assignment]
-                                     deduct_when=lambda response: response.status_code == 200)(view)
-        rate = getattr(view, "rate_limit", None)
-        if rate is not None:
-            keys: list[Any] = [requesting_device]
-            extra: dict[str, Any] = {}
-            if getattr(view, "rate_refusals_only", False):
-                keys.append(requesting_phone)  # per phone too: the same cookie from another address counts on
-                extra = {"deduct_when": lambda response: response.status_code == 422,
-                         "exempt_when": lambda: is_host() or input_is_taken_now()}
-            for key in keys:
-                # flask-limiter's decorator is typed as if it could return a coroutine function; it returns the view.
-                view = limiter.limit(rate, key_func=key, **extra)(view)  # type: ignore[assignment]
-        app.view_functions[endpoint] = view
+        limits = route_limits(view)
+        if limits:
+            app.view_functions[endpoint] = limiter.limit(endpoint, view, limits)
     _register_errors(app)
     _register_headers(app)
     compress_when_asked(app)
     return app
+
+
+def route_limits(view: Any) -> list[Limit]:
+    """The limits a view declares (``api.limit``, ``api.accepted_limit``): inputs the table took per phone and per
+    device but the Pi's own, the host never; other limits per device, and a limit on refused inputs per phone too,
+    counted only on refusals and not for an input the engine takes now."""
+    limits: list[Limit] = []
+    accepted = getattr(view, "rate_accepted", None)
+    if accepted is not None:
+        took = lambda response: response.status_code == 200  # noqa: E731
+        limits += [Limit(parse(accepted), requesting_phone, is_host, took),
+                   Limit(parse(accepted), requesting_device, lambda: is_host() or own_device(), took)]
+    rate = getattr(view, "rate_limit", None)
+    if rate is not None:
+        if getattr(view, "rate_refusals_only", False):
+            refused = lambda response: response.status_code == 422  # noqa: E731
+            exempt = lambda: is_host() or input_is_taken_now()  # noqa: E731
+            limits += [Limit(parse(rate), requesting_device, exempt, refused),
+                       Limit(parse(rate), requesting_phone, exempt, refused)]
+        else:
+            limits.append(Limit(parse(rate), requesting_device))
+    return limits
 
 
 def requesting_device() -> str:
@@ -185,11 +194,18 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(StaleInput)
     def stale(error: StaleInput) -> Any:
-        return _json_error(409, "stale", f"{error}: the page shows the new state, look and try again")
+        return _json_error(409, "stale", said("{error}: the page shows the new state, look and try again",
+                                              error=error))
 
     @app.errorhandler(IllegalInput)
     def refused(error: IllegalInput) -> Any:
-        return _json_error(422, "refused", str(error))
+        """The engine's refusal, in the phone's language (its message said by the engine's renderer)."""
+        words, message = phone_words(), getattr(error, "message", None)
+        if words.english or not isinstance(message, dict):
+            return _json_error(422, "refused", str(error))
+        state = context().table.state
+        board = find_ruleset(state["ruleset"]).board if state is not None else None
+        return _json_error(422, "refused", say(Words.for_language(words.language, board), message))
 
     @app.errorhandler(AccessDenied)
     def denied(error: AccessDenied) -> Any:

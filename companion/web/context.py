@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
-from flask_limiter import Limiter
 
 from companion.config import PhoneDice
 from companion.table import Table
 
 from .access import Access
 from .feed import Feed, StreamSlots
+from .rates import Limiter
 
 MAX_BODY = 256 * 1024  # the largest request: an imported game file
 MAX_INPUT_BODY = 8 * 1024  # one input line

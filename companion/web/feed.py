@@ -35,6 +35,7 @@ class Viewer(NamedTuple):
 
     host: bool
     player: str | None
+    language: str = "en"  # the phone's (companion.web.phone_words): a view in another says the prompt in it
 
 
 class View:

@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.engine import Event, State, find_ruleset
+from companion.engine import Event, State, find_ruleset, sentence
 from companion.engine.core import Ruleset
+from companion.engine.messages import ACCOUNTS, is_message
+from companion.words import N_, Words
+from companion.words.engine_messages import say, say_event
 
 Line = dict[str, Any]
 
@@ -23,14 +26,16 @@ HAND_KINDS = frozenset({"deed", "hand-over", "build", "bridge", "rotate", "retur
 NEWS_KINDS = frozenset({"bankrupt", "winner", "debt", "new-game", "trade"})
 
 
-def just_now(state: State, events: Iterable[Event], *, hide_secrets: bool, viewer: str | None) -> dict[str, Any]:
+def just_now(state: State, events: Iterable[Event], *, hide_secrets: bool, viewer: str | None,
+             words: Words | None = None) -> dict[str, Any]:
     """``{"seq": n, "lines": [...]}``: the last input's story (``events``) on the state it led to.
 
     ``hide_secrets`` and ``viewer`` as :func:`companion.engine.public_state`: a card of a secret deck drawn by
-    another player is told by its deck alone."""
+    another player is told by its deck alone. ``words``: a phone reading another language than English (each
+    line's sentence and a payment's reason said in it, by the engine's renderer)."""
     ruleset = find_ruleset(state["ruleset"])
     players = {p["name"]: p for p in state.get("players", [])}
-    lines = [line for event in events
+    lines = [_said(line, event, words) if words is not None and not words.english else line for event in events
              if (line := _line(ruleset, players, event, hide_secrets=hide_secrets, viewer=viewer)) is not None]
     # A trade's answer heads what it moves ("Bob accepts: trade done", then the deeds and the cash).
     answer = [line for line, event in zip(lines, (e for e in events if e.get("text"))) if event.get("kind") == "trade"]
@@ -65,12 +70,29 @@ def _line(ruleset: Ruleset, players: Mapping[str, Any], event: Event, *, hide_se
     if kind == "pay" and "amount" in event:
         return {"kind": "pay", **base, "from": ruleset.account_name(str(event["payer"])),
                 "to": ruleset.account_name(str(event["payee"])), "amount": int(event["amount"]),
-                "for": str(event.get("reason", ""))}
+                "for": reason_text(ruleset, event.get("reason", ""))}
     if kind in HAND_KINDS:
         return {"kind": "hand", **base}
     if kind in NEWS_KINDS:
         return {"kind": "news", **base}
     return {"kind": "say", **base}
+
+
+def _said(line: Line, event: Event, words: Words) -> Line:
+    """A line in the language of ``words``: its sentence, a payment's reason, a move's jail words."""
+    told = {**line, "text": say_event(words, event)}
+    if line.get("kind") == "pay":
+        if is_message(event.get("reason")):
+            told["for"] = say(words, event["reason"])
+        for side, key in (("from", "payer"), ("to", "payee")):  # an account ("the bank"): in the language
+            if event.get(key) in ACCOUNTS:
+                told[side] = words.gettext(ACCOUNTS[event[key]])
+    if line.get("kind") == "move":
+        to = str(line["to"])
+        for english in (": in jail", ", just visiting"):
+            if to.endswith(english):
+                told["to"] = to[: -len(english)] + words.t(english)
+    return told
 
 
 def _move(ruleset: Ruleset, players: Mapping[str, Any], event: Event) -> Line:
@@ -83,7 +105,7 @@ def _move(ruleset: Ruleset, players: Mapping[str, Any], event: Event) -> Line:
     if to == getattr(ruleset, "jail", None):
         mover = players.get(str(event.get("player")), {})
         jailed = event.get("jail") or (mover.get("in_jail") and event.get("steps") is None)
-        name += ": in jail" if jailed else ", just visiting"
+        name += N_(": in jail") if jailed else N_(", just visiting")
     line: Line = {"to": name}
     if via:
         line["via"] = via
@@ -104,6 +126,11 @@ def _place(ruleset: Ruleset, space_id: str, *, board: bool = False) -> str:
         return space.name
     outer = space.track != "inner" and "inner" in ruleset.board.tracks  # addon's: main is the outer board
     return f"{space.name} ({'outer' if outer else space.track} board)"
+
+
+def reason_text(ruleset: Ruleset, reason: Any) -> str:
+    """A payment's reason in English ("for Baltic Avenue"): its message made into words (a saved game's: as it is)."""
+    return sentence(reason, ruleset) if is_message(reason) else str(reason)
 
 
 def _deck_title(ruleset: Ruleset, deck: str) -> str:

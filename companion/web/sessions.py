@@ -42,8 +42,7 @@ class KeptSessions(SecureCookieSessionInterface):
         self._clock = clock
 
     def open_session(self, app: Flask, request: Request) -> Session | None:
-        serializer = self.get_signing_serializer(app)
-        if serializer is None:
+        if not app.secret_key:
             return None
         cookie = request.cookies.get(self.get_cookie_name(app))
         if not cookie:
@@ -54,6 +53,9 @@ class KeptSessions(SecureCookieSessionInterface):
             if found is not None:
                 self._opened.move_to_end(cookie)
         if found is None:
+            serializer = self.get_signing_serializer(app)  # made only for a cookie not seen before
+            if serializer is None:
+                return None
             try:
                 data, signed = serializer.loads(cookie, max_age=int(max_age), return_timestamp=True)
             except BadSignature:

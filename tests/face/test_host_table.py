@@ -130,3 +130,28 @@ def test_no_frame_of_the_join_screens_holds_the_host_pin(tmp_path: Path) -> None
         shown = built.controller.shown
         assert shown is not None and shown.name == "host-pin" and PIN in joined_text(shown)
         assert "HOST ONLY" in joined_text(shown) and qr_text(frames[-1][1]) == INFO.join_url
+
+
+def test_the_host_menu_changes_the_tables_language(tmp_path: Path) -> None:
+    """MENU held, "Language: English": YES goes to the next language, each named in its own words, and the menu, the
+    game's screen and its question are in it at once; round the four back to English, every word as before."""
+    setup = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 3}
+    with station(tmp_path, setup) as (built, buttons, frames):
+        english = text(built)
+        press(buttons, "HOLD MENU 2")
+        labels = [item.label for item in built.controller.items]
+        at = labels.index("Language: English")
+        press(buttons, *["NEXT"] * at, "YES")
+        assert "SPIELLEITUNG" in text(built) and "Sprache: Deutsch" in text(built), text(built)
+        assert built.controller.language == "de"
+        press(buttons, "NO")
+        german = text(built)
+        assert "Ann, würfle" in german and "1500 $" in german.replace(".", "") and "ROLL: würfeln" in german
+        press(buttons, "HOLD MENU 2", *["NEXT"] * at, "YES")
+        assert "Langue : Français" in text(built)
+        press(buttons, "YES")
+        assert "Idioma: Español" in text(built)
+        press(buttons, "YES")
+        assert "Language: English" in text(built)
+        press(buttons, "NO")
+        assert text(built) == english  # English again, every word as it was

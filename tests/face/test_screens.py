@@ -301,3 +301,31 @@ def test_the_story_turns_by_sentence_and_stands_apart_from_the_question() -> Non
         assert texts[question - 1] == "" or texts[question - 1] in ends, texts
         seen.add(texts[1])
     assert len(seen) > 1 and screen.scrolls  # the pages turn
+
+
+def test_a_frame_of_kept_rows_is_the_frame_drawn_whole() -> None:
+    """The painter keeps each row drawn in a band of its own and pastes the bands (issue 43: a frame shows the rows
+    of the one before but two or three): the pixels are those of every row drawn on the whole frame, for every
+    letter of both fonts, inverted or not, at each alignment, long rows cut at the edge included."""
+    from PIL import Image, ImageDraw
+
+    from companion.face.draw import Painter
+    from companion.face.screens import HEIGHT, WIDTH, Row, Screen
+
+    letters = "".join(chr(c) for c in range(32, 256) if chr(c).isprintable())
+    rows = [Row(letters[i:i + n], font, invert, align)  # type: ignore[arg-type]
+            for n in (3, 26, 40) for i in range(0, len(letters), n)
+            for font in ("small", "large") for invert in (False, True) for align in ("left", "center", "right")]
+    painter = Painter()
+    for start in range(0, len(rows), 5):
+        screen = Screen(tuple(rows[start:start + 5]))
+        whole = Image.new("1", (WIDTH, HEIGHT), 0)
+        draw, y = ImageDraw.Draw(whole), 0
+        for row in screen.rows:
+            height = 8 if row.font == "small" else 16
+            if y + height > HEIGHT:
+                break
+            painter._row(draw, row, y)
+            y += height
+        for _ in range(2):  # drawn, then from the kept bands
+            assert painter.paint(screen).tobytes() == whole.tobytes(), screen.rows

@@ -24,7 +24,9 @@ from companion.face.cues import CueFeed, Cues, cues_of, number_words, sentences
 from companion.face.voice import Speaker
 from companion.journal import Journal
 from companion.table import Table
+from companion.words import Words
 
+NBSP, NNBSP = "\u00a0", "\u202f"
 GAMES = Path(__file__).resolve().parents[1] / "gamefiles"
 
 BOARDWALK = {"ruleset": "classic", "players": ["Ann", "Bob"], "seed": 1, "start": {
@@ -100,6 +102,35 @@ def test_espeak_ng_writes_each_sentence_as_a_wav_at_22050_hz(tmp_path: Path) -> 
         assert abs(len(streamed) - 2 * wav.getnframes()) < 4096  # the same speech, streamed
 
 
+def french_sentences() -> list[str]:
+    state, _ = apply(None, {"setup": BOARDWALK})
+    after, events = apply(state, {"roll": [3, 1]})
+    return sentences(state, after, events, Words.for_language("fr", find_ruleset("classic").board))
+
+
+def test_the_voice_in_french_is_written_to_a_file_in_espeak_ngs_french_voice(tmp_path: Path) -> None:
+    """The table's language French: the same landing said in French (amounts as French writes them, which
+    espeak-ng's French voice reads), written by espeak-ng's fr-fr voice (test-artifacts/voice/fr-*.wav kept)."""
+    said = french_sentences()
+    assert said[0] == "Bob tombe sur Boardwalk."
+    assert said[1] == f"Chez Ann, avec un hôtel : Bob paie 2{NNBSP}000{NBSP}$."
+    assert all("lands on" not in s and "pays" not in s for s in said)
+    voice = espeak()
+    keep = Path(__file__).resolve().parents[2] / "test-artifacts" / "voice"
+    keep.mkdir(parents=True, exist_ok=True)
+    for i, sentence in enumerate(said):
+        path = keep / f"fr-{i}.wav"
+        voice.to_wav(sentence, path, "fr")
+        english = tmp_path / f"en-{i}.wav"
+        voice.to_wav(sentence, english)
+        with wave.open(str(path)) as wav:
+            assert wav.getframerate() == 22050 and wav.getnframes() > 22050 * 0.5
+            french_frames = wav.getnframes()
+        with wave.open(str(english)) as wav:
+            assert wav.getnframes() != french_frames  # another voice read it (en-us spells French otherwise)
+    assert voice._args("fr")[:3] == ["espeak-ng", "-v", "fr-fr"]
+
+
 def test_a_missing_engine_is_said(tmp_path: Path) -> None:
     with pytest.raises(VoiceUnavailable, match="not installed"):
         EspeakVoice(command="espeak-ng-nowhere")
@@ -133,9 +164,9 @@ def test_the_table_never_waits_for_the_voice(tmp_path: Path) -> None:
     release = threading.Event()
 
     class SlowVoice(EspeakVoice):
-        def stream(self, text: str) -> Iterator[bytes]:
+        def stream(self, text: str, language: str | None = None) -> Iterator[bytes]:
             release.wait(10)  # a voice slow to start (a cold Pi)
-            yield from super().stream(text)
+            yield from super().stream(text, language)
 
     espeak()
     s = speaker(Kept("Voice", lambda: Mouth(SlowVoice(), Sink.out()), clock=SimClock(), notify=print))

@@ -215,3 +215,27 @@ def test_a_read_only_journal_is_refused_at_once(path: Path) -> None:
     finally:
         path.chmod(0o644)
     assert result.returncode != 0 and "is read-only: no input could be saved" in result.stderr
+
+
+# ---------------------------------------------------------------------- a table's start: one game checked
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_table_checks_the_game_it_resumes_at_start_and_the_others_when_opened(path: Path, damage: str) -> None:
+    """A table's start-up must not grow with its history (every record of 40 games: 61 ms here, ~1.5 s on a Pi):
+    with ``check_all`` off the journal checks a game's records when it is first opened; the damage is found and said
+    the same way, and the latest sound game is resumed past a damaged newer one."""
+    sent = played(path, 25, 2, games=3)
+    (first,) = raw(path, "SELECT id FROM records WHERE game = 1 AND line LIKE '%]%' ORDER BY id LIMIT 1 OFFSET 3")[0]
+    (newest,) = raw(path, "SELECT id FROM records WHERE game = 3 AND line LIKE '%]%' ORDER BY id LIMIT 1 OFFSET 3")[0]
+    raw(path, DAMAGES[damage], first)
+    raw(path, DAMAGES[damage], newest)
+    with Journal(path, check_all=False) as journal:
+        assert journal.problems == []  # nothing read yet
+        resumed = journal.latest_game()
+        assert resumed is not None and resumed.id == 2  # game 3 is damaged: found now, and passed over
+        assert resumed.state == replay_all({**SETUP, "seed": 3}, sent[1])
+        assert len(journal.problems) == 1 and "game 3" in journal.problems[0]
+        with pytest.raises(GameDamaged, match=f"record {first}"):
+            journal.open_game(1)
+        assert {g.id: g.problem is not None for g in journal.games()} == {1: True, 2: False, 3: True}
+    with Journal(path) as journal:  # checked whole, as `companion games` opens it: the same two found
+        assert len(journal.problems) == 2

@@ -69,11 +69,12 @@ def server(table: Table) -> Iterator[WebServer]:
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    """A function opening a new phone (browser context) at a URL; every context is closed at the end."""
+    """A function opening a new phone (browser context) at a URL (``options``: the context's others, a phone's
+    locale and headers); every context is closed at the end."""
     contexts: list[Any] = []
 
-    def open_phone(url: str) -> Any:
-        context = browser.new_context(**PHONE)
+    def open_phone(url: str, **options: Any) -> Any:
+        context = browser.new_context(**PHONE, **options)
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()

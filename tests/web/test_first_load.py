@@ -37,7 +37,13 @@ AT_THE_SPLIT = 62_476
 #: versioned, 60,681 B after. The ceiling is that, with room for a few bytes of headers: a change that makes the first load larger
 #: fails here, and says so by raising it. Against PRE_SPLIT the first load is still larger (issue 37's clause "the
 #: first load's size unchanged" is not met; docs/web.md, "The page", says by how much and why).
-CEILING = 61_000
+#: Issue 41 raised it: every word of the page said through its catalogue (words.js, a module of its own, and each
+#: string a t() call with its arguments by name; the language list at the foot): 60,681 -> 62,947 B for an English
+#: phone (+2.3 KB, of which the new module's answer ~1.2 KB); a phone in another language gets its catalogue inside
+#: the page besides.
+CEILING = 63_100
+#: What issue 41's words added to the first load (above): the split's own gain is measured without it.
+WORDS = 2_266
 #: The most a static file's head may take: status, type, length, encoding, Vary, cache, nosniff, date, server.
 STATIC_HEAD = 300
 GAME = {"ruleset": "classic", "players": ["Ann", "Bob", "Cy", "Dee"], "seed": 1}
@@ -73,7 +79,7 @@ def test_a_first_load_is_measured_on_the_wire_and_stays_under_its_ceiling(served
         assert answer.head <= STATIC_HEAD, (answer.path, answer.headers)
         assert answer.headers["content-encoding"] == "gzip", answer.path  # each is smaller gzip'd, the smallest too
     assert load.bytes() <= CEILING
-    assert load.bytes() < AT_THE_SPLIT
+    assert load.bytes() - WORDS < AT_THE_SPLIT
 
 
 def test_the_count_is_of_whole_answers(served: tuple[Any, list[str]]) -> None:

@@ -13,14 +13,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..board import KindRule, Space
-from ..core import money, names_of, reject
+from ..core import reject
 from ..draft import Draft, Event, State
+from ..messages import Message, m, n_
 from .classic import ClassicRules, Route
 
 SIDES = ("left", "top", "right", "bottom")  # clockwise: a quarter turn moves each side to the next
 TRIPLE_PRIZES = {1: 50, 2: 200, 3: 1000}
 OWN_TRIPLE_PRIZE = 1500
 HALF_PRIZE_CARD = "half-triple-play"
+#: A flight as the table is told it: (by airplane, subway or a card's "space", the board named when it changes).
+FLIGHTS = {
+    ("airplane", ""): n_("Take the airplane: move {player}'s token to {space} and put the airplane there"),
+    ("airplane", "inner"): n_("Take the airplane: move {player}'s token to {space} on the inner board and put the "
+                           "airplane there"),
+    ("airplane", "outer"): n_("Take the airplane: move {player}'s token to {space} on the outer board and put the "
+                           "airplane there"),
+    ("subway", ""): n_("Take the subway: move {player}'s token to {space}"),
+    ("subway", "inner"): n_("Take the subway: move {player}'s token to {space} on the inner board"),
+    ("subway", "outer"): n_("Take the subway: move {player}'s token to {space} on the outer board"),
+    ("space", ""): n_("Take the {space_lower}: move {player}'s token to {space}"),
+    ("space", "inner"): n_("Take the {space_lower}: move {player}'s token to {space} on the inner board"),
+    ("space", "outer"): n_("Take the {space_lower}: move {player}'s token to {space} on the outer board"),
+}
 
 
 class AddonRules(ClassicRules):
@@ -75,7 +90,7 @@ class AddonRules(ClassicRules):
     def check_option(self, name: str, value: Any) -> Any:
         by_id = self.board.by_id
         if name == "airplane" and value and value not in by_id:
-            raise reject(f"option airplane: no space {value!r}")
+            raise reject("option airplane: no space {value}", value=value)
         if name == "bridge" and value:
             outer = self.board.spaces[0].track
             if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value)
@@ -108,7 +123,7 @@ class AddonRules(ClassicRules):
                 card = next(c for c in d.deck(deck) if c not in stacked.get(deck, ()))
                 d.deck(deck).remove(card)
                 d.give_card(name, card)
-        d.say("say", "Deal each player one travel card (face down) and one triple play card (face up)")
+        d.say("say", m("Deal each player one travel card (face down) and one triple play card (face up)"))
 
     # ================================================================== transitions
     def pairs(self, state: Mapping[str, Any]) -> dict[str, str]:
@@ -154,15 +169,15 @@ class AddonRules(ClassicRules):
             return super().route_to(d, name, start, target)
         return Route([target], direct=True)
 
-    def move_text(self, name: str, route: Route, forward: bool) -> str:
-        text = super().move_text(name, route, forward)
+    def move_message(self, name: str, route: Route, forward: bool) -> Message:
+        said = super().move_message(name, route, forward)
         if not route.switches or route.direct:
-            return text
-        how = [f"{'take the elevator' if a in self.elevator_sides or b in self.elevator_sides else 'cross the bridge'}"
-               f" at {self.board.by_id[a].name} to {self.board.by_id[b].name}" for a, b in route.switches]
-        where = self.board.by_id[route.spaces[-1]].track
-        board = "inner" if where == "inner" else "outer"
-        return f"{names_of(how)[0].upper()}{names_of(how)[1:]}: {text[0].lower()}{text[1:]} on the {board} board"
+            return said
+        ways = [m("take the elevator at {space} to {space_to}" if a in self.elevator_sides or b in self.elevator_sides
+                  else "cross the bridge at {space} to {space_to}", space=a, space_to=b) for a, b in route.switches]
+        if self.board.by_id[route.spaces[-1]].track == "inner":
+            return m("{ways}: {move} on the inner board", ways=ways, move=said)
+        return m("{ways}: {move} on the outer board", ways=ways, move=said)
 
     def nearest(self, d: Draft, name: str, kind: str) -> str:
         """Nearest ahead on the player's board; a railroad from the inner board: the next elevator's pair."""
@@ -180,18 +195,19 @@ class AddonRules(ClassicRules):
         if bonus:
             steps += bonus
             p["travel_bonus"] = 0
-            d.say("say", f"{name}'s travel cards add {bonus:+d}: {steps} in all")
+            d.say("say", m("{player}'s travel cards add {signed}: {total} in all", player=name, signed=f"{bonus:+d}",
+                           total=steps))
         if p["backwards"]:
             p["backwards"] = False
-            d.say("say", f"{name} moves backwards this throw")
+            d.say("say", m("{player} moves backwards this throw", player=name))
             steps = -steps
         if steps == 0:  # travel cards cancelled the dice (option travel_with_dice): no move, no landing
             return ["stay-put", name]
         return ["move", name, steps, {"dice": total, "total": abs(steps)}]
 
     def task_stay_put(self, d: Draft, name: str) -> None:
-        d.say("say", f"{name} does not move: the token stays on {self.board.by_id[d.player(name)['space']].name}",
-              player=name)
+        d.say("say", m("{player} does not move: the token stays on {space}", player=name,
+                       space=d.player(name)["space"]), player=name)
 
     def roll_turn(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         super().roll_turn(d, dice, prompt)
@@ -211,8 +227,8 @@ class AddonRules(ClassicRules):
         if d.state["airplane"] == here and not ctx.get("flown"):
             # The landing's details (the throw, a card's double rent or 10x the throw) wait in the prompt:
             # a player who stays lands with them.
-            d.ask(name, "airplane", f"{name}, fly the airplane to any space? Choose "
-                  f"{self.board.by_id[here].name} to stay", list(self.all_spaces), space=here, landing=dict(ctx))
+            d.ask(name, "airplane", m("{player}, fly the airplane to any space? Choose {space} to stay", player=name,
+                                      space=here), list(self.all_spaces), space=here, landing=dict(ctx))
             return
         super().task_land(d, name, ctx)
 
@@ -220,90 +236,97 @@ class AddonRules(ClassicRules):
         name = prompt["player"]
         if value != prompt["space"]:
             fare = d.state["options"]["airplane_fare"]
-            d.say("say", f"{name} boards the airplane", player=name)
-            d.push(*([["pay", name, "bank", fare, "airplane fare"]] if fare else []), ["fly", name, value, "airplane"])
+            d.say("say", m("{player} boards the airplane", player=name), player=name)
+            d.push(*([["pay", name, "bank", fare, m("airplane fare")]] if fare else []),
+                   ["fly", name, value, "airplane"])
         else:
             d.push(["land", name, {**prompt.get("landing", {}), "flown": True}])
 
     def task_fly(self, d: Draft, name: str, target: str, how: str) -> None:
-        """Subway or airplane: straight to the target (no salary), then land there."""
+        """Subway or airplane (or a card's direct trip, ``how`` the space it names): straight to the target (no
+        salary), then land there."""
         start = d.player(name)["space"]
         d.player(name)["space"] = target
         if how == "airplane":
             d.state["airplane"] = target  # only a flight that happens (its fare paid) moves the airplane
-        marker = " and put the airplane there" if how == "airplane" else ""
         track = self.board.by_id[target].track
         board = "" if track == self.board.by_id[start].track else \
-            f" on the {'inner' if track == 'inner' else 'outer'} board"  # the names repeat on both boards
-        d.say("move", f"Take the {how}: move {name}'s token to {self.board.by_id[target].name}{board}{marker}",
-              player=name, to=target, steps=0, switches=[])
+            "inner" if track == "inner" else "outer"  # the names repeat on both boards
+        by = how if how in ("airplane", "subway") else "space"
+        d.say("move", m(FLIGHTS[by, board], player=name, space=target, space_lower=how), player=name, to=target,
+              steps=0, switches=[])
         d.push(["land", name, {"flown": True}])
 
     def land_elevator(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.push(["draw", name, "travel"])
 
     def land_double_trouble(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
-        d.ask(name, "roll", f"Double trouble: {name}, roll two dice", [], purpose="double-trouble", dice=2)
+        d.ask(name, "roll", m("Double trouble: {player}, roll two dice", player=name), [], purpose="double-trouble",
+              dice=2)
 
     def roll_double_trouble(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         name, total = prompt["player"], sum(dice)
-        d.say("roll", f"{name} rolls {dice[0]} and {dice[1]} for double trouble", player=name, dice=dice)
+        d.say("roll", m("{player} rolls {a} and {b} for double trouble", player=name, a=dice[0], b=dice[1]),
+              player=name, dice=dice)
         if d.state["options"]["double_trouble"] == "doubles":
             amount = 200 if dice[0] == dice[1] else 0
         else:
             amount = 200 if total in (2, 12) else 100 if total in (3, 4, 10, 11) else 50
         if not amount:
-            d.say("say", "No doubles: nobody pays")
+            d.say("say", m("No doubles: nobody pays"))
             return
-        d.push(*(["pay", other, name, amount, "for double trouble"] for other in d.solvent() if other != name))
+        d.push(*(["pay", other, name, amount, m("for double trouble")] for other in d.solvent() if other != name))
 
     def land_tax_refund(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         card = self.held_card(d, name, "tax-refund")
         if card and d.state["pools"]["tax-pool"]:
-            d.ask(name, "use-card", f"{name}, play your tax refund card to take the whole tax pool "
-                  f"({money(d.state['pools']['tax-pool'])})?", ["yes", "no"], card=card)
+            d.ask(name, "use-card", m("{player}, play your tax refund card to take the whole tax pool ({amount})?",
+                                      player=name, amount=d.state["pools"]["tax-pool"]), ["yes", "no"], card=card)
         else:
             self.refund(d, name, d.state["options"]["refund_percent"])
 
     def refund(self, d: Draft, name: str, percent: int) -> None:
         amount = d.state["pools"]["tax-pool"] * percent // 100
-        self.transfer(d, "tax-pool", name, amount, f"as a {percent}% tax refund")
+        self.transfer(d, "tax-pool", name, amount, m("as a {percent}% tax refund", percent=percent))
         if not amount:
             pool = d.state["pools"]["tax-pool"]
-            d.say("say", f"{percent}% of the tax pool's {money(pool)} is $0" if pool else "The tax pool is empty")
+            d.say("say", m("{percent}% of the tax pool's {amount} is {amount_zero}", percent=percent, amount=pool,
+                           amount_zero=0) if pool else m("The tax pool is empty"))
 
     def land_subway(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         fare = d.state["options"]["subway_fare"]
-        d.ask(name, "subway", f"{name}, take the subway to any space" + (f" (fare {money(fare)})" if fare else ""),
+        d.ask(name, "subway", m("{player}, take the subway to any space (fare {amount})", player=name, amount=fare)
+              if fare else m("{player}, take the subway to any space", player=name),
               [sid for sid in self.all_spaces if sid != space.id])
 
     def answer_subway(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, fare = prompt["player"], d.state["options"]["subway_fare"]
-        d.push(*([["pay", name, "bank", fare, "subway fare"]] if fare else []), ["fly", name, value, "subway"])
+        d.push(*([["pay", name, "bank", fare, m("subway fare")]] if fare else []), ["fly", name, value, "subway"])
 
     def land_move_backwards(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         s = d.state
         if s["options"]["backwards"] == "rotate":
             s["rotation"] = (s["rotation"] + 1) % 4
             pairs = self.pairs(s)
-            told = ", ".join(f"{self.board.by_id[e].name} ↔ {self.board.by_id[pairs[e]].name}"
-                             for e in self.elevator_sides)
-            d.say("rotate", f"Turn the inner board a quarter turn clockwise (elevators now: {told})",
+            told = [m("{space} ↔ {space_to}", space=e, space_to=pairs[e]) for e in self.elevator_sides]
+            d.say("rotate", m("Turn the inner board a quarter turn clockwise (elevators now: {parts})", parts=told),
                   rotation=s["rotation"])
         else:
             d.player(name)["backwards"] = True
-            d.say("say", f"{name}'s next throw moves backwards")
+            d.say("say", m("{player}'s next throw moves backwards", player=name))
 
     # ================================================================== triple play
     def land_triple_play(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.push(["draw", name, "triple-play"], ["ask-triple-roll", name])
 
     def task_ask_triple_roll(self, d: Draft, name: str) -> None:
-        d.ask(name, "roll", f"Triple play: {name}, roll three dice", [], purpose="triple-play", dice=3)
+        d.ask(name, "roll", m("Triple play: {player}, roll three dice", player=name), [], purpose="triple-play",
+              dice=3)
 
     def roll_triple_play(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         lander = prompt["player"]
-        d.say("roll", f"Triple play: {lander} rolls {', '.join(map(str, dice))}", player=lander, dice=dice)
+        d.say("roll", m("Triple play: {player} rolls {numbers}", player=lander, numbers=", ".join(map(str, dice))),
+              player=lander, dice=dice)
         thrown = Counter(dice)
         names = d.names()
         start = names.index(lander)
@@ -326,10 +349,10 @@ class AddonRules(ClassicRules):
                 won = [max(won, key=lambda w: w[1])]
             prizes += [(name, card, prize) for card, prize in won]
         if not prizes:
-            d.say("say", "No triple play card matches")
+            d.say("say", m("No triple play card matches"))
         later = []
         for name, card, prize in prizes:
-            self.transfer(d, "bank", name, prize, f"for the card {self.card_name(card)}")  # as printed: Triple play 2-4-5
+            self.transfer(d, "bank", name, prize, m("for the card {card}", card=card))  # as printed: Triple play 2-4-5
             later += [["offer-half-prize", holder, name, prize] for holder in d.solvent()
                       if holder != name and self.held_card(d, holder, HALF_PRIZE_CARD)]
         d.push(*later)
@@ -337,7 +360,8 @@ class AddonRules(ClassicRules):
     def task_offer_half_prize(self, d: Draft, holder: str, winner: str, prize: int) -> None:
         card = self.held_card(d, holder, HALF_PRIZE_CARD)
         if card and not d.player(winner)["bankrupt"]:
-            d.ask(holder, "use-card", f"{holder}, play your card to take half of {winner}'s {money(prize)} prize?",
+            d.ask(holder, "use-card", m("{player}, play your card to take half of {winner}'s {amount} prize?",
+                                        player=holder, winner=winner, amount=prize),
                   ["yes", "no"], card=card, winner=winner, amount=prize // 2)
 
     def answer_use_card(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
@@ -345,14 +369,14 @@ class AddonRules(ClassicRules):
         use = self.board.cards[card].params["use"]
         if value == "yes":
             if card not in d.player(name)["cards"]:  # traded away while the question waited
-                raise reject(f"{name} does not hold the card {card!r}")
+                raise reject("{player} does not hold the card {value}", player=name, value=card)
             d.take_card(name, card)
             self.to_bottom(d, card)
-            d.say("say", f"{name} plays {self.card_name(card)}")
+            d.say("say", m("{player} plays {card}", player=name, card=card))
         if use == "tax-refund":
             self.refund(d, name, 100 if value == "yes" else d.state["options"]["refund_percent"])
         elif value == "yes":
-            d.push(["pay", prompt["winner"], name, prompt["amount"], "(half the triple play prize)"])
+            d.push(["pay", prompt["winner"], name, prompt["amount"], m("(half the triple play prize)")])
 
     def held_card(self, d: Draft, name: str, use: str) -> str | None:
         return next((c for c in d.player(name)["cards"] if self.board.cards[c].params.get("use") == use), None)
@@ -364,21 +388,23 @@ class AddonRules(ClassicRules):
             return
         card = self.draw(d, deck_name)
         if card is None:
-            d.say("say", f"The {deck_name} deck is empty")
+            d.say("say", m("The {pile} deck is empty", pile=deck_name))
             return
         d.give_card(name, card)
-        d.say("card", f"{name} takes a {deck_name} card (kept face down)", player=name, deck=deck_name)
+        d.say("card", m("{player} takes a {pile} card (kept face down)", player=name, pile=deck_name), player=name,
+              deck=deck_name)
 
     def effect_advance(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         if params.get("direct"):
-            d.push(["fly", name, params["to"], self.board.by_id[params["to"]].name.lower()])
+            d.push(["fly", name, params["to"], params["to"]])  # "Take the <space>: ..."
         else:
             super().effect_advance(d, name, params)
 
     def effect_collect(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         where = params.get("only_on")
         if where and self.board.by_id[d.player(name)["space"]].track != where:
-            d.say("say", f"{name} is not on the {where} board: nothing to collect")
+            d.say("say", m("{player} is not on the inner board: nothing to collect" if where == "inner" else
+                           "{player} is not on the outer board: nothing to collect", player=name))
             return
         super().effect_collect(d, name, params)
 
@@ -387,8 +413,8 @@ class AddonRules(ClassicRules):
 
     def effect_pay_per_property(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         count = len(self.owned(d, name))
-        d.say("say", f"{name} owns {count} properties")
-        d.push(["pay", name, self.tax_account(d, "card"), count * params["amount"], "in property tax"])
+        d.say("say", m("{player} owns {n} properties", player=name, n=count))
+        d.push(["pay", name, self.tax_account(d, "card"), count * params["amount"], m("in property tax")])
 
     # ================================================================== travel
     def verb_travel(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
@@ -404,27 +430,27 @@ class AddonRules(ClassicRules):
         s, p = d.state, d.player(name)
         self.require_prompt(d, "roll", name)
         if s["prompt"].get("purpose") != "turn" or s["doubles"]:
-            raise reject(f"{name} may travel only instead of the first throw of a turn")
+            raise reject("{player} may travel only instead of the first throw of a turn", player=name)
         if p["backwards"]:
-            raise reject(f"{name}'s next throw moves backwards: no travel card may be used for it")
+            raise reject("{player}'s next throw moves backwards: no travel card may be used for it", player=name)
         params = []
         for card in cards:
             if card not in p["cards"] or self.board.cards[card].params.get("use") != "travel":
-                raise reject(f"{name} does not hold the travel card {card!r}")
+                raise reject("{player} does not hold the travel card {value}", player=name, value=card)
             params.append(self.board.cards[card].params)
         special = [c for c, prm in zip(cards, params) if "steps" not in prm]
         if special and len(cards) > 1:
-            raise reject(f"{special[0]} is played alone")
+            raise reject("{ident} is played alone", ident=special[0])
         with_dice = s["options"]["travel_with_dice"]
         if with_dice and special:
-            raise reject(f"{special[0]} cannot be added to a throw")
+            raise reject("{ident} cannot be added to a throw", ident=special[0])
         steps = sum(prm.get("steps", 0) for prm in params)
         if not special and steps == 0:
             raise reject("those travel cards cancel out")
         for card in cards:
             d.take_card(name, card)
             self.to_bottom(d, card)
-        d.say("say", f"{name} plays {names_of(self.card_name(c) for c in cards)}", player=name, cards=cards)
+        d.say("say", m("{player} plays {cards}", player=name, cards=list(cards)), player=name, cards=cards)
         if with_dice:
             p["travel_bonus"] += steps
             return
@@ -456,18 +482,18 @@ class AddonRules(ClassicRules):
         """Classic's, and the airplane and the bridge where the undone input had moved them."""
         events = super().undo_instructions(before, after)
         if after.get("airplane") != before.get("airplane") and after.get("airplane"):
-            events.append({"kind": "say", "undo": True,
-                           "text": f"Put the airplane back on {self.board.by_id[after['airplane']].name}"})
+            events.append(self.say_text("say", m("Put the airplane back on {space}", space=after["airplane"]),
+                                        undo=True))
         if after.get("bridge") != before.get("bridge") and after.get("bridge"):
             outer, inner = after["bridge"]
-            events.append({"kind": "bridge", "undo": True, "bridge": after["bridge"], "text": f"Put the bridge back "
-                           f"between {self.board.by_id[outer].name} and {self.board.by_id[inner].name}"})
+            events.append(self.say_text("bridge", m("Put the bridge back between {space} and {space_to}", space=outer,
+                                                    space_to=inner), undo=True, bridge=after["bridge"]))
         return events
 
     # ================================================================== the bridge
     def verb_move_bridge(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         if d.state["bridge_mover"] != name:
-            raise reject(f"{name} may move the bridge only after passing over it (option bridge_moves)")
+            raise reject("{player} may move the bridge only after passing over it (option bridge_moves)", player=name)
         self.move_bridge(d, act)
 
     def host_move_bridge(self, d: Draft, act: Mapping[str, Any]) -> None:
@@ -478,8 +504,7 @@ class AddonRules(ClassicRules):
             raise reject("this game has no bridge (option bridge)")
         ends = self.check_option("bridge", [act.get("outer"), act.get("inner")])  # two space ids, or a refusal
         d.state["bridge"], d.state["bridge_mover"] = ends, None
-        d.say("bridge", f"Move the bridge to {self.board.by_id[ends[0]].name} ↔ {self.board.by_id[ends[1]].name}",
-              bridge=ends)
+        d.say("bridge", m("Move the bridge to {space} ↔ {space_to}", space=ends[0], space_to=ends[1]), bridge=ends)
 
     def task_next_turn(self, d: Draft) -> None:
         d.state["bridge_mover"] = None

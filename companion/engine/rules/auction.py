@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..core import Ruleset, money, reject, whole
+from ..core import Ruleset, reject, whole
 from ..draft import Draft
+from ..messages import Message, m
 
 
 class Auctions(Ruleset):
@@ -25,14 +26,15 @@ class Auctions(Ruleset):
         d.state["auction"] = {**lot, "bid": 0, "bidder": None, "minimum": minimum, "bidders": bidders, "passed": []}
         self.ask_auction(d)
 
-    def lot_name(self, auction: Mapping[str, Any]) -> str:
-        return self.board.by_id[auction["space"]].name
+    def lot_name(self, auction: Mapping[str, Any]) -> Message:
+        return m("{space}", space=auction["space"])
 
     def ask_auction(self, d: Draft) -> None:
         a = d.state["auction"]
         waiting = [n for n in a["bidders"] if n not in a["passed"]]
-        high = f"{a['bidder']} bids {money(a['bid'])}" if a["bidder"] else "no bid yet"
-        d.ask(None, "auction", f"Auction of {self.lot_name(a)}: {high}", [], bid=a["bid"], bidder=a["bidder"],
+        high = m("{bidder} bids {bid}", bidder=a["bidder"], bid=a["bid"]) if a["bidder"] else m("no bid yet")
+        d.ask(None, "auction", m("Auction of {lot}: {high}", lot=self.lot_name(a), high=high), [], bid=a["bid"],
+              bidder=a["bidder"],
               waiting=waiting, **{k: a[k] for k in ("space", "building") if k in a})
 
     def require_bidder(self, d: Draft, name: str) -> dict[str, Any]:
@@ -40,31 +42,31 @@ class Auctions(Ruleset):
         if not a or (d.state["prompt"] or {}).get("kind") != "auction":
             raise reject("there is no auction now")
         if name not in a["bidders"] or name in a["passed"]:
-            raise reject(f"{name} is not bidding in this auction")
+            raise reject("{player} is not bidding in this auction", player=name)
         return a
 
     def verb_bid(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         a = self.require_bidder(d, name)
-        amount = whole(act.get("amount"), "a bid", minimum=1)
+        amount = whole(act.get("amount"), m("a bid"), minimum=1)
         if amount < a["minimum"]:
-            raise reject(f"the opening bid is at least {money(a['minimum'])}")
+            raise reject("the opening bid is at least {amount}", amount=a["minimum"])
         if amount <= a["bid"]:
-            raise reject(f"{name} must bid more than {money(a['bid'])}")
+            raise reject("{player} must bid more than {amount}", player=name, amount=a["bid"])
         if a["bidder"] == name:
-            raise reject(f"{name} is already the highest bidder")
+            raise reject("{player} is already the highest bidder", player=name)
         if amount > d.player(name)["cash"]:
-            raise reject(f"{name} has only {money(d.player(name)['cash'])}")
+            raise reject("{player} has only {cash}", player=name, cash=d.player(name)["cash"])
         d.state["auction"] = {**a, "bid": amount, "bidder": name}
-        d.say("bid", f"{name} bids {money(amount)}", player=name, amount=amount)
+        d.say("bid", m("{player} bids {amount}", player=name, amount=amount), player=name, amount=amount)
         self.ask_auction(d)
         self.check_auction(d)
 
     def verb_pass(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         a = self.require_bidder(d, name)
         if a["bidder"] == name:
-            raise reject(f"{name} holds the highest bid and cannot pass")
+            raise reject("{player} holds the highest bid and cannot pass", player=name)
         d.state["auction"] = {**a, "passed": [*a["passed"], name]}
-        d.say("say", f"{name} passes")
+        d.say("say", m("{player} passes", player=name))
         self.ask_auction(d)
         self.check_auction(d)
 
@@ -75,15 +77,16 @@ class Auctions(Ruleset):
         waiting = [n for n in a["bidders"] if n not in a["passed"]]
         if a["bidder"] is not None and waiting == [a["bidder"]]:
             s["auction"], s["prompt"] = None, None
-            d.say("say", f"{a['bidder']} wins the auction of {self.lot_name(a)} for {money(a['bid'])}")
-            d.push(["pay", a["bidder"], self.auction_account, a["bid"], f"for {self.lot_name(a)}"],
+            d.say("say", m("{bidder} wins the auction of {lot} for {bid}", bidder=a["bidder"], lot=self.lot_name(a),
+                           bid=a["bid"]))
+            d.push(["pay", a["bidder"], self.auction_account, a["bid"], m("for {lot}", lot=self.lot_name(a))],
                    ["award", a["bidder"], a])
         elif not waiting:
             s["auction"], s["prompt"] = None, None
-            d.say("say", f"Nobody bids: {self.lot_name(a)} {self.unsold_text()}")
+            d.say("say", m("Nobody bids: {lot} {unsold}", lot=self.lot_name(a), unsold=self.unsold_text()))
 
-    def unsold_text(self) -> str:
-        return "stays with the bank"
+    def unsold_text(self) -> Message:
+        return m("stays with the bank")
 
     def withdraw_bidder(self, d: Draft, name: str) -> None:
         """Take a player who left the game out of a running auction."""

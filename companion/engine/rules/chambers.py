@@ -18,8 +18,9 @@ from typing import Any
 from companion.errors import BoardError
 
 from ..board import Board, Card, KindRule, Space
-from ..core import Ruleset, names_of, reject
+from ..core import Ruleset, reject, steps_message
 from ..draft import Draft
+from ..messages import Message, m
 
 STAR = "★"
 
@@ -79,8 +80,10 @@ class Path:
         i = self.index[space]
         return list(self.spaces[i + 1: min(i + steps, len(self.spaces) - 1) + 1])
 
-    def name(self, chamber: str | None) -> str:
-        return self.names[chamber] if chamber is not None else "the final door"
+    def name(self, chamber: str | None) -> str | Message:
+        """A chamber as a message says it: its id, which is its deck's (said by the deck's name: ``[chambers]``,
+        ``[names.<lang>.decks]`` in another language); past the last chamber, the final door."""
+        return chamber if chamber is not None else m("the final door")
 
 
 def _split(spaces: Sequence[Space], chamber: str) -> bool:
@@ -146,7 +149,7 @@ class ChambersRules(Ruleset):
         if not isinstance(deal, Mapping):
             raise reject("setup.deal must map player names to lists of card ids")
         for name, cards in deal.items():
-            self.give_safe_cards(d, name, cards, f"setup.deal.{name}")
+            self.give_safe_cards(d, name, cards, m("setup.deal.{player}", player=name))
         d.state["turn"] = {"player": first, "number": 1}
         d.push(["turn", first])
 
@@ -156,53 +159,54 @@ class ChambersRules(Ruleset):
             raise reject("setup.start must be an object")
         for key, value in start.items():
             if key in ("spaces", "pools") and value:
-                raise reject(f"setup.start.{key}: {self.id} has no {key}")
+                raise reject("setup.start.{name}: {ruleset} has no {name}", name=key, ruleset=self.id)
             if key not in ("players", "spaces", "pools", "turn"):
-                raise reject(f"setup.start: unknown key {key!r}")
+                raise reject("setup.start: unknown key {key}", key=key)
         players = start.get("players") or {}
         if not isinstance(players, Mapping):
-            raise reject("setup.start.players must map names to {space, cards}")
+            raise reject("setup.start.players must map names to {{space, cards}}")
         for name, given in players.items():
             d.player(name)
             if not isinstance(given, Mapping):
-                raise reject(f"setup.start.players.{name} must be an object")
+                raise reject("setup.start.players.{player} must be an object", player=name)
             for key in given:
                 if key not in ("space", "cards"):
-                    raise reject(f"setup.start.players.{name}: {self.id} has no {key}")
+                    raise reject("setup.start.players.{player}: {ruleset} has no {name}", player=name, ruleset=self.id,
+                                 name=key)
             if "space" in given:
                 space = self.board.by_id.get(given["space"]) if isinstance(given["space"], str) else None
                 if space is None or space.kind not in ("start", "step"):
-                    raise reject(f"setup.start.players.{name}: a token starts on a start or step space, "
-                                 f"not {given['space']!r}")
+                    raise reject("setup.start.players.{player}: a token starts on a start or step space, not {value}",
+                                 player=name, value=given["space"])
                 self.place(d, name, space.id)
-            self.give_safe_cards(d, name, given.get("cards", []), f"setup.start.players.{name}.cards")
+            self.give_safe_cards(d, name, given.get("cards", []), m("setup.start.players.{player}.cards", player=name))
         turn = start.get("turn", d.names()[0])
         if not isinstance(turn, str) or not d.has_player(turn):
-            raise reject(f"setup.start.turn: there is no player called {turn!r}")
+            raise reject("setup.start.turn: there is no player called {value}", value=turn)
         d.events.clear()
-        d.say("setup", "The game continues from the position given")
+        d.say("setup", m("The game continues from the position given"))
         return turn
 
-    def give_safe_cards(self, d: Draft, name: str, cards: Any, where: str) -> None:
+    def give_safe_cards(self, d: Draft, name: str, cards: Any, where: Message) -> None:
         """A starting hand: safe cards of the chamber the player's token is in."""
         chamber = d.player(name)["chamber"]
         if not isinstance(cards, list):
-            raise reject(f"{where} must be a list of card ids")
+            raise reject("{what} must be a list of card ids", what=where)
         for card_id in cards:
             card = self.board.cards.get(card_id) if isinstance(card_id, str) else None
             if card is not None and not (card.kept and card.deck == chamber):
-                raise reject(f"{where}: {name} can hold only safe cards of {self.path.name(chamber)}, "
-                             f"not {card_id}")
+                raise reject("{what}: {player} can hold only safe cards of {chamber}, not {ident}", what=where,
+                             player=name, chamber=self.path.name(chamber), ident=card_id)
             self.take_from_deck(d, card_id)
             d.give_card(name, card_id)
 
     # ================================================================== turns
     def task_turn(self, d: Draft, name: str) -> None:
-        d.ask(name, "roll", f"{name}, roll the die", [], purpose="turn", dice=1)
+        d.ask(name, "roll", m("{player}, roll the die", player=name), [], purpose="turn", dice=1)
 
     def roll_turn(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         name, face = prompt["player"], dice[0]
-        d.say("roll", f"{name} rolls {self.die.label(face)}", player=name, dice=dice,
+        d.say("roll", m("{player} rolls {label}", player=name, label=self.die.label(face)), player=name, dice=dice,
               star=face in self.die.draw | self.die.star)
         if face in self.die.draw:
             d.push(["draw", name], ["next-turn"])
@@ -213,7 +217,8 @@ class ChambersRules(Ruleset):
 
     def task_star(self, d: Draft, name: str, face: int) -> None:
         chamber = self.path.name(d.player(name)["chamber"])
-        d.ask(name, "star", f"{self.die.label(face)}: {name}, draw a skill card of {chamber} or move {face}?",
+        d.ask(name, "star", m("{label}: {player}, draw a skill card of {chamber} or move {n}?",
+                              label=self.die.label(face), player=name, chamber=chamber, n=face),
               ["draw", "move"], steps=face)
 
     def answer_star(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
@@ -223,14 +228,13 @@ class ChambersRules(Ruleset):
     def win(self, d: Draft, name: str) -> None:
         s = d.state
         s["winner"], s["prompt"], s["queue"] = name, None, []
-        d.say("winner", f"{name} reaches the final door and wins", player=name)
+        d.say("winner", m("{player} reaches the final door and wins", player=name), player=name)
 
     # ================================================================== movement
     def task_move(self, d: Draft, name: str, steps: int) -> None:
         entered = self.path.ahead(d.player(name)["space"], steps)
         target = self.board.by_id[entered[-1]]
-        count = f"{len(entered)} {'space' if len(entered) == 1 else 'spaces'}"
-        d.say("move", f"Move {name}'s token {count} forward to {target.name}", player=name, to=target.id,
+        d.say("move", steps_message(name, len(entered), True, target.id), player=name, to=target.id,
               steps=len(entered))
         self.place(d, name, target.id)
         d.push(["land", name])
@@ -248,18 +252,18 @@ class ChambersRules(Ruleset):
             p["cards"] = []
             for card in cards:
                 self.to_bottom(d, card)
-            shown = names_of([self.card_name(c) for c in cards])
-            d.say("return", f"{name} leaves {self.path.name(left)}: put {shown} back at the bottom of its deck",
-                  player=name, cards=list(cards))
+            d.say("return", m("{player} leaves {chamber}: put {cards} back at the bottom of its deck", player=name,
+                              chamber=self.path.name(left), cards=list(cards)), player=name, cards=list(cards))
 
     def back_to_start(self, d: Draft, name: str) -> None:
         p = d.player(name)
         start = self.path.starts[p["chamber"]]
         back = self.path.index[p["space"]] - self.path.index[start]
         if not back:
-            d.say("say", f"{name} is on the start of {self.path.name(p['chamber'])} already")
+            d.say("say", m("{player} is on the start of {chamber} already", player=name,
+                           chamber=self.path.name(p["chamber"])))
             return
-        d.say("move", f"Move {name}'s token back to {self.board.by_id[start].name}", player=name, to=start,
+        d.say("move", m("Move {player}'s token back to {space}", player=name, space=start), player=name, to=start,
               steps=-back)
         p["space"] = start
 
@@ -268,19 +272,20 @@ class ChambersRules(Ruleset):
         if space.kind == "door":
             self.win(d, name)
         elif space.kind == "snare":
-            self.snare(d, name, space.name)
+            self.snare(d, name, space.id)
 
-    def snare(self, d: Draft, name: str, space_name: str) -> None:
+    def snare(self, d: Draft, name: str, space_id: str) -> None:
         p = d.player(name)
         safe = next((c for c in p["cards"] if self.is_safe(self.board.cards[c], p["chamber"])), None)
         if safe is None:
-            d.say("say", f"{space_name} is a snare: {name} goes back to the start", player=name)
+            d.say("say", m("{space} is a snare: {player} goes back to the start", space=space_id, player=name),
+                  player=name)
             self.back_to_start(d, name)
             return
         d.take_card(name, safe)
         self.to_bottom(d, safe)
-        d.say("card", f"{space_name} is a snare: {name} plays {self.card_name(safe)} and moves ahead 1",
-              player=name, card=safe, played=True)
+        d.say("card", m("{space} is a snare: {player} plays {card} and moves ahead 1", space=space_id, player=name,
+                        card=safe), player=name, card=safe, played=True)
         d.push(["move", name, 1])
 
     @staticmethod
@@ -288,6 +293,10 @@ class ChambersRules(Ruleset):
         return card.kept and card.deck == chamber
 
     # ================================================================== cards
+    def deck_name(self, deck_id: str) -> str:
+        """A chamber's deck is said by the chamber's name (``[chambers]``): "the chess chamber"."""
+        return self.path.names.get(deck_id) or super().deck_name(deck_id)
+
     def card_name(self, card_id: str) -> str:
         return str(self.board.cards[card_id].params.get("name", card_id))
 
@@ -295,10 +304,11 @@ class ChambersRules(Ruleset):
         chamber = d.player(name)["chamber"]
         card_id = self.draw(d, chamber)
         if card_id is None:
-            d.say("say", f"No skill card is left in {self.path.name(chamber)}: nothing happens")
+            d.say("say", m("No skill card is left in {chamber}: nothing happens", chamber=self.path.name(chamber)))
             return
         card = self.board.cards[card_id]
-        d.say("card", f"{name} draws a skill card: {card.text}", player=name, card=card_id, deck=card.deck)
+        d.say("card", m("{player} draws a skill card: {printed}", player=name, printed=card_id), player=name,
+              card=card_id, deck=card.deck)
         if card.kept:
             d.give_card(name, card_id)
         else:
@@ -306,7 +316,7 @@ class ChambersRules(Ruleset):
         self.effect_handlers[card.do](d, name)
 
     def effect_keep(self, d: Draft, name: str) -> None:
-        d.say("say", f"{name} keeps the card")
+        d.say("say", m("{player} keeps the card", player=name))
 
     def effect_danger(self, d: Draft, name: str) -> None:
         self.back_to_start(d, name)
@@ -316,7 +326,7 @@ class ChambersRules(Ruleset):
         if len(others) == 1:
             self.swap(d, name, others[0])
         else:
-            d.ask(name, "exchange", f"{name}, change places with whom?", others)
+            d.ask(name, "exchange", m("{player}, change places with whom?", player=name), others)
 
     def answer_exchange(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         self.swap(d, prompt["player"], value)
@@ -325,10 +335,11 @@ class ChambersRules(Ruleset):
         """Two tokens change places; nothing is resolved where they arrive."""
         here, there = d.player(name)["space"], d.player(other)["space"]
         if here == there:
-            d.say("say", f"{name} and {other} share a space: the exchange changes nothing")
+            d.say("say", m("{player} and {other} share a space: the exchange changes nothing", player=name,
+                           other=other))
             return
-        d.say("say", f"{name} and {other} change places")
+        d.say("say", m("{player} and {other} change places", player=name, other=other))
         for who, to in ((name, there), (other, here)):
-            d.say("move", f"Move {who}'s token to {self.board.by_id[to].name}", player=who, to=to, swap=True)
+            d.say("move", m("Move {player}'s token to {space}", player=who, space=to), player=who, to=to, swap=True)
         self.place(d, name, there)
         self.place(d, other, here)

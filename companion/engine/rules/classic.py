@@ -17,8 +17,9 @@ from typing import Any, ClassVar
 from companion.errors import BoardError
 
 from ..board import KindRule, Space
-from ..core import Ruleset, flag, known_keys, money, names_of, reject, whole
+from ..core import Ruleset, flag, known_keys, reject, rent_for, steps_message, whole
 from ..draft import Draft
+from ..messages import Message, m, mp
 from ..rng import shuffled
 from .debt import Debts
 from .estate import RealEstate, interest
@@ -157,7 +158,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         s = d.state
         s.update(dice=None, doubles=0, again=False, auction=None, trade=None)
         for name in d.names():
-            self.transfer(d, "bank", name, s["options"]["start_cash"], "to start")
+            self.transfer(d, "bank", name, s["options"]["start_cash"], m("to start"))
         self.seed_free_parking(d)
         self.deal_hands(d, setup.get("deal"))
         first = d.names()[0]
@@ -177,20 +178,20 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         for name, given in (start.get("players") or {}).items():
             p = d.player(name)
             if not isinstance(given, Mapping):
-                raise reject(f"setup.start.players.{name} must be an object")
+                raise reject("setup.start.players.{player} must be an object", player=name)
             known_keys(given, {"cash", "space", "cards", "in_jail"}, f"setup.start.players.{name}")
             if "cash" in given:
-                cash = whole(given["cash"], f"{name}'s cash")
+                cash = whole(given["cash"], m("{player}'s cash", player=name))
                 self.transfer(d, "bank", name, cash - p["cash"]) if cash > p["cash"] else \
                     self.transfer(d, name, "bank", p["cash"] - cash)
             if "space" in given:
                 if given["space"] not in self.board.by_id:
-                    raise reject(f"setup.start: unknown space {given['space']!r} for {name}")
+                    raise reject("setup.start: unknown space {value} for {player}", value=given["space"], player=name)
                 p["space"] = given["space"]
             for card in given.get("cards", []):
                 self.take_from_deck(d, card)
                 d.give_card(name, card)
-            p["in_jail"] = flag(given.get("in_jail", False), f"setup.start.players.{name}.in_jail")
+            p["in_jail"] = flag(given.get("in_jail", False), m("setup.start.players.{player}.in_jail", player=name))
             if p["in_jail"]:
                 p["space"] = self.jail
         given_spaces = start.get("spaces") or {}
@@ -198,7 +199,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             raise reject("setup.start.spaces must map space ids to deeds")
         for space_id, given in given_spaces.items():  # owners first: buildings need whole groups
             if space_id not in d.state["spaces"] or not isinstance(given, Mapping):
-                raise reject(f"setup.start.spaces: {space_id!r} is not an ownable space")
+                raise reject("setup.start.spaces: {value} is not an ownable space", value=space_id)
             if given.get("owner") is not None:
                 d.player(given["owner"])
             d.space(space_id)["owner"] = given.get("owner")
@@ -206,29 +207,30 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             self.start_space(d, space_id, given)
         for pool, amount in (start.get("pools") or {}).items():
             if pool not in s["pools"]:
-                raise reject(f"setup.start: unknown pool {pool!r}")
-            amount = whole(amount, f"pool {pool}")  # what the pool holds (a seeded one already holds its seed)
+                raise reject("setup.start: unknown pool {value}", value=pool)
+            amount = whole(amount, m("pool {name}", name=pool))  # what the pool holds (a seeded one already holds its seed)
             self.transfer(d, "bank", pool, amount - s["pools"][pool]) if amount > s["pools"][pool] else \
                 self.transfer(d, pool, "bank", s["pools"][pool] - amount)
         d.events.clear()
-        d.say("setup", "The game continues from the position given")
+        d.say("setup", m("The game continues from the position given"))
         turn = start.get("turn", d.names()[0])
         if not d.has_player(turn):
-            raise reject(f"setup.start.turn: there is no player called {turn!r}")
+            raise reject("setup.start.turn: there is no player called {value}", value=turn)
         return str(turn)
 
     def start_space(self, d: Draft, space_id: str, given: Any) -> None:
         rec = d.space(space_id)
         owner = given.get("owner")
-        houses = whole(given.get("houses", 0), f"houses on {space_id}", maximum=self.hotel_after(d))
+        houses = whole(given.get("houses", 0), m("houses on {name}", name=space_id), maximum=self.hotel_after(d))
         known_keys(given, {"owner", "houses", "hotel", "mortgaged"}, f"setup.start.spaces.{space_id}")
-        hotel = flag(given.get("hotel", False), f"setup.start.spaces.{space_id}.hotel")
+        hotel = flag(given.get("hotel", False), m("setup.start.spaces.{name}.hotel", name=space_id))
         space = self.board.by_id[space_id]
         if (houses or hotel) and (space.kind != "street" or owner is None or not self.owns_group(d, owner, space)):
-            raise reject(f"setup.start.spaces.{space_id}: buildings need the whole group in one hand")
+            raise reject("setup.start.spaces.{name}: buildings need the whole group in one hand", name=space_id)
         if hotel and houses:
-            raise reject(f"setup.start.spaces.{space_id}: a hotel replaces the {self.houses_words(d)}")
-        mortgaged = flag(given.get("mortgaged", False), f"setup.start.spaces.{space_id}.mortgaged")
+            raise reject("setup.start.spaces.{name}: a hotel replaces the {what}", name=space_id,
+                         what=self.houses_words(d))
+        mortgaged = flag(given.get("mortgaged", False), m("setup.start.spaces.{name}.mortgaged", name=space_id))
         rec.update(owner=owner, houses=houses, hotel=hotel, mortgaged=mortgaged)
         bank = d.state["bank"]
         bank["houses"] -= houses
@@ -242,17 +244,18 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         names = d.names()
         deeds = shuffled([s.id for s in self.board.ownable()], d.state["seed"], "deal:deeds")
         if each * len(names) > len(deeds):
-            raise reject(f"option deal_deeds: {each} deeds each for {len(names)} players is more than the "
-                         f"{len(deeds)} deeds there are")
-        d.say("say", f"The bank shuffles the title deeds and deals {each} to each player")
+            raise reject("option deal_deeds: {n} deeds each for {count} players is more than the {total} deeds there "
+                         "are", n=each, count=len(names), total=len(deeds))
+        d.say("say", m("The bank shuffles the title deeds and deals {n} to each player", n=each))
         for k, space_id in enumerate(deeds[:each * len(names)]):
             name, space = names[k % len(names)], self.board.by_id[space_id]
             if d.player(name)["cash"] < (space.price or 0):
-                raise reject(f"option deal_deeds: {name} cannot pay {money(space.price or 0)} for {space.name} "
-                             "with the cash they start with")
-            self.transfer(d, name, "bank", space.price or 0, f"for {space.name}")
+                raise reject("option deal_deeds: {player} cannot pay {price} for {space} with the cash they start "
+                             "with", player=name, price=space.price or 0, space=space.id)
+            self.transfer(d, name, "bank", space.price or 0, m("for {space}", space=space.id))
             self.give_space(d, name, space.id)
-            d.say("deed", f"Give {name} the deed of {space.name}", player=name, space=space.id)
+            d.say("deed", m("Give {player} the deed of {space}", player=name, space=space.id), player=name,
+                  space=space.id)
 
     # ================================================================== turns
     def task_turn(self, d: Draft, name: str) -> None:
@@ -261,21 +264,22 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         s["again"] = False
         if d.player(name)["in_jail"]:
             fine = s["options"]["jail_fine"]
-            d.ask(name, "roll", f"{name} is in jail: roll for doubles, pay {money(fine)} or use a card",
-                  [], purpose="jail", dice=2)
+            d.ask(name, "roll", m("{player} is in jail: roll for doubles, pay {fine} or use a card", player=name,
+                                  fine=fine), [], purpose="jail", dice=2)
         else:
-            d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
+            d.ask(name, "roll", m("{player}, roll the dice", player=name), [], purpose="turn", dice=2)
 
     def roll_turn(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         s, name = d.state, prompt["player"]
         a, b = dice[0], dice[1]
         s["dice"] = dice
         double = a == b
-        d.say("roll", f"{name} rolls {a} and {b}" + (" (doubles)" if double else ""), player=name, dice=dice)
+        d.say("roll", m("{player} rolls {a} and {b} (doubles)" if double else "{player} rolls {a} and {b}",
+                        player=name, a=a, b=b), player=name, dice=dice)
         if double:
             s["doubles"] += 1
             if s["doubles"] == 3:
-                d.say("say", f"Third doubles: {name} goes to jail")
+                d.say("say", m("Third doubles: {player} goes to jail", player=name))
                 d.push(["go-to-jail", name], ["end-roll", name])
                 return
         s["again"] = double
@@ -286,18 +290,19 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         s["dice"] = dice
         total = dice[0] + dice[1]
         p = d.player(name)
-        d.say("roll", f"{name} rolls {dice[0]} and {dice[1]} in jail", player=name, dice=dice)
+        d.say("roll", m("{player} rolls {a} and {b} in jail", player=name, a=dice[0], b=dice[1]), player=name,
+              dice=dice)
         if dice[0] == dice[1]:
-            d.say("say", f"Doubles: {name} leaves jail")
+            d.say("say", m("Doubles: {player} leaves jail", player=name))
             self.release(d, name)
             d.push(self.throw_move(d, name, total), ["end-roll", name])
         elif p["jail_turns"] >= 2:
-            d.say("say", f"Third try failed: {name} pays the fine and leaves jail")
-            d.push(["pay", name, self.tax_account(d, "jail-fine"), s["options"]["jail_fine"], "as the jail fine"],
+            d.say("say", m("Third try failed: {player} pays the fine and leaves jail", player=name))
+            d.push(["pay", name, self.tax_account(d, "jail-fine"), s["options"]["jail_fine"], m("as the jail fine")],
                    ["release", name], self.throw_move(d, name, total), ["end-roll", name])
         else:
             p["jail_turns"] += 1
-            d.say("say", f"{name} stays in jail")
+            d.say("say", m("{player} stays in jail", player=name))
             d.push(["end-roll", name])
 
     def throw_move(self, d: Draft, name: str, total: int) -> list[Any]:
@@ -317,7 +322,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         p = d.player(name)
         if s["again"] and not p["in_jail"] and not p["bankrupt"]:
             s["again"] = False
-            d.ask(name, "roll", f"Doubles: {name}, roll again", [], purpose="turn", dice=2)
+            d.ask(name, "roll", m("Doubles: {player}, roll again", player=name), [], purpose="turn", dice=2)
         else:
             self.task_next_turn(d)  # at once: what a queued "next-turn" would do as the very next task
 
@@ -325,7 +330,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         p = d.player(name)
         p["space"], p["in_jail"], p["jail_turns"] = self.jail, True, 0
         d.state["again"] = False
-        d.say("move", f"Move {name}'s token to {self.board.by_id[self.jail].name}: {name} is in jail",
+        d.say("move", m("Move {player}'s token to {space}: {player} is in jail", player=name, space=self.jail),
               player=name, to=self.jail, jail=True)
 
     # ================================================================== movement
@@ -369,9 +374,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             self.task_land(d, name, dict(ctx))
             return
         target = self.board.by_id[path[-1]]
-        d.tell("move", self.move_text, name, route, forward, player=name, to=target.id,
-               steps=len(path) if forward else -len(path),
-               switches=[list(sw) for sw in route.switches] if route.switches else [])
+        d.say("move", self.move_message(name, route, forward), player=name, to=target.id,
+              steps=len(path) if forward else -len(path),
+              switches=[list(sw) for sw in route.switches] if route.switches else [])
         p["space"] = target.id
         if forward and route.salary and not self.salary_spaces.isdisjoint(path):
             for space_id in path:
@@ -379,23 +384,27 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
                     self.pay_salary(d, name, space_id, landed=space_id == target.id)
         self.task_land(d, name, dict(ctx))  # at once: nothing can come between a move and its landing
 
-    def move_text(self, name: str, route: Route, forward: bool) -> str:
+    def move_message(self, name: str, route: Route, forward: bool) -> Message:
         """What the table is told to do with the token."""
-        n = len(route.spaces)
+        n, to = len(route.spaces), route.spaces[-1]
         if route.direct:
-            return f"Move {name}'s token to {self.board.by_id[route.spaces[-1]].name}"
-        return (f"Move {name}'s token {n} {'space' if n == 1 else 'spaces'} {'forward' if forward else 'back'} "
-                f"to {self.board.by_id[route.spaces[-1]].name}")
+            return m("Move {player}'s token to {space}", player=name, space=to)
+        return steps_message(name, n, forward, to)
 
     def pay_salary(self, d: Draft, name: str, space_id: str, *, landed: bool) -> None:
         d.player(name)["laps"] += 1
-        how = "landing on" if landed else "passing"
         options, space = d.state["options"], self.board.by_id[space_id]
-        where = space.name if space.name == "GO" else f"the {space.name} space"  # "passing GO", "passing the PASS space"
+        go = space.name == "GO"  # "passing GO", "passing the PASS space"
         if landed and options["go_landing_bonus"] and space.kind == "go":
-            self.transfer(d, "bank", name, 2 * options["salary"], f"double salary for landing on {where}")
+            self.transfer(d, "bank", name, 2 * options["salary"],
+                          m("double salary for landing on {space}" if go else
+                            "double salary for landing on the {space} space", space=space_id))
             return
-        self.transfer(d, "bank", name, options["salary"], f"salary for {how} {where}")
+        if landed:
+            why = m("salary for landing on {space}" if go else "salary for landing on the {space} space", space=space_id)
+        else:
+            why = m("salary for passing {space}" if go else "salary for passing the {space} space", space=space_id)
+        self.transfer(d, "bank", name, options["salary"], why)
 
     # ================================================================== landing
     def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
@@ -411,16 +420,16 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         if pool is None:
             return  # the book: nothing happens on Free Parking
         if not pool:
-            d.say("say", f"{space.name} is empty: {name} takes nothing", player=name)
+            d.say("say", m("{space} is empty: {player} takes nothing", space=space.id, player=name), player=name)
             return
-        self.transfer(d, FREE_PARKING, name, pool, "(the whole pool)")
+        self.transfer(d, FREE_PARKING, name, pool, m("(the whole pool)"))
         self.seed_free_parking(d)
 
     def seed_free_parking(self, d: Draft) -> None:
         """With ``free_parking = "fees-and-seed"``: the bank puts the seed into the (empty) pool."""
         options = d.state["options"]
         if options["free_parking"] == "fees-and-seed":
-            self.transfer(d, "bank", FREE_PARKING, options["free_parking_seed"], "as its seed")
+            self.transfer(d, "bank", FREE_PARKING, options["free_parking_seed"], m("as its seed"))
 
     def land_go_to_jail(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.push(["go-to-jail", name])
@@ -432,10 +441,11 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         options = d.state["options"]
         if space.data["tax"] == "income":
             flat, pct = options["income_tax_flat"], options["income_tax_percent"]
-            d.ask(name, "income-tax", f"Income tax: {name}, pay {money(flat)} or {pct}% of your total worth?",
-                  ["flat", "percent"], space=space.id)
+            d.ask(name, "income-tax", m("Income tax: {player}, pay {amount} or {percent}% of your total worth?",
+                                        player=name, amount=flat, percent=pct), ["flat", "percent"], space=space.id)
         else:
-            d.push(["pay", name, self.tax_account(d, "luxury-tax"), options["luxury_tax"], f"for {space.name}"])
+            d.push(["pay", name, self.tax_account(d, "luxury-tax"), options["luxury_tax"],
+                    m("for {space}", space=space.id)])
 
     def answer_income_tax(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, options = prompt["player"], d.state["options"]
@@ -444,37 +454,39 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         else:
             worth = self.worth(d, name)
             amount = worth * options["income_tax_percent"] // 100
-            d.say("say", f"{name}'s total worth is {money(worth)}: {options['income_tax_percent']}% is {money(amount)}")
-        d.push(["pay", name, self.tax_account(d, "income-tax"), amount, "income tax"])
+            d.say("say", m("{player}'s total worth is {worth}: {percent}% is {amount}", player=name, worth=worth,
+                           percent=options["income_tax_percent"], amount=amount))
+        d.push(["pay", name, self.tax_account(d, "income-tax"), amount, m("income tax")])
 
     def land_property(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         rec = d.read_space(space.id)
         owner = rec["owner"]
         if owner is None:
             if not self.may_buy(d, name):
-                self.deed_declined(d, space, f"{name} has not passed GO yet and may not buy {space.name}")
+                self.deed_declined(d, space, m("{player} has not passed GO yet and may not buy {space}", player=name,
+                                               space=space.id))
                 return
-            d.ask(name, "buy", f"Buy {space.name} for {money(space.price or 0)}?", ["yes", "no"],
+            d.ask(name, "buy", m("Buy {space} for {price}?", space=space.id, price=space.price or 0), ["yes", "no"],
                   space=space.id, price=space.price)
         elif owner == name:
-            d.say("say", f"{name} owns {space.name}")
+            d.say("say", m("{player} owns {space}", player=name, space=space.id))
         elif rec["mortgaged"]:
-            d.say("say", f"{space.name} is mortgaged: no rent")
+            d.say("say", m("{space} is mortgaged: no rent", space=space.id))
         elif not d.state["options"]["rent_in_jail"] and d.player(owner)["in_jail"]:
-            d.say("say", f"{owner} is in jail: no rent for {space.name}")
+            d.say("say", m("{owner} is in jail: no rent for {space}", owner=owner, space=space.id))
         elif space.kind == "utility" and (ctx.get("dice") is None or ctx.get("dice_multiplier")):
             times = ctx.get("dice_multiplier") or space.rent[self.count_owned(d, owner, space) - 1]
-            d.ask(name, "roll", f"{name}, throw the dice: you pay {owner} {times} times the throw", [],
+            d.ask(name, "roll", m("{player}, throw the dice: you pay {owner} {times} times the throw", player=name,
+                                  owner=owner, times=times), [],
                   purpose="utility", dice=2, space=space.id, owner=owner, multiplier=times)
         else:
             rent = self.rent(d, space, owner, ctx)
-            d.push(["pay", name, owner, rent, f"rent for {space.name}"])
+            d.push(["pay", name, owner, rent, rent_for(space.id)])
 
     def roll_utility(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         name, total = prompt["player"], sum(dice)
-        d.say("roll", f"{name} throws {total}", player=name, dice=dice)
-        space = self.board.by_id[prompt["space"]]
-        d.push(["pay", name, prompt["owner"], total * prompt["multiplier"], f"rent for {space.name}"])
+        d.say("roll", m("{player} throws {total}", player=name, total=total), player=name, dice=dice)
+        d.push(["pay", name, prompt["owner"], total * prompt["multiplier"], rent_for(prompt["space"])])
 
     def rent(self, d: Draft, space: Space, owner: str, ctx: Mapping[str, Any]) -> int:
         """Rent due on an owned, unmortgaged property."""
@@ -493,26 +505,26 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def answer_buy(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name, space = prompt["player"], self.board.by_id[prompt["space"]]
         if value == "no":
-            self.deed_declined(d, space, f"{name} does not buy {space.name}")
+            self.deed_declined(d, space, m("{player} does not buy {space}", player=name, space=space.id))
             return
         price = space.price or 0
         if d.player(name)["cash"] < price:
-            raise reject(f"{name} has {money(d.player(name)['cash'])} and {space.name} costs {money(price)}: "
-                         "sell or mortgage first, or answer no")
-        self.transfer(d, name, "bank", price, f"for {space.name}")
+            raise reject("{player} has {cash} and {space} costs {price}: sell or mortgage first, or answer no",
+                         player=name, cash=d.player(name)["cash"], space=space.id, price=price)
+        self.transfer(d, name, "bank", price, m("for {space}", space=space.id))
         self.give_space(d, name, space.id)
-        d.say("deed", f"Give {name} the deed of {space.name}", player=name, space=space.id)
+        d.say("deed", m("Give {player} the deed of {space}", player=name, space=space.id), player=name, space=space.id)
 
     def give_space(self, d: Draft, name: str, space_id: str) -> None:
         d.space(space_id)["owner"] = name
 
-    def deed_declined(self, d: Draft, space: Space, why: str) -> None:
+    def deed_declined(self, d: Draft, space: Space, why: Message) -> None:
         """A deed its lander does not (or may not) buy: auctioned, or (option ``auctions`` false) left with the bank."""
         if d.state["options"]["auctions"]:
-            d.say("say", f"{why}: it is auctioned")
+            d.say("say", m("{why}: it is auctioned", why=why))
             d.push(["auction", space.id])
         else:
-            d.say("say", f"{why}: it stays with the bank (no auctions)")
+            d.say("say", m("{why}: it stays with the bank (no auctions)", why=why))
 
     def may_buy(self, d: Draft, name: str) -> bool:
         """Whether ``name`` may buy a deed or bid for one (option ``buy_after_first_lap``: not before passing GO)."""
@@ -522,26 +534,25 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def task_draw(self, d: Draft, name: str, deck_name: str) -> None:
         card_id = self.draw(d, deck_name)
         if card_id is None:
-            d.say("say", f"The {deck_name} deck is empty")
+            d.say("say", m("The {pile} deck is empty", pile=deck_name))
             return
         card = self.board.cards[card_id]
-        d.say("card", f"{name} draws {self.deck_title(deck_name)}: {card.text}", player=name, card=card_id,
-              deck=deck_name)
+        d.say("card", m("{player} draws {deck}: {printed}", player=name, deck=deck_name, printed=card_id), player=name,
+              card=card_id, deck=deck_name)
         if card.kept:
             d.give_card(name, card_id)
         else:
             self.to_bottom(d, card_id)
         self.effect_handlers[card.do](d, name, card.params)
 
-    @staticmethod
-    def deck_title(deck_name: str) -> str:
-        return {"chest": "Community Chest", "chance": "Chance"}.get(deck_name, deck_name.replace("-", " ").title())
+    def deck_title(self, deck_name: str) -> str:
+        return self.deck_name(deck_name)
 
     def effect_pay(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        d.push(["pay", name, self.tax_account(d, "card"), params["amount"], "for the card"])
+        d.push(["pay", name, self.tax_account(d, "card"), params["amount"], m("for the card")])
 
     def effect_collect(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        self.transfer(d, "bank", name, params["amount"], "for the card")
+        self.transfer(d, "bank", name, params["amount"], m("for the card"))
 
     def effect_advance(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         d.push(["advance", name, params["to"], {}])
@@ -561,7 +572,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         d.push(["go-to-jail", name])
 
     def effect_keep(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        d.say("say", f"{name} keeps the card")
+        d.say("say", m("{player} keeps the card", player=name))
 
     def effect_repairs(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         houses = hotels = 0
@@ -570,48 +581,48 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             houses += rec["houses"]
             hotels += int(rec["hotel"])
         amount = houses * params["house"] + hotels * params["hotel"]
-        d.say("say", f"{name} has {houses} houses and {hotels} hotels")
-        d.push(["pay", name, self.tax_account(d, "card"), amount, "for repairs"])
+        d.say("say", m("{player} has {houses} houses and {hotels} hotels", player=name, houses=houses, hotels=hotels))
+        d.push(["pay", name, self.tax_account(d, "card"), amount, m("for repairs")])
 
     def effect_move(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
         d.push(["move", name, params["steps"], {}])
 
     def effect_pay_each(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        d.push(*(["pay", name, other, params["amount"], "for the card"] for other in d.solvent() if other != name))
+        d.push(*(["pay", name, other, params["amount"], m("for the card")] for other in d.solvent() if other != name))
 
     def effect_collect_each(self, d: Draft, name: str, params: Mapping[str, Any]) -> None:
-        d.push(*(["pay", other, name, params["amount"], "for the card"] for other in d.solvent() if other != name))
+        d.push(*(["pay", other, name, params["amount"], m("for the card")] for other in d.solvent() if other != name))
 
     def verb_use_card(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         card = act.get("card")
         if not isinstance(card, str) or card not in d.player(name)["cards"]:
-            raise reject(f"{name} does not hold the card {card!r}")
+            raise reject("{player} does not hold the card {value}", player=name, value=card)
         use = self.board.cards[card].params.get("use")
         handler = self.card_uses.get(use) if isinstance(use, str) else None
         if handler is None:
-            raise reject(f"{card} is not played that way")
+            raise reject("{ident} is not played that way", ident=card)
         handler(d, name, card)
 
     def use_jail_card(self, d: Draft, name: str, card: str) -> None:
         self.require_prompt(d, "roll", name)
         if d.state["prompt"].get("purpose") != "jail":
-            raise reject(f"{name} is not waiting to roll in jail")
+            raise reject("{player} is not waiting to roll in jail", player=name)
         d.take_card(name, card)
         self.to_bottom(d, card)
         self.release(d, name)
-        d.say("say", f"{name} uses {card} and leaves jail")
-        d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
+        d.say("say", m("{player} uses {ident} and leaves jail", player=name, ident=card))
+        d.ask(name, "roll", m("{player}, roll the dice", player=name), [], purpose="turn", dice=2)
 
     def verb_pay_fine(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         self.require_prompt(d, "roll", name)
         if d.state["prompt"].get("purpose") != "jail":
-            raise reject(f"{name} is not waiting to roll in jail")
+            raise reject("{player} is not waiting to roll in jail", player=name)
         fine = d.state["options"]["jail_fine"]
         if d.player(name)["cash"] < fine:
-            raise reject(f"{name} has {money(d.player(name)['cash'])}: the fine is {money(fine)}")
-        self.transfer(d, name, self.tax_account(d, "jail-fine"), fine, "as the jail fine")
+            raise reject("{player} has {cash}: the fine is {fine}", player=name, cash=d.player(name)["cash"], fine=fine)
+        self.transfer(d, name, self.tax_account(d, "jail-fine"), fine, m("as the jail fine"))
         self.release(d, name)
-        d.ask(name, "roll", f"{name}, roll the dice", [], purpose="turn", dice=2)
+        d.ask(name, "roll", m("{player}, roll the dice", player=name), [], purpose="turn", dice=2)
 
     # ================================================================== money owed
     def tax_account(self, d: Draft, reason: str) -> str:
@@ -626,7 +637,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         """Where a tax, fine or card payment goes by the ruleset's own rules (the bank; addon's tax pool)."""
         return "bank"
 
-    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: Message | str) -> None:
         """A payment the debtor cannot make now; when the debtor is the last player left in the game (the interest on
         mortgaged deeds received from the last rival's bankruptcy), it is not asked for: the last solvent player
         has won (RULES §1), and going bankrupt over it would leave the game with no player and no winner."""
@@ -655,8 +666,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         p = d.player(name)
         owned = self.owned(d, name)
         bank = s["bank"]
-        d.say("bankrupt", f"{name} is bankrupt" + (f": everything goes to {creditor}" if to_player else
-              ": property returns to the bank"), player=name, creditor=creditor)
+        d.say("bankrupt", m("{player} is bankrupt: everything goes to {creditor}", player=name, creditor=creditor)
+              if to_player else m("{player} is bankrupt: property returns to the bank", player=name), player=name,
+              creditor=creditor)
         self.tell_hand_over(d, name, creditor if to_player else None, owned)  # what the table does, item by item
         for sid in owned:  # buildings go back to the bank, sold at half price to a player creditor
             rec = d.space(sid)
@@ -666,9 +678,9 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
                 bank["hotels"] += int(rec["hotel"])
                 if to_player:
                     self.transfer(d, "bank", name, level * (self.board.by_id[sid].house or 0) // 2,
-                                  f"for the buildings on {self.board.by_id[sid].name}")
+                                  m("for the buildings on {space}", space=sid))
                 rec["houses"], rec["hotel"] = 0, False
-        self.transfer(d, name, creditor, p["cash"], "(everything left)")
+        self.transfer(d, name, creditor, p["cash"], m("(everything left)"))
         later: list[list[Any]] = []
         for sid in owned:
             rec = d.space(sid)
@@ -676,7 +688,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
                 rec["owner"] = creditor
                 if rec["mortgaged"]:
                     later.append(["pay", creditor, "bank", interest(self.board.by_id[sid].mortgage or 0),
-                                  f"interest on mortgaged {self.board.by_id[sid].name}"])
+                                  m("interest on mortgaged {space}", space=sid)])
             else:
                 rec["owner"], rec["mortgaged"] = None, False
                 if s["options"]["auctions"]:
@@ -687,11 +699,14 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             else:
                 self.to_bottom(d, card)
         p.update(cards=[], bankrupt=True, in_jail=False, cash=0)
-        d.say("hand-over", f"Take {name}'s token off the board", player=name)
+        d.say("hand-over", m("Take {player}'s token off the board", player=name), player=name)
         self.forget_player(d, name)
         was_turn = s["turn"]["player"] == name
         if was_turn:
-            s["queue"] = []
+            # Another player's debt keeps its payment, first on the queue: resume() sends it where a payment to a
+            # player who left the game goes. The rest of the turn goes with its player.
+            owed = prompt is not None and prompt["kind"] == "debt" and prompt["player"] != name
+            s["queue"] = s["queue"][:1] if owed else []
         else:
             s["queue"] = [t for t in s["queue"] if not for_player(t, name)]
         if prompt is not None and prompt.get("player") == name:
@@ -700,7 +715,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
             later = [task for task in later if task[0] != "auction"]
         later.append(["check-end"])
         if was_turn:
-            s["queue"] = [*later, ["next-turn"]]
+            s["queue"] = [*s["queue"], *later, ["next-turn"]]
         elif s["prompt"] is not None:
             self.interrupt(d, *later)
         else:
@@ -710,23 +725,25 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         """A bankruptcy's hand-overs, each a sentence the OLED, the voice and the page tell ("hand-over" events,
         before the payments they bring): the buildings back to the bank, the deeds and the kept cards to the
         creditor (``None``: the bank), all told before the money and the token."""
-        spaces = [self.board.by_id[sid] for sid in owned]
-        built = [sp.name for sp in spaces if self.level(d.space(sp.id))]
+        built = [sid for sid in owned if self.level(d.space(sid))]
         if built:
-            d.say("hand-over", f"Put the buildings on {names_of(built)} back in the bank", player=name,
-                  spaces=[sp.id for sp in spaces if sp.name in built])
-        if spaces:
-            deeds = names_of(sp.name + (" (mortgaged)" if d.space(sp.id)["mortgaged"] else "") for sp in spaces)
-            taker = creditor or "the bank"
-            d.say("hand-over", f"Give {taker} {name}'s deed{'s' if len(spaces) > 1 else ''} of {deeds}", player=name,
+            d.say("hand-over", m("Put the buildings on {spaces} back in the bank", spaces=built), player=name,
+                  spaces=built)
+        if owned:
+            deeds = [m("{space} (mortgaged)" if d.space(sid)["mortgaged"] else "{space}", space=sid) for sid in owned]
+            d.say("hand-over", mp("Give {taker} {player}'s deed of {items}", "Give {taker} {player}'s deeds of {items}",
+                                  len(owned), taker=creditor or "bank", player=name, items=deeds), player=name,
                   to=creditor or "bank", spaces=owned)
         cards = d.player(name)["cards"]
         if cards:
-            held = names_of(dict.fromkeys(self.card_name(c) for c in cards))
-            plural = "s" if len(cards) > 1 else ""
-            text = f"Give {creditor} {name}'s {held} card{plural}" if creditor else \
-                f"Put {name}'s {held} card{plural} back under {'their decks' if plural else 'its deck'}"
-            d.say("hand-over", text, player=name, to=creditor or "bank", cards=list(cards))
+            held: dict[str, str] = {}  # one card of each name, in the order held
+            for card in cards:
+                held.setdefault(self.card_name(card), card)
+            said = mp("Give {creditor} {player}'s {cards} card", "Give {creditor} {player}'s {cards} cards",
+                      len(cards), creditor=creditor, player=name, cards=list(held.values())) if creditor else \
+                mp("Put {player}'s {cards} card back under its deck", "Put {player}'s {cards} cards back under their decks",
+                   len(cards), player=name, cards=list(held.values()))
+            d.say("hand-over", said, player=name, to=creditor or "bank", cards=list(cards))
 
     def forget_player(self, d: Draft, name: str) -> None:
         """Take a bankrupt player out of a running auction or trade offer."""
@@ -742,25 +759,25 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         solvent = d.solvent()
         limit = s["options"].get("end_after_bankruptcies", 0)
         if len(solvent) == 1:
-            self.win(d, solvent[0], "the last solvent player")
+            self.win(d, solvent[0], m("the last solvent player"))
             return True
         if limit and len(d.names()) - len(solvent) >= limit:
             self.win_by_worth(d)
             return True
         return False
 
-    def win(self, d: Draft, name: str, why: str) -> None:
+    def win(self, d: Draft, name: str, why: Message) -> None:
         s = d.state
         s["winner"], s["prompt"], s["queue"] = name, None, []
         s["auction"] = s["trade"] = None
-        d.say("winner", f"{name} wins: {why}", player=name)
+        d.say("winner", m("{player} wins: {why}", player=name, why=why), player=name)
 
     def win_by_worth(self, d: Draft) -> None:
         worth = {n: self.worth(d, n) for n in d.solvent()}
         best = max(worth.values())
         winner = next(n for n in d.solvent() if worth[n] == best)
-        d.say("say", "Total worth: " + ", ".join(f"{n} {money(w)}" for n, w in worth.items()))
-        self.win(d, winner, f"the highest total worth, {money(best)}")
+        d.say("say", m("Total worth: {parts}", parts=[m("{player} {worth}", player=n, worth=w) for n, w in worth.items()]))
+        self.win(d, winner, m("the highest total worth, {worth}", worth=best))
 
     def host_end_game(self, d: Draft, act: Mapping[str, Any]) -> None:
         """The table's clock ran out (option ``end_at_minutes``) or the host ends the game."""
@@ -770,32 +787,36 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
     def task_auction(self, d: Draft, space_id: str) -> None:
         bidders = [name for name in d.solvent() if self.may_buy(d, name)]
         if not bidders:
-            d.say("say", f"Nobody may bid yet: {self.board.by_id[space_id].name} stays with the bank")
+            d.say("say", m("Nobody may bid yet: {space} stays with the bank", space=space_id))
             return
         self.open_auction(d, {"space": space_id}, bidders, minimum=1)
 
-    def lot_name(self, auction: Mapping[str, Any]) -> str:
+    def lot_name(self, auction: Mapping[str, Any]) -> Message:
+        if auction.get("building") == "hotel":
+            return m("a hotel (the bank's stock is short)")
         if "building" in auction:
-            return f"a {auction['building']} (the bank's stock is short)"
-        return self.board.by_id[auction["space"]].name
+            return m("a house (the bank's stock is short)")
+        return m("{space}", space=auction["space"])
 
     def task_award(self, d: Draft, name: str, lot: Mapping[str, Any]) -> None:
         if "building" in lot:
             self.place_bought_building(d, name, lot)
             return
         self.give_space(d, name, lot["space"])
-        d.say("deed", f"Give {name} the deed of {self.lot_name(lot)}", player=name, space=lot["space"])
+        d.say("deed", m("Give {player} the deed of {space}", player=name, space=lot["space"]), player=name,
+              space=lot["space"])
 
     # ================================================================== trades (the offer itself: Trades)
     def check_trade_space(self, d: Draft, holder: str, space_id: Any) -> None:
-        space = self.deed(d, holder, space_id, f"{holder} cannot trade {space_id}")
-        if space.group and any(self.level(d.read_space(m)) for m in self.board.groups[space.group]):
-            raise reject(f"{space.name} cannot change hands: its group has buildings")
+        space = self.deed(d, holder, space_id, m("{player} cannot trade {ident}", player=holder, ident=space_id))
+        if space.group and any(self.level(d.read_space(sid)) for sid in self.board.groups[space.group]):
+            raise reject("{space} cannot change hands: its group has buildings", space=space.id)
 
     def pass_space(self, d: Draft, giver: str, taker: str, space_id: str) -> list[list[Any]]:
         """The deed changes hands; a mortgaged one costs the taker 10% interest at once."""
         due = super().pass_space(d, giver, taker, space_id)
         space = self.board.by_id[space_id]
         if d.read_space(space_id)["mortgaged"]:
-            due.append(["pay", taker, "bank", interest(space.mortgage or 0), f"interest on mortgaged {space.name}"])
+            due.append(["pay", taker, "bank", interest(space.mortgage or 0),
+                        m("interest on mortgaged {space}", space=space_id)])
         return due

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..core import Ruleset, money, reject
+from ..core import Ruleset, reject
 from ..draft import Draft
+from ..messages import Message, m
 
 
 class Debts(Ruleset):
@@ -20,7 +21,7 @@ class Debts(Ruleset):
     #: Where a payment goes when its creditor has left the game.
     fallback_account: ClassVar[str] = "bank"
 
-    def task_pay(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+    def task_pay(self, d: Draft, debtor: str, creditor: str, amount: int, reason: Message | str) -> None:
         if amount <= 0 or d.player(debtor)["bankrupt"]:
             return
         if creditor not in ("bank", *d.state["pools"]) and d.player(creditor)["bankrupt"]:
@@ -30,25 +31,26 @@ class Debts(Ruleset):
             return
         self.short_of_cash(d, debtor, creditor, amount, reason)
 
-    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: Message | str) -> None:
         """The debtor cannot pay now: wait for the cash (the payment is retried first)."""
         cash = d.player(debtor)["cash"]
         d.push(["pay", debtor, creditor, amount, reason])
-        d.say("debt", f"{debtor} owes {self.account_name(creditor)} {money(amount)} and has {money(cash)}",
-              player=debtor, creditor=creditor, amount=amount)
+        d.say("debt", m("{player} owes {creditor} {amount} and has {cash}", player=debtor, creditor=creditor,
+                        amount=amount, cash=cash), player=debtor, creditor=creditor, amount=amount)
         d.ask(debtor, "debt", self.debt_text(d, debtor, creditor, amount, reason), self.debt_options(d, debtor),
               creditor=creditor, amount=amount)
 
-    def debt_text(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> str:
+    def debt_text(self, d: Draft, debtor: str, creditor: str, amount: int, reason: Message | str) -> Message:
         cash = d.player(debtor)["cash"]
-        return (f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason} and has {money(cash)}: "
-                f"{self.debt_advice(d, debtor, amount - cash)}")
+        return m("{player} owes {creditor} {amount} {reason} and has {cash}: {advice}", player=debtor,
+                 creditor=creditor, amount=amount, reason=reason, cash=cash,
+                 advice=self.debt_advice(d, debtor, amount - cash))
 
     def debt_options(self, d: Draft, debtor: str) -> list[str]:
         return ["bankrupt"]
 
-    def debt_advice(self, d: Draft, debtor: str, short: int) -> str:
-        return f"sell, mortgage or trade to raise {money(short)}, or go bankrupt"
+    def debt_advice(self, d: Draft, debtor: str, short: int) -> Message:
+        return m("sell, mortgage or trade to raise {short}, or go bankrupt", short=short)
 
     def drop_debt(self, d: Draft) -> None:
         """Forget the payment the ``debt`` prompt waits for (it is first on the queue)."""
@@ -70,13 +72,14 @@ class Debts(Ruleset):
         else:  # the cash and what is still lacking, as they are now (they were as when the debt arose)
             task = d.state["queue"][0]
             reason = task[4] if task[0] == "pay" else ""
-            d.state["prompt"] = {**prompt, "options": self.debt_options(d, debtor),
-                                 "text": self.debt_text(d, debtor, creditor, prompt["amount"], reason)}
+            d.reprompt(prompt, self.debt_text(d, debtor, creditor, prompt["amount"], reason),
+                       options=self.debt_options(d, debtor))
 
-    def check_spending(self, d: Draft, name: str, doing: str) -> None:
+    def check_spending(self, d: Draft, name: str, doing: Message) -> None:
         """A player who owes more than they hold raises money; they do not spend it or give it away."""
         prompt = d.state["prompt"]
         if prompt and prompt["kind"] == "debt" and prompt["player"] == name:
             short = prompt["amount"] - d.player(name)["cash"]
-            raise reject(f"{name} cannot {doing} while owing {self.account_name(prompt['creditor'])} "
-                         f"{money(prompt['amount'])}: {self.debt_advice(d, name, short)}")
+            raise reject("{player} cannot {doing} while owing {creditor} {amount}: {advice}", player=name,
+                         doing=doing, creditor=prompt["creditor"], amount=prompt["amount"],
+                         advice=self.debt_advice(d, name, short))

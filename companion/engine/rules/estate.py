@@ -12,19 +12,25 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..board import Space
-from ..core import Ruleset, money, names_of, reject
+from ..core import Ruleset, refusal, reject
 from ..draft import Draft, Event, State
+from ..messages import Message, m, mp, n_
 from .auction import Auctions
 
 
-def buildings_text(level: int) -> str:
+def buildings_text(level: int) -> Message:
     """A street's buildings in words: "no houses", "1 house", "3 houses", "a hotel"."""
     if level == 5:
-        return "a hotel"
-    return "no houses" if level == 0 else f"{level} house{'s' if level > 1 else ''}"
+        return m("a hotel")
+    return m("no houses") if level == 0 else mp("{count} house", "{count} houses", level)
 
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four")
+#: The houses a hotel replaces, in words, by their number (option ``houses_before_hotel``).
+#: The street groups of the bundled boards, said in the reader's language ("the light-blue group", "der Gruppe
+#: Hellblau"): colours and (addon's inner ring) cities are no printed text; a board's own group is said as its id.
+GROUPS = (n_("purple"), n_("light-blue"), n_("pink"), n_("orange"), n_("red"), n_("yellow"), n_("green"),
+          n_("dark-blue"), n_("boston"), n_("chicago"), n_("new-orleans"), n_("san-francisco"))
+HOUSES_WORDS = (m("no house"), m("one house"), m("two houses"), m("three houses"), m("four houses"))
 
 
 def interest(mortgage: int) -> int:
@@ -43,14 +49,14 @@ class RealEstate(Auctions, Ruleset):
 
     def owns_group(self, d: Draft, name: str, space: Space) -> bool:
         spaces = d.state["spaces"]
-        for m in self.board.groups[space.group or ""]:  # a loop, not all(<generator>): this runs on every rent
-            if spaces[m]["owner"] != name:
+        for sid in self.board.groups[space.group or ""]:  # a loop, not all(<generator>): this runs on every rent
+            if spaces[sid]["owner"] != name:
                 return False
         return True
 
     def count_owned(self, d: Draft, name: str, space: Space) -> int:
         spaces = d.state["spaces"]
-        return sum(1 for m in self.board.groups[space.group or ""] if spaces[m]["owner"] == name)
+        return sum(1 for sid in self.board.groups[space.group or ""] if spaces[sid]["owner"] == name)
 
     def undo_instructions(self, before: State, after: State) -> list[Event]:
         """Tokens (the core's), then the buildings and mortgages the undone input changed."""
@@ -59,17 +65,18 @@ class RealEstate(Auctions, Ruleset):
             old = before["spaces"].get(sid)
             if old is None or old is rec:
                 continue
-            name = self.board.by_id[sid].name
             if old.get("owner") != rec.get("owner"):
-                events.append({"kind": "deed", "space": sid, "undo": True, "player": rec.get("owner"),
-                               "text": f"Give {name}'s deed back to {rec['owner']}" if rec.get("owner")
-                               else f"Put {name}'s deed back in the bank"})
+                events.append(self.say_text(
+                    "deed", m("Give {space}'s deed back to {owner}", space=sid, owner=rec["owner"]) if rec.get("owner")
+                    else m("Put {space}'s deed back in the bank", space=sid), space=sid, undo=True,
+                    player=rec.get("owner")))
             if "houses" in rec and self.level(old) != self.level(rec):
-                events.append({"kind": "say", "space": sid, "undo": True,
-                               "text": f"Put {name} back to {buildings_text(self.level(rec))}"})
+                events.append(self.say_text("say", m("Put {space} back to {what}", space=sid,
+                                                     what=buildings_text(self.level(rec))), space=sid, undo=True))
             if old.get("mortgaged") != rec.get("mortgaged"):
-                side = "face down (mortgaged)" if rec["mortgaged"] else "face up"
-                events.append({"kind": "say", "space": sid, "undo": True, "text": f"Turn {name}'s deed {side} again"})
+                said = m("Turn {space}'s deed face down (mortgaged) again", space=sid) if rec["mortgaged"] else \
+                    m("Turn {space}'s deed face up again", space=sid)
+                events.append(self.say_text("say", said, space=sid, undo=True))
         return events
 
     @staticmethod
@@ -81,9 +88,9 @@ class RealEstate(Auctions, Ruleset):
         """Houses a street holds before its hotel (option ``houses_before_hotel``; the book: 4)."""
         return int(d.state["options"]["houses_before_hotel"])
 
-    def houses_words(self, d: Draft) -> str:
+    def houses_words(self, d: Draft) -> Message:
         """The houses a hotel replaces, in words: "four houses"."""
-        return f"{NUMBER_WORDS[self.hotel_after(d)]} house{'s' if self.hotel_after(d) > 1 else ''}"
+        return HOUSES_WORDS[self.hotel_after(d)]
 
     def buildings(self, d: Draft, rec: Mapping[str, Any]) -> int:
         """A street's buildings counted at a house's price each: its houses, or a hotel and the houses it replaced."""
@@ -100,51 +107,71 @@ class RealEstate(Auctions, Ruleset):
     # ================================================================== building
     def build_check(self, d: Draft, name: str, space_id: Any) -> tuple[Space, str]:
         """Why ``name`` may build on ``space_id`` (returns the space and "house"/"hotel"), or a rejection."""
-        space = self.street(space_id, f"{name} cannot build on {space_id}")
+        space = self.street(space_id, m("{player} cannot build on {ident}", player=name, ident=space_id))
         rec = d.read_space(space.id)
-        why = f"{name} cannot build on {space.name}"
+        why = m("{player} cannot build on {space}", player=name, space=space.id)
         if rec["owner"] != name:
-            raise reject(f"{why}: {name} does not own it")
+            raise reject("{why}: {player} does not own it", why=why, player=name)
         if not self.owns_group(d, name, space):
-            raise reject(f"{why}: {name} does not own the whole {space.group} group")
+            raise reject("{why}: {player} does not own the whole {group} group", why=why, player=name,
+                         group=space.group)
         group = self.board.groups[space.group or ""]
-        if any(d.read_space(m)["mortgaged"] for m in group):
-            raise reject(f"{why}: a street of the {space.group} group is mortgaged")
+        if any(d.read_space(sid)["mortgaged"] for sid in group):
+            raise reject("{why}: a street of the {group} group is mortgaged", why=why, group=space.group)
         level = self.level(rec)
         if level == 5:
-            raise reject(f"{why}: it has a hotel already")
-        if d.state["options"]["even_build"] and level > min(self.level(d.read_space(m)) for m in group):
-            raise reject(f"{why}: build evenly, the other streets of the {space.group} group come first")
+            raise reject("{why}: it has a hotel already", why=why)
+        if d.state["options"]["even_build"] and level > min(self.level(d.read_space(sid)) for sid in group):
+            raise reject("{why}: build evenly, the other streets of the {group} group come first", why=why,
+                         group=space.group)
         kind = "hotel" if level == self.hotel_after(d) else "house"
         return space, kind
 
-    def street(self, space_id: Any, why: str) -> Space:
+    def street(self, space_id: Any, why: Message) -> Space:
         space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
         if space is None:
-            raise reject(f"{why}: there is no space {space_id!r}")
+            raise reject("{why}: there is no space {value}", why=why, value=space_id)
         if space.kind != "street":
-            raise reject(f"{why}: {space.name} is not a street")
+            raise reject("{why}: {space} is not a street", why=why, space=space.id)
         return space
 
     def verb_build(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        self.check_spending(d, name, "build")
+        self.check_spending(d, name, m("build"))
         space, kind = self.build_check(d, name, act.get("space"))
         stock = d.state["bank"][kind + "s"]
+        hotel = kind == "hotel"
         if stock < 1:
-            raise reject(f"{name} cannot build on {space.name}: the bank has no {kind}s left")
+            raise reject("{player} cannot build on {space}: the bank has no hotels left" if hotel else
+                         "{player} cannot build on {space}: the bank has no houses left", player=name, space=space.id)
         if d.player(name)["cash"] < (space.house or 0):
-            raise reject(f"{name} cannot build on {space.name}: a {kind} costs {money(space.house or 0)}")
+            raise reject("{player} cannot build on {space}: a hotel costs {price}" if hotel else
+                         "{player} cannot build on {space}: a house costs {price}", player=name, space=space.id,
+                         price=space.house or 0)
         # Only a stock smaller than the players in the game can be short (``builders`` walks every street).
         wanting = self.builders(d, kind) if stock < len(d.solvent()) else []
         if len(wanting) > stock and d.state["prompt"]:
             if d.state["prompt"]["kind"] == "auction":
-                raise reject(f"{name} cannot build on {space.name} during an auction: the bank's last "
-                             f"{kind}{'s' if stock > 1 else ''} must be auctioned among {names_of(wanting)} after it")
-            d.say("say", f"The bank has {stock} {kind}{'s' if stock > 1 else ''} left and "
-                  f"{names_of(wanting)} can build: it is auctioned")
+                if hotel:
+                    said = mp("{player} cannot build on {space} during an auction: the bank's last hotel must be "
+                              "auctioned among {players} after it", "{player} cannot build on {space} during an "
+                              "auction: the bank's last hotels must be auctioned among {players} after it", stock,
+                              player=name, space=space.id, players=wanting)
+                else:
+                    said = mp("{player} cannot build on {space} during an auction: the bank's last house must be "
+                              "auctioned among {players} after it", "{player} cannot build on {space} during an "
+                              "auction: the bank's last houses must be auctioned among {players} after it", stock,
+                              player=name, space=space.id, players=wanting)
+                raise refusal(said)
+            d.say("say", mp("The bank has {count} hotel left and {players} can build: it is auctioned",
+                            "The bank has {count} hotels left and {players} can build: it is auctioned", stock,
+                            players=wanting) if hotel else
+                  mp("The bank has {count} house left and {players} can build: it is auctioned",
+                     "The bank has {count} houses left and {players} can build: it is auctioned", stock,
+                     players=wanting))
             self.interrupt(d, ["building-auction", kind, space.id, name, wanting])
             return
-        self.transfer(d, name, "bank", space.house or 0, f"for a {kind} on {space.name}")
+        self.transfer(d, name, "bank", space.house or 0, m("for a hotel on {space}" if hotel else
+                                                           "for a house on {space}", space=space.id))
         self.place_building(d, space, kind)
 
     def task_building_auction(self, d: Draft, kind: str, space_id: str, requester: str, bidders: list[str]) -> None:
@@ -181,7 +208,9 @@ class RealEstate(Auctions, Ruleset):
         if not options:
             self.nowhere_to_place(d, name, kind, lot["bid"])
             return
-        d.ask(name, "place-building", f"{name}, where does the {kind} go?", options, building=kind, paid=lot["bid"])
+        d.ask(name, "place-building", m("{player}, where does the hotel go?" if kind == "hotel" else
+                                        "{player}, where does the house go?", player=name), options, building=kind,
+              paid=lot["bid"])
 
     def placements(self, d: Draft, name: str, kind: str) -> list[str]:
         """The streets where ``name`` may put a ``kind`` bought at the short-stock auction, now."""
@@ -190,9 +219,11 @@ class RealEstate(Auctions, Ruleset):
 
     def nowhere_to_place(self, d: Draft, name: str, kind: str, paid: int) -> None:
         """The building goes back to the bank, and so does the money paid for it."""
-        d.say("say", f"{name} has nowhere to put the {kind}: it stays with the bank")
+        hotel = kind == "hotel"
+        d.say("say", m("{player} has nowhere to put the hotel: it stays with the bank" if hotel else
+                       "{player} has nowhere to put the house: it stays with the bank", player=name))
         if not d.player(name)["bankrupt"]:
-            self.transfer(d, "bank", name, paid, f"back for the {kind}")
+            self.transfer(d, "bank", name, paid, m("back for the hotel" if hotel else "back for the house"))
 
     def _may_place(self, d: Draft, name: str, sid: str, kind: str) -> bool:
         try:
@@ -203,7 +234,8 @@ class RealEstate(Auctions, Ruleset):
     def answer_place_building(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         kind, name = prompt["building"], prompt["player"]
         if self.build_check(d, name, value)[1] != kind:  # the options are kept current by ``resume``
-            raise reject(f"{name} cannot put a {kind} on {self.board.by_id[value].name} now")
+            raise reject("{player} cannot put a hotel on {space} now" if kind == "hotel" else
+                         "{player} cannot put a house on {space} now", player=name, space=value)
         self.place_building(d, self.board.by_id[value], kind)
 
     def resume(self, d: Draft) -> None:
@@ -225,26 +257,29 @@ class RealEstate(Auctions, Ruleset):
             rec["houses"], rec["hotel"] = 0, True
             bank["houses"] += self.hotel_after(d)
             bank["hotels"] -= 1
-            d.say("build", f"Put a hotel on {space.name} and return its {self.houses_words(d)} to the bank",
-                  space=space.id, building="hotel")
+            d.say("build", m("Put a hotel on {space} and return its {what} to the bank", space=space.id,
+                             what=self.houses_words(d)), space=space.id, building="hotel")
         else:
             rec["houses"] += 1
             bank["houses"] -= 1
-            d.say("build", f"Put a house on {space.name} ({rec['houses']} now)", space=space.id, building="house")
+            d.say("build", m("Put a house on {space} ({n} now)", space=space.id, n=rec["houses"]), space=space.id,
+                  building="house")
 
     def verb_sell(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        space = self.street(act.get("space"), f"{name} cannot sell a building on {act.get('space')}")
+        space = self.street(act.get("space"), m("{player} cannot sell a building on {ident}", player=name,
+                                                ident=str(act.get("space"))))
         rec = d.read_space(space.id)
-        why = f"{name} cannot sell a building on {space.name}"
+        why = m("{player} cannot sell a building on {space}", player=name, space=space.id)
         if rec["owner"] != name:
-            raise reject(f"{why}: {name} does not own it")
+            raise reject("{why}: {player} does not own it", why=why, player=name)
         level = self.level(rec)
         if level == 0:
-            raise reject(f"{why}: there is none")
+            raise reject("{why}: there is none", why=why)
         group = self.board.groups[space.group or ""]
         even = d.state["options"]["even_build"]
-        if even and level < max(self.level(d.read_space(m)) for m in group):
-            raise reject(f"{why}: sell evenly, the other streets of the {space.group} group come first")
+        if even and level < max(self.level(d.read_space(sid)) for sid in group):
+            raise reject("{why}: sell evenly, the other streets of the {group} group come first", why=why,
+                         group=space.group)
         half = (space.house or 0) // 2
         bank = d.state["bank"]
         houses = self.hotel_after(d)
@@ -256,14 +291,15 @@ class RealEstate(Auctions, Ruleset):
             rec["hotel"], rec["houses"] = False, houses
             bank["hotels"] += 1
             bank["houses"] -= houses
-            text = f"Take the hotel off {space.name} and put {houses} house{'s' if houses > 1 else ''} there"
-            self.transfer(d, "bank", name, half, f"for the hotel on {space.name}")
+            said = mp("Take the hotel off {space} and put {count} house there",
+                      "Take the hotel off {space} and put {count} houses there", houses, space=space.id)
+            self.transfer(d, "bank", name, half, m("for the hotel on {space}", space=space.id))
         else:
             rec["houses"] -= 1
             bank["houses"] += 1
-            text = f"Take a house off {space.name}"
-            self.transfer(d, "bank", name, half, f"for a house on {space.name}")
-        d.say("build", text, space=space.id)
+            said = m("Take a house off {space}", space=space.id)
+            self.transfer(d, "bank", name, half, m("for a house on {space}", space=space.id))
+        d.say("build", said, space=space.id)
 
     def sell_group_down(self, d: Draft, name: str, space: Space, group: Sequence[str]) -> None:
         """A hotel sold while the bank has fewer than four houses cannot become four houses, and a street
@@ -273,43 +309,46 @@ class RealEstate(Auctions, Ruleset):
         with ``even_build`` false ``group`` is the sold street alone.)"""
         bank = d.state["bank"]
         most = self.hotel_after(d)
-        hotels = {m for m in group if d.read_space(m)["hotel"]}
-        before = {m: self.buildings(d, d.read_space(m)) for m in group}
-        caps = {m: min(level, most) for m, level in before.items()}  # never more houses than a street had
-        available = bank["houses"] + sum(level for m, level in before.items() if m not in hotels)
+        hotels = {sid for sid in group if d.read_space(sid)["hotel"]}
+        before = {sid: self.buildings(d, d.read_space(sid)) for sid in group}
+        caps = {sid: min(level, most) for sid, level in before.items()}  # never more houses than a street had
+        available = bank["houses"] + sum(level for sid, level in before.items() if sid not in hotels)
         low = next(n for n in range(most, -1, -1) if all(c >= n for c in caps.values()) and n * len(group) <= available)
         # The extra houses above the even level stay where houses already stand (fewer to move), the sold
         # street last.
-        order = sorted(group, key=lambda m: (m in hotels, m == space.id))
+        order = sorted(group, key=lambda sid: (sid in hotels, sid == space.id))
         extra = available - low * len(group)
         after = {}
-        for m in order:
-            after[m] = low + (1 if extra > 0 and caps[m] > low else 0)
-            extra -= after[m] - low
-        d.say("say", f"The bank has only {bank['houses']} houses: " + (
-            f"the {space.group} group comes down evenly" if len(group) > 1 else f"{space.name} comes down"))
-        for m in group:
-            rec, street = d.space(m), self.board.by_id[m]
-            if m in hotels:
-                d.say("build", f"Take the hotel off {street.name}" + (f" and put {after[m]} "
-                      f"{'house' if after[m] == 1 else 'houses'} there" if after[m] else ""), space=m)
+        for sid in order:
+            after[sid] = low + (1 if extra > 0 and caps[sid] > low else 0)
+            extra -= after[sid] - low
+        d.say("say", m("The bank has only {n} houses: the {group} group comes down evenly", n=bank["houses"],
+                       group=space.group) if len(group) > 1 else
+              m("The bank has only {n} houses: {space} comes down", n=bank["houses"], space=space.id))
+        for sid in group:
+            rec = d.space(sid)
+            if sid in hotels:
+                d.say("build", mp("Take the hotel off {space} and put {count} house there",
+                                  "Take the hotel off {space} and put {count} houses there", after[sid], space=sid)
+                      if after[sid] else m("Take the hotel off {space}", space=sid), space=sid)
                 bank["hotels"] += 1
-                bank["houses"] -= after[m]
-            elif after[m] < before[m]:
-                d.say("build", f"Take {before[m] - after[m]} {'house' if before[m] - after[m] == 1 else 'houses'} "
-                      f"off {street.name}", space=m)
-                bank["houses"] += before[m] - after[m]
-            rec["hotel"], rec["houses"] = False, after[m]
+                bank["houses"] -= after[sid]
+            elif after[sid] < before[sid]:
+                d.say("build", mp("Take {count} house off {space}", "Take {count} houses off {space}",
+                                  before[sid] - after[sid], space=sid), space=sid)
+                bank["houses"] += before[sid] - after[sid]
+            rec["hotel"], rec["houses"] = False, after[sid]
         sold = sum(before.values()) - sum(after.values())
-        self.transfer(d, "bank", name, sold * ((space.house or 0) // 2), f"for {sold} buildings of the {space.group} group")
+        self.transfer(d, "bank", name, sold * ((space.house or 0) // 2),
+                      m("for {n} buildings of the {group} group", n=sold, group=space.group))
 
     # ================================================================== mortgages
-    def deed(self, d: Draft, name: str, space_id: Any, why: str) -> Space:
+    def deed(self, d: Draft, name: str, space_id: Any, why: Message) -> Space:
         space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
         if space is None or not space.ownable:
-            raise reject(f"{why}: there is no property {space_id!r}")
+            raise reject("{why}: there is no property {value}", why=why, value=space_id)
         if d.read_space(space.id)["owner"] != name:
-            raise reject(f"{why}: {name} does not own {space.name}")
+            raise reject("{why}: {player} does not own {space}", why=why, player=name, space=space.id)
         return space
 
     def named(self, space_id: Any) -> str:
@@ -318,25 +357,25 @@ class RealEstate(Auctions, Ruleset):
         return space.name if space is not None else str(space_id)
 
     def verb_mortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        why = f"{name} cannot mortgage {self.named(act.get('space'))}"
+        why = m("{player} cannot mortgage {space}", player=name, space=act.get("space"))
         space = self.deed(d, name, act.get("space"), why)
         if d.read_space(space.id)["mortgaged"]:
-            raise reject(f"{why}: it is mortgaged already")
-        if space.kind == "street" and any(self.level(d.read_space(m)) for m in self.board.groups[space.group or ""]):
-            raise reject(f"{why}: sell the buildings of the {space.group} group first")
+            raise reject("{why}: it is mortgaged already", why=why)
+        if space.kind == "street" and any(self.level(d.read_space(sid)) for sid in self.board.groups[space.group or ""]):
+            raise reject("{why}: sell the buildings of the {group} group first", why=why, group=space.group)
         d.space(space.id)["mortgaged"] = True
-        self.transfer(d, "bank", name, space.mortgage or 0, f"on the mortgage of {space.name}")
-        d.say("deed", f"Turn the deed of {space.name} face down", space=space.id)
+        self.transfer(d, "bank", name, space.mortgage or 0, m("on the mortgage of {space}", space=space.id))
+        d.say("deed", m("Turn the deed of {space} face down", space=space.id), space=space.id)
 
     def verb_unmortgage(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
-        self.check_spending(d, name, "lift a mortgage")
-        why = f"{name} cannot lift the mortgage on {self.named(act.get('space'))}"
+        self.check_spending(d, name, m("lift a mortgage"))
+        why = m("{player} cannot lift the mortgage on {space}", player=name, space=act.get("space"))
         space = self.deed(d, name, act.get("space"), why)
         if not d.read_space(space.id)["mortgaged"]:
-            raise reject(f"{why}: it is not mortgaged")
+            raise reject("{why}: it is not mortgaged", why=why)
         cost = (space.mortgage or 0) + interest(space.mortgage or 0)
         if d.player(name)["cash"] < cost:
-            raise reject(f"{why}: it costs {money(cost)}")
+            raise reject("{why}: it costs {cost}", why=why, cost=cost)
         d.space(space.id)["mortgaged"] = False
-        self.transfer(d, name, "bank", cost, f"to lift the mortgage on {space.name}")
-        d.say("deed", f"Turn the deed of {space.name} face up", space=space.id)
+        self.transfer(d, name, "bank", cost, m("to lift the mortgage on {space}", space=space.id))
+        d.say("deed", m("Turn the deed of {space} face up", space=space.id), space=space.id)

@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 from companion.errors import BoardError
 
 from ..board import Board, Space
-from ..core import Ruleset, reject, whole
+from ..core import Ruleset, reject, steps_message, whole
 from ..draft import Draft, Task
+from ..messages import Message, m, n_
 from .debt import Debts
 from .trade import Trades
 
@@ -24,6 +25,19 @@ from .trade import Trades
 #: DESIGN.md's keys of a deed in ``setup.start.spaces`` that these games do not have, at their "nothing" values:
 #: accepted (and ignored) so that a position written for any ruleset reads here too.
 CLASSIC_DEFAULTS = MappingProxyType({"houses": 0, "hotel": False, "mortgaged": False})
+
+
+#: A throw as the table is told it: (where, doubles) -> msgid.
+THROWS = {("", False): n_("{player} throws {a} and {b}"), ("", True): n_("{player} throws {a} and {b} (doubles)"),
+          ("jail", False): n_("{player} throws {a} and {b} in jail"),
+          ("jail", True): n_("{player} throws {a} and {b} in jail (doubles)"),
+          ("poorhouse", False): n_("{player} throws {a} and {b} in the poorhouse"),
+          ("poorhouse", True): n_("{player} throws {a} and {b} in the poorhouse (doubles)")}
+
+
+def throw_message(player: str, dice: list[int], where: str = "") -> Message:
+    """A throw of two dice as the table is told it (``where``: "", "jail" or "poorhouse")."""
+    return m(THROWS[where, dice[0] == dice[1]], player=player, a=dice[0], b=dice[1])
 
 
 class MagieRules(Trades, Debts, Ruleset):
@@ -89,7 +103,7 @@ class MagieRules(Trades, Debts, Ruleset):
     def fund(self, d: Draft) -> None:
         """Pay every player their start money."""
         for name in d.names():
-            self.transfer(d, self.money_source, name, self.start_cash(d.state["options"]), "to start")
+            self.transfer(d, self.money_source, name, self.start_cash(d.state["options"]), m("to start"))
 
     def start_cash(self, options: Mapping[str, Any]) -> int:
         return int(options["start_cash"])
@@ -108,66 +122,66 @@ class MagieRules(Trades, Debts, Ruleset):
             raise reject("setup.start must be an object")
         unknown = set(start) - {"players", "spaces", "pools", "turn"} - self.start_keys
         if unknown:
-            raise reject(f"setup.start: unknown key {sorted(unknown)[0]!r}")
+            raise reject("setup.start: unknown key {key}", key=sorted(unknown)[0])
         players = start.get("players") or {}
         spaces = start.get("spaces") or {}
         pools = start.get("pools") or {}
         for what, value in (("players", players), ("spaces", spaces), ("pools", pools)):
             if not isinstance(value, Mapping):
-                raise reject(f"setup.start.{what} must be an object")
+                raise reject("setup.start.{name} must be an object", name=what)
         for name, given in players.items():
             self.start_player(d, name, given)
         for space_id, given in spaces.items():
             if space_id not in d.state["spaces"] or not isinstance(given, Mapping):
-                raise reject(f"setup.start.spaces: {space_id!r} is not an ownable space")
+                raise reject("setup.start.spaces: {value} is not an ownable space", value=space_id)
             self.start_space(d, space_id, {k: v for k, v in given.items() if CLASSIC_DEFAULTS.get(k, ...) != v})
         for pool, amount in pools.items():
             if pool not in d.state["pools"]:
-                raise reject(f"setup.start: unknown pool {pool!r}")
-            self.set_balance(d, pool, whole(amount, f"pool {pool}"), "bank")
+                raise reject("setup.start: unknown pool {value}", value=pool)
+            self.set_balance(d, pool, whole(amount, m("pool {name}", name=pool)), "bank")
         self.start_more(d, start)
         d.events.clear()
-        d.say("setup", "The game continues from the position given")
+        d.say("setup", m("The game continues from the position given"))
         turn = start.get("turn", d.names()[0])
         if not isinstance(turn, str) or not d.has_player(turn):
-            raise reject(f"setup.start.turn: there is no player called {turn!r}")
+            raise reject("setup.start.turn: there is no player called {value}", value=turn)
         return turn
 
     def start_player(self, d: Draft, name: str, given: Any) -> None:
         p = d.player(name)
         if not isinstance(given, Mapping):
-            raise reject(f"setup.start.players.{name} must be an object")
+            raise reject("setup.start.players.{player} must be an object", player=name)
         known = {"cash", "space", "cards", "in_jail", "laps", *self.start_player_keys}
         unknown = set(given) - known
         if unknown:
-            raise reject(f"setup.start.players.{name}: unknown key {sorted(unknown)[0]!r} "
-                         f"(known: {', '.join(sorted(known))})")
+            raise reject("setup.start.players.{player}: unknown key {key} (known: {known})", player=name,
+                         key=sorted(unknown)[0], known=", ".join(sorted(known)))
         if "cash" in given:
-            self.set_balance(d, name, whole(given["cash"], f"{name}'s cash"), self.money_source)
+            self.set_balance(d, name, whole(given["cash"], m("{player}'s cash", player=name)), self.money_source)
         if "space" in given:
             if given["space"] not in self.board.by_id:
-                raise reject(f"setup.start: unknown space {given['space']!r} for {name}")
+                raise reject("setup.start: unknown space {value} for {player}", value=given["space"], player=name)
             p["space"] = given["space"]
         if "laps" in given:
-            p["laps"] = whole(given["laps"], f"{name}'s laps")
+            p["laps"] = whole(given["laps"], m("{player}'s laps", player=name))
         for key, kind in self.start_player_keys.items():
             if key in given:
-                p[key] = self.start_value(given[key], kind, f"{name}'s {key}")
+                p[key] = self.start_value(given[key], kind, m("{player}'s {name}", player=name, name=key))
         cards = given.get("cards", [])
         if not isinstance(cards, list):
-            raise reject(f"setup.start.players.{name}.cards must be a list of card ids")
+            raise reject("setup.start.players.{player}.cards must be a list of card ids", player=name)
         for card in cards:
             self.take_from_deck(d, card)
             self.receive_card(d, name, card)
-        p["in_jail"] = self.start_value(given.get("in_jail", False), bool, f"{name}'s in_jail")
+        p["in_jail"] = self.start_value(given.get("in_jail", False), bool, m("{player}'s in_jail", player=name))
         if p["in_jail"]:
             p["space"] = self.jail
 
     @staticmethod
-    def start_value(value: Any, kind: type, what: str) -> Any:
+    def start_value(value: Any, kind: type, what: Message) -> Any:
         if kind is bool:
             if not isinstance(value, bool):
-                raise reject(f"setup.start: {what} must be true or false")
+                raise reject("setup.start: {what} must be true or false", what=what)
             return value
         return whole(value, what)
 
@@ -205,19 +219,18 @@ class MagieRules(Trades, Debts, Ruleset):
         return [self.track[(i + sign * k) % n] for k in range(1, abs(steps) + 1)]
 
     def place(self, d: Draft, name: str, path: list[str], forward: bool, how: str = "") -> None:
-        """Put a token at the end of ``path`` and tell the table."""
+        """Put a token at the end of ``path`` and tell the table (``how``: a key of :data:`~..core.STEPS`)."""
         if not path:
             return
-        target = self.board.by_id[path[-1]]
+        target = path[-1]
         n = len(path)
-        d.player(name)["space"] = target.id
-        d.say("move", f"Move {name}'s token {n} {'space' if n == 1 else 'spaces'} {'forward' if forward else 'back'} "
-              f"to {target.name}{how}", player=name, to=target.id, steps=n if forward else -n)
+        d.player(name)["space"] = target
+        d.say("move", steps_message(name, n, forward, target, how), player=name, to=target, steps=n if forward else -n)
 
-    def put(self, d: Draft, name: str, space_id: str, why: str) -> None:
-        """Put a token straight on a space (not a move: nothing is passed)."""
+    def put(self, d: Draft, name: str, space_id: str, said: Message) -> None:
+        """Put a token straight on a space (not a move: nothing is passed), with what the table is told."""
         d.player(name)["space"] = space_id
-        d.say("move", f"Move {name}'s token to {self.board.by_id[space_id].name}{why}", player=name, to=space_id)
+        d.say("move", said, player=name, to=space_id)
 
     # ================================================================== landing
     def task_land(self, d: Draft, name: str, ctx: Mapping[str, Any]) -> None:
@@ -233,7 +246,8 @@ class MagieRules(Trades, Debts, Ruleset):
         p = d.player(name)
         p["in_jail"] = True
         self.jailed(d, name)
-        self.put(d, name, self.jail, f": {name} is in jail")
+        self.put(d, name, self.jail, m("Move {player}'s token to {space}: {player} is in jail", player=name,
+                                       space=self.jail))
 
     def jailed(self, d: Draft, name: str) -> None:
         """What else changes for a player sent to jail."""
@@ -243,15 +257,15 @@ class MagieRules(Trades, Debts, Ruleset):
         choices before the first throw: they go on)."""
         target = act.get("target")
         if not isinstance(target, str) or not d.has_player(target) or d.player(target)["bankrupt"]:
-            raise reject(f"the host cannot send {target!r} to jail: name a player in the game as target")
+            raise reject("the host cannot send {value} to jail: name a player in the game as target", value=target)
         s = d.state
-        d.say("say", f"The host sends {target} to jail")
+        d.say("say", m("The host sends {player} to jail", player=target))
         opening = any(task[0] == "turn" for task in s["queue"])  # the set-up is not over: no turn to end yet
         if s["turn"]["player"] == target and not opening:
             s["queue"], s["prompt"] = [], None
             if s.get("auction"):
                 s["auction"] = None
-                d.say("say", "The auction is called off")
+                d.say("say", m("The auction is called off"))
             d.push(["go-to-jail", target], ["next-turn"])
         else:
             self.interrupt(d, ["go-to-jail", target])
@@ -262,10 +276,10 @@ class MagieRules(Trades, Debts, Ruleset):
         if d.state["winner"] is not None:  # won in the middle of a task: nothing more is asked
             d.state["prompt"], d.state["queue"] = None, []
 
-    def win(self, d: Draft, name: str, why: str) -> None:
+    def win(self, d: Draft, name: str, why: Message) -> None:
         s = d.state
         s["winner"], s["prompt"], s["queue"], s["trade"] = name, None, [], None
-        d.say("winner", f"{name} wins: {why}", player=name)
+        d.say("winner", m("{player} wins: {why}", player=name, why=why), player=name)
 
     def owned(self, d: Draft, name: str, kind: str | None = None) -> list[str]:
         """Ids of the spaces ``name`` owns (of ``kind`` if given), in board order."""

@@ -15,10 +15,11 @@ from typing import Any
 from companion.errors import BoardError
 
 from ..board import Board, KindRule, Space
-from ..core import MAX_AMOUNT, Throw, money, names_of, reject, whole
+from ..core import MAX_AMOUNT, Throw, refusal, reject, rent_for, whole
 from ..draft import Draft, State, Task
+from ..messages import Message, m, mp
 from .auction import Auctions
-from .magie import MagieRules
+from .magie import MagieRules, throw_message
 from .trade import TRADE_PAYMENT
 
 BOARD = "board"
@@ -151,9 +152,9 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def fund(self, d: Draft) -> None:
         """All the money is the board's; the players' start money comes out of it."""
-        self.transfer(d, "bank", BOARD, d.state["options"]["board_money"], "(all the money in the box)")
+        self.transfer(d, "bank", BOARD, d.state["options"]["board_money"], m("(all the money in the box)"))
         for name in d.names():
-            self.board_pays(d, name, d.state["options"]["start_cash"], "to start")
+            self.board_pays(d, name, d.state["options"]["start_cash"], m("to start"))
 
     def opening(self, d: Draft, setup: Mapping[str, Any]) -> list[Task]:
         """The deal (or ``setup.deal``), then each player puts their improvement tag on their land."""
@@ -167,8 +168,9 @@ class Magie1924Rules(Auctions, MagieRules):
                     break
                 self.receive_card(d, names[k % len(names)], card)
         for name in d.names():
-            d.say("say", f"{name} is dealt {names_of(self.card_name(c) for c in d.player(name)['cards']) or 'no card'}",
-                  player=name)
+            cards = d.player(name)["cards"]
+            d.say("say", m("{player} is dealt {cards}", player=name, cards=list(cards)) if cards else
+                  m("{player} is dealt no card", player=name), player=name)
         return [["place-improvement", name] for name in d.names()]
 
     def resume_opening(self, d: Draft, setup: Mapping[str, Any]) -> list[Task]:
@@ -180,7 +182,7 @@ class Magie1924Rules(Auctions, MagieRules):
         """``{owner, improvement, sign}``: the owner receives the card of the space."""
         unknown = set(given) - {"owner", "improvement", "sign"}
         if unknown:
-            raise reject(f"setup.start.spaces.{space_id}: unknown key {sorted(unknown)[0]!r}")
+            raise reject("setup.start.spaces.{name}: unknown key {key}", name=space_id, key=sorted(unknown)[0])
         owner = given.get("owner")
         if owner is not None and d.read_space(space_id)["owner"] != owner:
             d.player(owner)
@@ -192,17 +194,18 @@ class Magie1924Rules(Auctions, MagieRules):
             if key not in given:
                 continue
             if not land or not isinstance(given[key], bool):
-                raise reject(f"setup.start.spaces.{space_id}.{key}: true or false, on land only")
+                raise reject("setup.start.spaces.{name}.{option}: true or false, on land only", name=space_id,
+                             option=key)
             if given[key] and (key == "sign") and (owner is None or self.sign_of(d, owner)):
-                raise reject(f"setup.start.spaces.{space_id}: a sign needs an owner, and each has one sign")
+                raise reject("setup.start.spaces.{name}: a sign needs an owner, and each has one sign", name=space_id)
             d.space(space_id)[key] = given[key]
             if key == "improvement" and given[key]:
                 self.take_tag(d)
 
     def start_more(self, d: Draft, start: Mapping[str, Any]) -> None:
         if BOARD not in (start.get("pools") or {}) and self.balance(d, BOARD) < 0:
-            total = money(d.state["options"]["board_money"])
-            raise reject(f"setup.start: the players hold more than the board's {total}")
+            raise reject("setup.start: the players hold more than the board's {amount}",
+                         amount=d.state["options"]["board_money"])
 
     def take_tag(self, d: Draft) -> None:
         bank = d.state["bank"]
@@ -229,7 +232,7 @@ class Magie1924Rules(Auctions, MagieRules):
             rec["owner"] = None
             if rec.get("sign"):
                 rec["sign"] = False
-                d.say("say", f"Take {name}'s no-trespassing sign off {self.board.by_id[card].name}", space=card)
+                d.say("say", m("Take {player}'s no-trespassing sign off {space}", player=name, space=card), space=card)
 
     def to_board(self, d: Draft, name: str, card: str) -> None:
         """A card goes back to the board, for sale."""
@@ -256,18 +259,18 @@ class Magie1924Rules(Auctions, MagieRules):
         return next((sid for sid in self.owned(d, name, "land") if d.read_space(sid)["sign"]), None)
 
     # ================================================================== the board's money
-    def board_pays(self, d: Draft, name: str, amount: int, reason: str) -> None:
+    def board_pays(self, d: Draft, name: str, amount: int, reason: Message) -> None:
         """The board pays what it has (unless ``unlimited_board``: then the bank tops it up)."""
         have = self.balance(d, BOARD)
         if amount > have:
             if d.state["options"]["unlimited_board"]:
-                self.transfer(d, "bank", BOARD, amount - have, "(the board never runs short)")
+                self.transfer(d, "bank", BOARD, amount - have, m("(the board never runs short)"))
             else:
-                d.say("say", f"The board has only {money(have)}")
+                d.say("say", m("The board has only {amount}", amount=have))
                 amount = have
         self.transfer(d, BOARD, name, amount, reason)
 
-    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: str = "") -> None:
+    def transfer(self, d: Draft, src: str, dst: str, amount: int, reason: Message | str = "") -> None:
         """Every payment may make a player reach the goal: the first to hold it wins at once."""
         super().transfer(d, src, dst, amount, reason)
         if reason != TRADE_PAYMENT:  # a trade is judged once both sides are handed over (``settle``)
@@ -287,10 +290,10 @@ class Magie1924Rules(Auctions, MagieRules):
         for name in names:
             owing = prompt is not None and prompt["kind"] == "debt" and prompt["player"] == name
             if d.has_player(name) and d.player(name)["cash"] >= goal and not owing:
-                self.win(d, name, f"the first to hold {money(goal)}")
+                self.win(d, name, m("the first to hold {amount}", amount=goal))
                 return
 
-    def win(self, d: Draft, name: str, why: str) -> None:
+    def win(self, d: Draft, name: str, why: Message) -> None:
         super().win(d, name, why)
         d.state["auction"] = None
 
@@ -300,25 +303,24 @@ class Magie1924Rules(Auctions, MagieRules):
         p = d.player(name)
         if p["in_jail"] and not p["fine_paid"]:
             p["fine_paid"] = True
-            d.push(["pay", name, BOARD, d.state["options"]["jail_fine"], "as the jail fine"], ["ask-throw", name])
+            d.push(["pay", name, BOARD, d.state["options"]["jail_fine"], m("as the jail fine")], ["ask-throw", name])
         else:
             self.task_ask_throw(d, name)
 
     def task_ask_throw(self, d: Draft, name: str) -> None:
         if d.player(name)["in_jail"]:
-            d.ask(name, "roll", f"{name} is in jail: a throw of {d.state['options']['jail_release']} or more "
-                  "lets them out", [], purpose="jail", dice=2)
+            d.ask(name, "roll", m("{player} is in jail: a throw of {total} or more lets them out", player=name,
+                                  total=d.state["options"]["jail_release"]), [], purpose="jail", dice=2)
         else:
-            d.ask(name, "roll", f"{name}, throw the dice (improve or place your sign first)", [], purpose="turn",
-                  dice=2)
+            d.ask(name, "roll", m("{player}, throw the dice (improve or place your sign first)", player=name), [],
+                  purpose="turn", dice=2)
 
     def throw_of(self, d: Draft, dice: list[int], prompt: Mapping[str, Any], where: str = "") -> tuple[int, bool]:
         if "cube" in prompt:
             raise reject("the chance cube is thrown only with the throw after doubles")
         d.state["dice"] = dice
         double = dice[0] == dice[1]
-        d.say("roll", f"{prompt['player']} throws {dice[0]} and {dice[1]}{where}" + (" (doubles)" if double else ""),
-              player=prompt["player"], dice=dice)
+        d.say("roll", throw_message(prompt["player"], dice, where), player=prompt["player"], dice=dice)
         return dice[0] + dice[1], double
 
     def roll_turn(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
@@ -328,31 +330,32 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def roll_jail(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         name = prompt["player"]
-        total, double = self.throw_of(d, dice, prompt, " in jail")
+        total, double = self.throw_of(d, dice, prompt, "jail")
         if total < d.state["options"]["jail_release"]:
-            d.say("say", f"{name} stays in jail")
+            d.say("say", m("{player} stays in jail", player=name))
             d.push(["next-turn"])
             return
         p = d.player(name)
         p["in_jail"], p["fine_paid"] = False, False
-        d.say("say", f"{name} leaves jail")
+        d.say("say", m("{player} leaves jail", player=name))
         d.push(["move", name, total], ["after-throw", name, double])
 
     def task_after_throw(self, d: Draft, name: str, double: bool) -> None:
         p = d.player(name)
         if double and not p["in_jail"] and not p["bankrupt"]:
-            d.ask(name, "roll", f"Doubles: {name}, throw the dice and the chance cube", [], purpose="chance", dice=2,
-                  with_cube=True)
+            d.ask(name, "roll", m("Doubles: {player}, throw the dice and the chance cube", player=name), [],
+                  purpose="chance", dice=2, with_cube=True)
         else:
             d.push(["next-turn"])
 
     def roll_chance(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         name, face = prompt["player"], prompt.get("cube")
         if isinstance(face, bool) or not isinstance(face, int) or face not in CUBE_FACES:
-            raise reject(f"this throw needs the chance cube: \"cube\" is one of {', '.join(map(str, CUBE_FACES))}")
+            raise reject('this throw needs the chance cube: "cube" is one of {known}',
+                         known=", ".join(map(str, CUBE_FACES)))
         d.state["dice"] = dice
-        d.say("roll", f"{name} throws {dice[0]} and {dice[1]} and the cube shows {face}", player=name, dice=dice,
-              cube=face)
+        d.say("roll", m("{player} throws {a} and {b} and the cube shows {n}", player=name, a=dice[0], b=dice[1],
+                        n=face), player=name, dice=dice, cube=face)
         d.push(["move", name, dice[0] + dice[1]], ["cube", name, face], ["next-turn"])
 
     def jailed(self, d: Draft, name: str) -> None:
@@ -366,18 +369,18 @@ class Magie1924Rules(Auctions, MagieRules):
             reached = path.index(self.wages) + 1
             exact = reached == len(path)
             path = path[:reached]
-            self.place(d, name, path, steps > 0, "" if exact else " (the move stops at Wages)")
+            self.place(d, name, path, steps > 0, "" if exact else "wages")
             d.player(name)["laps"] += 1
             options = d.state["options"]
             self.board_pays(d, name, options["wages_exact" if exact else "wages"],
-                            "wages" + (" by the exact count" if exact else ""))
+                            m("wages by the exact count") if exact else m("wages"))
         else:
             self.place(d, name, path, steps > 0)
         d.push(["land", name, {}])
 
     # ================================================================== landing
     def land_go_to_jail(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
-        d.say("say", f"{space.name}: {name} is trespassing")
+        d.say("say", m("{space}: {player} is trespassing", space=space.id, player=name))
         d.push(["go-to-jail", name])
 
     def land_land(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
@@ -386,12 +389,12 @@ class Magie1924Rules(Auctions, MagieRules):
         if owner is None:
             d.push(["auction", space.id])
         elif owner == name:
-            self.board_pays(d, name, self.land_rent(d, space), f"rent for {space.name} (their own land)")
+            self.board_pays(d, name, self.land_rent(d, space), m("rent for {space} (their own land)", space=space.id))
         elif rec["sign"]:
-            d.say("say", f"No trespassing on {space.name}: {name} goes to jail")
+            d.say("say", m("No trespassing on {space}: {player} goes to jail", space=space.id, player=name))
             d.push(["go-to-jail", name])
         else:
-            d.push(["pay", name, owner, self.land_rent(d, space), f"rent for {space.name}"])
+            d.push(["pay", name, owner, self.land_rent(d, space), rent_for(space.id)])
 
     def land_rent(self, d: Draft, space: Space) -> int:
         """Land rent (doubled when its side has enough improvements) + the improvement's rent."""
@@ -408,12 +411,12 @@ class Magie1924Rules(Auctions, MagieRules):
         if owner is None:
             d.push(["auction", space.id])
             return
-        held = sum(1 for m in self.board.groups[space.group or ""] if d.read_space(m)["owner"] == owner)
+        held = sum(1 for sid in self.board.groups[space.group or ""] if d.read_space(sid)["owner"] == owner)
         fare = space.rent[held - 1]
         if owner == name:
-            self.board_pays(d, name, fare, f"for {space.name} (their own)")
+            self.board_pays(d, name, fare, m("for {space} (their own)", space=space.id))
         else:
-            d.push(["pay", name, owner, fare, f"for {space.name}"])
+            d.push(["pay", name, owner, fare, m("for {space}", space=space.id)])
 
     def land_railroad(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         d.push(["fare", name, space.id], ["railroad-move", name])
@@ -425,7 +428,8 @@ class Magie1924Rules(Auctions, MagieRules):
         """After the fare: move to any space up to ``railroad_move`` away, forward or backward, or stay."""
         here, reach = d.player(name)["space"], d.state["options"]["railroad_move"]
         ahead, behind = self.steps_from(here, reach), self.steps_from(here, -reach)
-        d.ask(name, "railroad-move", f"{name} may move up to {reach} spaces forward or backward: where to?",
+        d.ask(name, "railroad-move", m("{player} may move up to {n} spaces forward or backward: where to?",
+                                       player=name, n=reach),
               ["stay", *ahead, *behind], ahead=ahead, behind=behind)
 
     def answer_railroad_move(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
@@ -438,23 +442,27 @@ class Magie1924Rules(Auctions, MagieRules):
         kind, rate = space.data["tax"], space.data["rate"]
         if kind == "personal-property":
             per = space.data.get("per", 100)
-            base, what = d.player(name)["cash"] // per, f"full {money(per)} of cash"
+            base = d.player(name)["cash"] // per
+            said = m("{space}: {player} has {n} full {amount} of cash, {rate} each", amount=per)
         elif kind == "land":
-            base, what = sum(1 for c in self.colours(d, name) if c in LAND_COLOURS), "land cards"
+            base = sum(1 for c in self.colours(d, name) if c in LAND_COLOURS)
+            said = m("{space}: {player} has {n} land cards, {rate} each")
         else:
             tags = sum(1 for sid in self.owned(d, name, "land") if d.read_space(sid)["improvement"])
             base = tags + sum(1 for c in self.colours(d, name) if c in FRANCHISE_COLOURS)
-            what = "improvements, railroad and utility cards"
-        d.say("say", f"{space.name}: {name} has {base} {what}, {money(rate)} each")
-        d.push(["pay", name, BOARD, base * rate, f"for the {space.name.lower()}"])
+            said = m("{space}: {player} has {n} improvements, railroad and utility cards, {rate} each")
+        said["args"].update(space=space.id, player=name, n=base, rate=rate)
+        d.say("say", said)
+        d.push(["pay", name, BOARD, base * rate, m("for the {space_lower}", space_lower=space.id)])
 
     def land_hotel(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         options = d.state["options"]
         if d.player(name)["cash"] >= options["hotel_threshold"]:
-            d.push(["pay", name, BOARD, options["hotel_fee"], f"at {space.name}"])
+            d.push(["pay", name, BOARD, options["hotel_fee"], m("at {space}", space=space.id)])
         else:
-            d.ask(name, "roll", f"{space.name} takes only guests with {money(options['hotel_threshold'])}: {name}, "
-                  "throw again and move back", [], purpose="hotel", dice=2)
+            d.ask(name, "roll", m("{space} takes only guests with {amount}: {player}, throw again and move back",
+                                  space=space.id, amount=options["hotel_threshold"], player=name), [],
+                  purpose="hotel", dice=2)
 
     def roll_hotel(self, d: Draft, dice: list[int], prompt: Mapping[str, Any]) -> None:
         total, _ = self.throw_of(d, dice, prompt)
@@ -463,7 +471,7 @@ class Magie1924Rules(Auctions, MagieRules):
     # ================================================================== real estate offices
     def land_office(self, d: Draft, name: str, space: Space, ctx: Mapping[str, Any]) -> None:
         if not self.office_business(d, name):
-            d.say("say", f"{space.name}: {name} has no business here")
+            d.say("say", m("{space}: {player} has no business here", space=space.id, player=name))
             return
         self.ask_office(d, name, space.id)
 
@@ -476,8 +484,9 @@ class Magie1924Rules(Auctions, MagieRules):
 
     def ask_office(self, d: Draft, name: str, space_id: str) -> None:
         price = d.state["options"]["idle_price"]
-        d.ask(name, "real-estate-office", f"Real estate office: {name} may sell idle land to the board "
-              f"(sell-idle) or buy it for {money(price)} each, drawn blind (buy-idle), not both", ["done"],
+        d.ask(name, "real-estate-office", m("Real estate office: {player} may sell idle land to the board (sell-idle) "
+                                            "or buy it for {price} each, drawn blind (buy-idle), not both",
+                                            player=name, price=price), ["done"],
               space=space_id)
 
     def answer_real_estate_office(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
@@ -487,17 +496,17 @@ class Magie1924Rules(Auctions, MagieRules):
         """At a real estate office: sell idle land cards to the board (it pays what it has)."""
         prompt = self.require_prompt(d, "real-estate-office", name)
         if d.state["office"] == "bought":
-            raise reject(f"{name} bought idle land this turn and cannot sell too")
+            raise reject("{player} bought idle land this turn and cannot sell too", player=name)
         cards = act.get("cards")
         if not isinstance(cards, list) or not cards or len(set(map(str, cards))) != len(cards):
             raise reject("sell-idle needs cards: a list of idle land cards")
         for card in cards:
             if card not in d.player(name)["cards"] or self.is_deed(card):
-                raise reject(f"{name} holds no idle land card {card!r}")
+                raise reject("{player} holds no idle land card {value}", player=name, value=card)
         for card in cards:
             self.to_board(d, name, card)
-            d.say("say", f"{name} sells {self.card_name(card)} to the board", player=name, card=card)
-            self.board_pays(d, name, self.board.cards[card].params["sells_for"], f"for {self.card_name(card)}")
+            d.say("say", m("{player} sells {card} to the board", player=name, card=card), player=name, card=card)
+            self.board_pays(d, name, self.board.cards[card].params["sells_for"], m("for {card}", card=card))
         d.state["office"] = "sold"
         self.ask_office(d, name, prompt["space"])
 
@@ -505,45 +514,49 @@ class Magie1924Rules(Auctions, MagieRules):
         """At a real estate office: buy idle land cards from the board, drawn blind."""
         prompt = self.require_prompt(d, "real-estate-office", name)
         if d.state["office"] == "sold":
-            raise reject(f"{name} sold idle land this turn and cannot buy too")
-        count = whole(act.get("count", 1), "the number of cards", minimum=1)
+            raise reject("{player} sold idle land this turn and cannot buy too", player=name)
+        count = whole(act.get("count", 1), m("the number of cards"), minimum=1)
         price = d.state["options"]["idle_price"]
         left = [c for c in d.state["decks"]["cards"] if not self.is_deed(c)]
         if count > len(left):
-            raise reject(f"the board has {len(left)} idle land {'card' if len(left) == 1 else 'cards'}")
+            raise refusal(mp("the board has {count} idle land card", "the board has {count} idle land cards",
+                             len(left)))
         if d.player(name)["cash"] < count * price:
-            raise reject(f"{name} has {money(d.player(name)['cash'])}: {count} cost {money(count * price)}")
+            raise reject("{player} has {cash}: {n} cost {amount}", player=name, cash=d.player(name)["cash"], n=count,
+                         amount=count * price)
         deck = d.deck("cards")
         d.barrier = True
         for card in left[:count]:
             deck.remove(card)
-            self.transfer(d, name, BOARD, price, "for idle land")
+            self.transfer(d, name, BOARD, price, m("for idle land"))
             self.receive_card(d, name, card)
-            d.say("card", f"{name} draws {self.card_name(card)}", player=name, card=card)
+            d.say("card", m("{player} draws {card}", player=name, card=card), player=name, card=card)
         d.state["office"] = "bought"
         self.ask_office(d, name, prompt["space"])
 
     # ================================================================== auctions
     def task_auction(self, d: Draft, space_id: str) -> None:
-        d.say("say", f"{self.board.by_id[space_id].name} is for sale: every player may bid")
+        d.say("say", m("{space} is for sale: every player may bid", space=space_id))
         self.open_auction(d, {"space": space_id}, d.solvent(), minimum=1)
 
-    def unsold_text(self) -> str:
-        return "stays for sale"
+    def unsold_text(self) -> Message:
+        return m("stays for sale")
 
     def task_award(self, d: Draft, name: str, lot: Mapping[str, Any]) -> None:
         self.take_from_deck(d, lot["space"])
         self.receive_card(d, name, lot["space"])
-        d.say("deed", f"Give {name} the card of {self.board.by_id[lot['space']].name}", player=name, space=lot["space"])
+        d.say("deed", m("Give {player} the card of {space}", player=name, space=lot["space"]), player=name,
+              space=lot["space"])
 
     # ================================================================== improvements and signs
     def task_place_improvement(self, d: Draft, name: str) -> None:
         """A tag from the box on one of the player's unimproved land spaces (none: it stays in the box)."""
         spaces = self.improvable(d, name)
         if d.state["bank"]["improvements"] < 1 or not spaces:
-            d.say("say", f"{name} has no land to improve" if not spaces else "The box has no improvement tag left")
+            d.say("say", m("{player} has no land to improve", player=name) if not spaces else
+                  m("The box has no improvement tag left"))
             return
-        d.ask(name, "place-improvement", f"{name}, which land gets the improvement?", spaces)
+        d.ask(name, "place-improvement", m("{player}, which land gets the improvement?", player=name), spaces)
 
     def improvable(self, d: Draft, name: str) -> list[str]:
         return [sid for sid in self.owned(d, name, "land") if not d.read_space(sid)["improvement"]]
@@ -551,7 +564,7 @@ class Magie1924Rules(Auctions, MagieRules):
     def answer_place_improvement(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         name = prompt["player"]
         if value not in self.improvable(d, name):  # the options are kept current by ``resume``
-            raise reject(f"{name} cannot put the improvement tag on {self.board.by_id[value].name} now")
+            raise reject("{player} cannot put the improvement tag on {space} now", player=name, space=value)
         self.improve(d, name, value)
 
     def resume(self, d: Draft) -> None:
@@ -563,63 +576,69 @@ class Magie1924Rules(Auctions, MagieRules):
         spaces = self.improvable(d, prompt["player"])
         if not spaces:
             d.state["prompt"] = None
-            d.say("say", f"{prompt['player']} has no land to improve now: the tag stays in the box")
+            d.say("say", m("{player} has no land to improve now: the tag stays in the box", player=prompt["player"]))
         elif spaces != prompt["options"]:
             d.state["prompt"] = {**prompt, "options": spaces}
 
     def improve(self, d: Draft, name: str, space_id: str) -> None:
         self.take_tag(d)
         d.space(space_id)["improvement"] = True
-        d.say("build", f"Put {name}'s improvement tag on {self.board.by_id[space_id].name}", space=space_id)
+        d.say("build", m("Put {player}'s improvement tag on {space}", player=name, space=space_id), space=space_id)
 
-    def own_land(self, d: Draft, name: str, space_id: Any, why: str) -> Space:
+    def own_land(self, d: Draft, name: str, space_id: Any, why: Message) -> Space:
         space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
         if space is None or space.kind != "land":
-            raise reject(f"{why}: {space_id!r} is not a land space")
+            raise reject("{why}: {value} is not a land space", why=why, value=space_id)
         if d.read_space(space.id)["owner"] != name:
-            raise reject(f"{why}: {name} does not hold the card of {space.name}")
+            raise reject("{why}: {player} does not hold the card of {space}", why=why, player=name, space=space.id)
         return space
 
-    def before_throw(self, d: Draft, name: str, why: str) -> None:
+    def before_throw(self, d: Draft, name: str, why: Message) -> None:
         """Reject unless ``name`` is at their own turn's roll prompt (RULES.md: "before throwing")."""
         prompt = d.state["prompt"]
         if not prompt or prompt["kind"] != "roll" or prompt["player"] != name or prompt.get("purpose") not in (
                 "turn", "jail"):
-            raise reject(why)
+            raise refusal(why)
 
     def verb_improve(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """Before the throw, in one's own turn: an improvement for ``improvement_price``, one per land space."""
-        why = f"{name} cannot improve {act.get('space')}"
-        self.before_throw(d, name, f"{why}: improvements are bought in one's own turn, before the throw")
+        why = m("{player} cannot improve {ident}", player=name, ident=str(act.get("space")))
+        self.before_throw(d, name, m("{why}: improvements are bought in one's own turn, before the throw", why=why))
         space = self.own_land(d, name, act.get("space"), why)
         if d.read_space(space.id)["improvement"]:
-            raise reject(f"{why}: it has an improvement already")
+            raise reject("{why}: it has an improvement already", why=why)
         price = d.state["options"]["improvement_price"]
         if d.player(name)["cash"] < price:
-            raise reject(f"{why}: an improvement costs {money(price)}")
+            raise reject("{why}: an improvement costs {price}", why=why, price=price)
         if d.state["bank"]["improvements"] < 1:
-            raise reject(f"{why}: the box has no improvement tag left")
-        self.transfer(d, name, BOARD, price, f"for an improvement on {space.name}")
+            raise reject("{why}: the box has no improvement tag left", why=why)
+        self.transfer(d, name, BOARD, price, m("for an improvement on {space}", space=space.id))
         self.improve(d, name, space.id)
 
     def verb_sign(self, d: Draft, name: str, act: Mapping[str, Any]) -> None:
         """In one's own turn, before the throw: put (or move) one's no-trespassing sign on one's own land."""
-        why = f"{name} cannot put the sign on {act.get('space')}"
-        self.before_throw(d, name, f"{why}: signs are placed in one's own turn, before the throw")
+        why = m("{player} cannot put the sign on {ident}", player=name, ident=str(act.get("space")))
+        self.before_throw(d, name, m("{why}: signs are placed in one's own turn, before the throw", why=why))
         space = self.own_land(d, name, act.get("space"), why)
         old = self.sign_of(d, name)
         if old == space.id:
-            raise reject(f"{why}: it is there already")
+            raise reject("{why}: it is there already", why=why)
         if old is not None:
             d.space(old)["sign"] = False
         d.space(space.id)["sign"] = True
-        d.say("build", f"Put {name}'s no-trespassing sign on {space.name}" +
-              (f" (from {self.board.by_id[old].name})" if old else ""), space=space.id)
+        d.say("build", m("Put {player}'s no-trespassing sign on {space} (from {space_from})", player=name,
+                         space=space.id, space_from=old) if old else
+              m("Put {player}'s no-trespassing sign on {space}", player=name, space=space.id), space=space.id)
 
     # ================================================================== the chance cube
+    def cube_text(self, face: int) -> str:
+        """A face's printed text, from the board file's ``[[cube]]`` (an edition in another language names its
+        faces in ``[names.<lang>.cube]``, as it names its cards)."""
+        return str(self.cube[face]["text"])
+
     def task_cube(self, d: Draft, name: str, face: int) -> None:
         entry = self.cube[face]
-        d.say("say", f"Chance cube {face}: {entry['text']}", player=name, cube=face)
+        d.say("say", m("Chance cube {n}: {face_text}", n=face, face_text=face), player=name, cube=face)
         if not d.player(name)["bankrupt"]:
             self.cube_effects[entry["do"]](d, name, entry)
 
@@ -627,15 +646,15 @@ class Magie1924Rules(Auctions, MagieRules):
         d.push(["go-to-jail", name])
 
     def cube_collect(self, d: Draft, name: str, entry: Mapping[str, Any]) -> None:
-        self.board_pays(d, name, entry["amount"], "(chance)")
+        self.board_pays(d, name, entry["amount"], m("(chance)"))
 
     def cube_take_card(self, d: Draft, name: str, entry: Mapping[str, Any]) -> None:
         card = self.draw(d, "cards")
         if card is None:
-            d.say("say", "No card is left on the board")
+            d.say("say", m("No card is left on the board"))
             return
         self.receive_card(d, name, card)
-        d.say("card", f"{name} takes {self.card_name(card)} from the board", player=name, card=card)
+        d.say("card", m("{player} takes {card} from the board", player=name, card=card), player=name, card=card)
 
     def cube_take_improvement(self, d: Draft, name: str, entry: Mapping[str, Any]) -> None:
         d.push(["place-improvement", name])
@@ -646,46 +665,46 @@ class Magie1924Rules(Auctions, MagieRules):
         improved = [sid for sid in ahead if self.board.by_id[sid].kind == "land"
                     and d.read_space(sid)["owner"] == name and d.read_space(sid)["improvement"]]
         if not improved:
-            d.say("say", f"{name} has no improvement to lose")
+            d.say("say", m("{player} has no improvement to lose", player=name))
             return
         d.space(improved[0])["improvement"] = False
         d.state["bank"]["improvements"] += 1
-        d.say("build", f"Take {name}'s improvement off {self.board.by_id[improved[0]].name}: back to the box",
+        d.say("build", m("Take {player}'s improvement off {space}: back to the box", player=name, space=improved[0]),
               space=improved[0])
 
     def cube_pay_next(self, d: Draft, name: str, entry: Mapping[str, Any]) -> None:
-        d.push(["pay", name, self.next_player(d, name), entry["amount"], "(a judgment)"])
+        d.push(["pay", name, self.next_player(d, name), entry["amount"], m("(a judgment)")])
 
     # ================================================================== debts and leaving the game
-    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: str) -> None:
+    def short_of_cash(self, d: Draft, debtor: str, creditor: str, amount: int, reason: Message | str) -> None:
         if d.player(debtor)["cards"]:
             super().short_of_cash(d, debtor, creditor, amount, reason)
             return
-        d.say("say", f"{debtor} owes {self.account_name(creditor)} {money(amount)} {reason}, has "
-              f"{money(d.player(debtor)['cash'])} and no card to sell")
+        d.say("say", m("{player} owes {creditor} {amount} {reason}, has {cash} and no card to sell", player=debtor,
+                       creditor=creditor, amount=amount, reason=reason, cash=d.player(debtor)["cash"]))
         self.go_out(d, debtor, creditor, reason)
 
     def debt_options(self, d: Draft, debtor: str) -> list[str]:
         return ["out"]
 
-    def debt_advice(self, d: Draft, debtor: str, short: int) -> str:
-        return f"sell cards to other players (trade) to raise {money(short)}, or go out of the game"
+    def debt_advice(self, d: Draft, debtor: str, short: int) -> Message:
+        return m("sell cards to other players (trade) to raise {short}, or go out of the game", short=short)
 
     def answer_debt(self, d: Draft, value: str, prompt: Mapping[str, Any]) -> None:
         self.drop_debt(d)
         self.go_out(d, prompt["player"], prompt["creditor"])
 
-    def go_out(self, d: Draft, name: str, creditor: str, reason: str = "") -> None:
+    def go_out(self, d: Draft, name: str, creditor: str, reason: Message | str = "") -> None:
         """Out of the game: cash to the creditor, cards back to the board for sale."""
         s = d.state
         p = d.player(name)
-        self.transfer(d, name, creditor, p["cash"], "(everything left)")
+        self.transfer(d, name, creditor, p["cash"], m("(everything left)"))
         for card in list(p["cards"]):
             self.to_board(d, name, card)
         p.update(bankrupt=True, in_jail=False)
-        d.say("bankrupt", f"{name} is out of the game: the cards go back to the board", player=name,
+        d.say("bankrupt", m("{player} is out of the game: the cards go back to the board", player=name), player=name,
               **({"reason": reason} if reason else {}))  # the payment that could not be made, when no prompt asked
-        d.say("hand-over", f"Take {name}'s token off the board", player=name)
+        d.say("hand-over", m("Take {player}'s token off the board", player=name), player=name)
         self.cancel_offers(d, name)
         self.withdraw_bidder(d, name)
         if s["turn"]["player"] == name:
@@ -694,4 +713,4 @@ class Magie1924Rules(Auctions, MagieRules):
             s["queue"] = [t for t in s["queue"] if len(t) < 2 or t[1] != name]
         left = d.solvent()
         if len(left) == 1:
-            self.win(d, left[0], "the last player in the game")
+            self.win(d, left[0], m("the last player in the game"))

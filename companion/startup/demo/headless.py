@@ -17,7 +17,8 @@ from .recorders import CueRecorder, FrameWriter
 
 
 def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Path | None, dice: str = "roller",
-                  journal_path: str | Path | None = None, cues: list[dict[str, Any]] | None = None) -> State:
+                  journal_path: str | Path | None = None, cues: list[dict[str, Any]] | None = None,
+                  language: str = "en") -> State:
     """Play a button script on simulated time; returns the final public state. ``cues``: gets one line per frame with
     the seat lights then and the sounds and sentences since the frame before (:class:`CueRecorder`)."""
     from companion.drivers.clock import SimClock
@@ -41,7 +42,8 @@ def demo_headless(script: list[str], *, setup: dict[str, Any] | None, frames: Pa
         path = journal_path or Path(scratch) / "demo.sqlite3"
         with mock_station(journal_path=path, dice=dice, clock=sim, sleep=sim.sleep, setup=setup,
                           new_seed=lambda: 1, on_frame=on_frame, open_lights=lambda: lights,
-                          cue_targets=[recorder.on_cues] if recorder else []) as (station, factory, pins):
+                          cue_targets=[recorder.on_cues] if recorder else [], language=language) as (station, factory,
+                                                                                                       pins):
             buttons = VirtualButtons(factory, pins.buttons, sim.sleep, after_step=station.tick)
             roller = VirtualRoller(factory, pins.roller, sim.sleep)
             cards = VirtualCards(station.nfc_bus, buttons.wait) if station.nfc_bus is not None else None

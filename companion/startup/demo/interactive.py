@@ -33,7 +33,7 @@ def speaker_sound(sound: bool) -> dict[str, Any]:
 
 
 def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, sound: bool = False,
-                     screen: str = "auto") -> int:
+                     screen: str = "auto", language: str = "en") -> int:
     """Keys act as the buttons; the OLED is drawn in the terminal (``screen``: "auto", "text" or "pixels",
     :func:`~companion.face.terminal.frame_text`), the seat lights below it; the phone page is served. ``sound``: the
     buzzer's tunes and the voice on this computer's speaker."""
@@ -54,7 +54,7 @@ def demo_interactive(*, dice: str, journal_path: Path, port: int, out: TextIO, s
     with mock_station(journal_path=journal_path, dice=dice, clock=clocks.monotonic, sleep=clocks.sleep,
                       setup=None, new_seed=lambda: random.SystemRandom().randrange(2**31),
                       on_frame=lambda image: latest.__setitem__(0, image), web=("0.0.0.0", port),
-                      shutdown=stop.set, **speaker_sound(sound)) as (station, factory, pins):
+                      shutdown=stop.set, language=language, **speaker_sound(sound)) as (station, factory, pins):
         buttons = VirtualButtons(factory, pins.buttons, clocks.sleep)
         roller = VirtualRoller(factory, pins.roller, clocks.sleep)
         rng = random.SystemRandom()

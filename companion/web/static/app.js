@@ -2,6 +2,7 @@
 // (page.html loads it); the others are listed in docs/web.md. Plain JavaScript modules served as they are, no
 // framework, no build step, no external file: the table has no internet.
 
+import { t } from "./words.js";
 import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { drawWith, send } from "./talk.js";
@@ -29,7 +30,7 @@ async function start() {
   await refresh();
   const player = fragment.get("player");
   if (code && player && app.session.player !== player
-      && await send("/api/join", { code, player }, `You are ${player}`)) await refresh();
+      && await send("/api/join", { code, player }, t("You are {player}", { player }))) await refresh();
   if (app.session.host) await hostSetup();
   showNoGame();
   if (!app.session.table_code) follow();

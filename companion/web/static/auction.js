@@ -2,6 +2,7 @@
 // bid in one tap, a box starting at the next sensible bid, and Pass; the highest bidder is told they lead, and why
 // they cannot pass.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { act } from "./talk.js";
 import { actor, app, money, player, spaceName } from "./state.js";
@@ -16,13 +17,13 @@ export function renderAuction(state) {
   if (!open) return;
   const me = actor();
   const leading = !!me && auction.bidder === me;
-  const lot = auction.space ? spaceName(auction.space) : `a ${auction.building}`;
+  const lot = auction.space ? spaceName(auction.space) : t("a {building}", { building: t(auction.building) });
   const others = (prompt.waiting || []).filter((n) => n !== auction.bidder).join(", ");  // not the highest bidder
-  $("auction-text").textContent = `${lot}: ${auction.bidder ? `${auction.bidder} bids ${money(auction.bid)}` : "no bid yet"}`
-    + ` · waiting for ${others}`;
+  const bid = auction.bidder ? t("{player} bids {amount}", { player: auction.bidder, amount: money(auction.bid) }) : t("no bid yet");
+  $("auction-text").textContent = t("{lot}: {bid} · waiting for {players}", { lot, bid, players: others });
   $("auction-lead").hidden = !leading;
-  $("auction-lead").replaceChildren(el("strong", {}, `You lead at ${money(auction.bid)}`),
-    el("span", { class: "where" }, " You cannot pass while you lead: the lot is yours once the others pass."));
+  $("auction-lead").replaceChildren(el("strong", {}, t("You lead at {amount}", { amount: money(auction.bid) })),
+    el("span", { class: "where" }, " " + t("You cannot pass while you lead: the lot is yours once the others pass.")));
   const bidding = !!me && !leading && (prompt.waiting || []).includes(me);
   $("bid-form").hidden = !bidding;
   if (!bidding) return;
@@ -35,11 +36,11 @@ export function renderAuction(state) {
   if ($("quick-bids").dataset.key !== key) {  // a new high bid: the quick bids and the box start over it
     $("quick-bids").dataset.key = key;
     $("quick-bids").replaceChildren(...amounts.map((sum) => el("button", { type: "button", "data-bid": sum, disabled: sum > cash,
-      on: { click: () => act("bid", { amount: sum }) } }, `Bid ${money(sum)} (+${money(sum - auction.bid)})`)));
+      on: { click: () => act("bid", { amount: sum }) } }, t("Bid {amount} (+{more})", { amount: money(sum), more: money(sum - auction.bid) }))));
     amount.value = amounts[0] ?? lowest;
   }
   bidLabel();
   $("pass-button").disabled = false;
 }
 
-export const bidLabel = () => { $("bid-button").textContent = "Bid " + money(Number($("bid-amount").value) || 0); };
+export const bidLabel = () => { $("bid-button").textContent = t("Bid {amount}", { amount: money(Number($("bid-amount").value) || 0) }); };

@@ -1,13 +1,14 @@
 // The board: its spaces drawn once per ruleset, the owners' bars, buildings and tokens on them, and a destination
 // picked with a tap.
 
+import { t } from "./words.js";
 import { $, el, svg } from "./dom.js";
 import { app, playerColour, spaceName } from "./state.js";
 import { openDeed } from "./deedcard.js";
 
 export function drawBoard() {
   const board = app.board;
-  const root = svg("svg", { viewBox: `0 0 ${board.width} ${board.height}`, role: "img", "aria-label": `${board.name}: the board` });
+  const root = svg("svg", { viewBox: `0 0 ${board.width} ${board.height}`, role: "img", "aria-label": t("{name}: the board", { name: board.name }) });
   for (const [a, b] of board.links) {
     const p = board.byId[a], q = board.byId[b];
     root.append(svg("line", { class: "link", x1: p.x + 0.5, y1: p.y + 0.5, x2: q.x + 0.5, y2: q.y + 0.5 }));
@@ -39,8 +40,8 @@ export function drawBoard() {
   const zoom = el("button", { type: "button", class: "secondary zoom", "aria-pressed": "false", on: { click: () => {
     const big = $("board").classList.toggle("big");
     zoom.setAttribute("aria-pressed", String(big));
-    zoom.textContent = big ? "Fit the board" : "Larger board";
-  } } }, "Larger board");
+    zoom.textContent = big ? t("Fit the board") : t("Larger board");
+  } } }, t("Larger board"));
   $("board").classList.remove("big");
   $("board").replaceChildren(el("div", { class: "board-scroll" }, root), zoom);
 }
@@ -96,7 +97,7 @@ function pickSpace(id) {
   const button = list ? $("answer-choose") : document.querySelector(`#act-prompt [data-answer="${CSS.escape(id)}"]`);
   if (list) {
     list.value = id;
-    button.textContent = `Choose ${spaceName(id)}`;
+    button.textContent = t("Choose {space}", { space: spaceName(id) });
   }
   if (button) { button.focus(); button.scrollIntoView({ block: "nearest" }); }
 }

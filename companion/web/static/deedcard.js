@@ -1,6 +1,7 @@
 // A deed as a chip (in a player's list) and as its card (the title deed as printed, with who owns it, what stands
 // on it, who is there, and the acts its owner may take on it now).
 
+import { nt, t } from "./words.js";
 import { $, el } from "./dom.js";
 import { actor, app, groupName, kindName, signed, spaceName } from "./state.js";
 import { deedAct } from "./talk.js";
@@ -9,8 +10,8 @@ export function deedChip(id, rec) {
   const space = app.board && app.board.byId[id];
   const chip = el("button", { type: "button", class: "deed" + (rec.mortgaged ? " mortgaged" : ""), "aria-haspopup": "dialog",
     on: { click: () => openDeed(id) } },
-    spaceName(id) + (rec.hotel ? " · hotel" : rec.houses ? ` · ${rec.houses} house${rec.houses > 1 ? "s" : ""}` : "") + (rec.mortgaged ? " (mortgaged)" : "")
-      + (rec.improvement ? " · improved" : "") + (rec.sign ? " · no trespassing" : ""));
+    spaceName(id) + (rec.hotel ? " · " + t("hotel") : rec.houses ? " · " + nt("{n} house", "{n} houses", rec.houses) : "") + (rec.mortgaged ? " " + t("(mortgaged)") : "")
+      + (rec.improvement ? " · " + t("improved") : "") + (rec.sign ? " · " + t("no trespassing") : ""));
   if (space && space.colour) chip.style.setProperty("--gc", space.colour);
   return chip;
 }
@@ -36,15 +37,15 @@ export function drawDeed() {
   const rows = printed.lines.map(([label, value]) => el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, value)));
   const status = [];
   if (rec) {
-    status.push(rec.owner ? `Owner: ${rec.owner}` : "Owner: nobody yet (the bank's)");
-    if (rec.hotel) status.push("A hotel");
-    else if (rec.houses) status.push(`${rec.houses} house${rec.houses > 1 ? "s" : ""}`);
-    if (rec.mortgaged) status.push("Mortgaged");
-    if (rec.improvement) status.push("Improved");
-    if (rec.sign) status.push("No trespassing");
+    status.push(rec.owner ? t("Owner: {player}", { player: rec.owner }) : t("Owner: nobody yet (the bank's)"));
+    if (rec.hotel) status.push(t("A hotel"));
+    else if (rec.houses) status.push(nt("{n} house", "{n} houses", rec.houses));
+    if (rec.mortgaged) status.push(t("Mortgaged"));
+    if (rec.improvement) status.push(t("Improved"));
+    if (rec.sign) status.push(t("No trespassing"));
   }
   const here = app.state.players.filter((p) => p.space === id && !p.bankrupt).map((p) => p.name);
-  if (here.length) status.push("Here: " + here.join(", "));
+  if (here.length) status.push(t("Here: {players}", { players: here.join(", ") }));
   const acts = el("div", { class: "actions" });
   const judged = app.acts && app.acts.player === actor() && !app.state.winner ? app.acts : null;  // none after the game
   if (judged && rec && rec.owner === actor()) {
@@ -63,15 +64,15 @@ export function drawDeed() {
     ...printed.notes.map((n) => el("p", { class: "note" }, n)),
     status.length ? el("p", { class: "status" }, status.join(" · ")) : null,
     acts,
-    el("form", { method: "dialog" }, el("button", { class: "secondary", autofocus: true }, "Close")));
+    el("form", { method: "dialog" }, el("button", { class: "secondary", autofocus: true }, t("Close"))));
 }
 
 // Buildings stand on streets, improvements and signs on land: a railroad's card never says "Build: ... not a street".
 const ONLY_ON = { build: "street", sell: "street", improve: "land", sign: "land" };
 const couldEver = (verb, space) => !ONLY_ON[verb] || ONLY_ON[verb] === space.kind;
 
-const VERB_LABELS = { build: "Build", sell: "Sell a building", mortgage: "Mortgage", unmortgage: "Lift mortgage",
-  improve: "Improve", sign: "Put sign here" };
+const VERB_LABELS = { build: t("Build"), sell: t("Sell a building"), mortgage: t("Mortgage"), unmortgage: t("Lift mortgage"),
+  improve: t("Improve"), sign: t("Put sign here") };
 // A deed's act as its row's button says it ("Build hotel", "Sell house"), else in general words.
 const verbLabel = (verb, id) => {
   const button = $("mine").querySelector(`[data-deed="${CSS.escape(id)}"] [data-verb="${CSS.escape(verb)}"]`);

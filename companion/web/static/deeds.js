@@ -1,6 +1,7 @@
 // The "My deeds and cards" panel: each deed with the acts the engine takes now (and why not the others), travel
 // cards, magie-1924's idle land, magie-1904's loans, addon's bridge, going bankrupt, and any other verb.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
 import { act, api, deedAct, notice } from "./talk.js";
@@ -50,7 +51,7 @@ export function renderMine(state) {
     row.append(...offered.filter(Boolean));  // a verb the ruleset lacks gives null: never the text "null"
     box.append(row);
   }
-  if (!box.children.length) box.append(el("p", { class: "where" }, "No deeds yet."));
+  if (!box.children.length) box.append(el("p", { class: "where" }, t("No deeds yet.")));
   offerOnlyLegalActs(state, me, (app.mineBuilt = (app.mineBuilt || 0) + 1));
   landlordControls(state, me, verbs, box);
   if (verbs.has("move-bridge") && state.bridge_mover === me) box.append(bridgePicker((ends) => act("move-bridge", ends)));
@@ -61,12 +62,12 @@ export function renderMine(state) {
   if (verbs.has("travel") && cards.length && prompt && prompt.kind === "roll" && prompt.player === me) {
     const checks = cards.map((card) => el("input", { type: "checkbox", value: card, id: "travel-" + card }));
     cards.forEach((card, i) => travel.append(el("label", { for: "travel-" + card }, checks[i], " " + cardName(card))));
-    travel.append(el("button", { type: "button", on: { click: () => act("travel", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Travel with these cards"));
+    travel.append(el("button", { type: "button", on: { click: () => act("travel", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, t("Travel with these cards")));
   }
   const more = $("more-actions");
   more.replaceChildren();
   if (verbs.has("bankrupt")) {
-    more.append(el("button", { type: "button", class: "danger", on: { click: () => confirm(`${me}: give up and go bankrupt?`) && act("bankrupt") } }, "Go bankrupt"));
+    more.append(el("button", { type: "button", class: "danger", on: { click: () => confirm(`${me}: give up and go bankrupt?`) && act("bankrupt") } }, t("Go bankrupt")));
   }
   const other = [...verbs].filter((v) => !KNOWN_VERBS.has(v));
   if (other.length) {
@@ -76,7 +77,7 @@ export function renderMine(state) {
       let extra = {};
       try { extra = params.value ? JSON.parse(params.value) : {}; } catch { return notice("details must be JSON"); }
       act(verb.value, extra);
-    } } }, "Do"));
+    } } }, t("Do")));
   }
 }
 
@@ -150,7 +151,7 @@ export function bridgePicker(move) {
   // passed over it with option bridge_moves).
   const { outer, inner, boxes } = bridgeEnds(app.board, "bridge-" + (bridgePicker.made = (bridgePicker.made || 0) + 1));
   return el("div", { class: "actions" }, ...boxes, el("button", { type: "button", class: "secondary", on: {
-    click: () => move({ outer: outer.value, inner: inner.value }) } }, "Move the bridge"));
+    click: () => move({ outer: outer.value, inner: inner.value }) } }, t("Move the bridge")));
 }
 
 function landlordControls(state, me, verbs, box) {
@@ -163,9 +164,9 @@ function landlordControls(state, me, verbs, box) {
     const count = el("input", { type: "number", min: 1, value: 1, "aria-label": "idle land cards to buy" });
     box.append(el("div", { class: "mine-row" }, ...idle.map((card, i) => el("label", {}, checks[i], " " + cardName(card))),
       verbs.has("sell-idle") && idle.length ? el("button", { type: "button", on: { click: () =>
-        act("sell-idle", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Sell these") : "",
+        act("sell-idle", { cards: checks.filter((c) => c.checked).map((c) => c.value) }) } }, t("Sell these")) : "",
       verbs.has("buy-idle") ? el("span", {}, count, el("button", { type: "button", class: "secondary", on: { click: () =>
-        act("buy-idle", { count: Number(count.value) }) } }, "Buy idle land")) : ""));
+        act("buy-idle", { count: Number(count.value) }) } }, t("Buy idle land"))) : ""));
   }
   // magie-1904: bank loans on lots, and repaying one's loans.
   if (verbs.has("borrow")) {
@@ -174,10 +175,10 @@ function landlordControls(state, me, verbs, box) {
     const note = (state.options && state.options.note) || 100;
     const amount = el("input", { type: "number", min: note, step: note, value: note, "aria-label": "loan amount" });
     if (lots.length) {
-      box.append(el("div", { class: "mine-row" }, el("span", {}, "Borrow from the bank on:"),
+      box.append(el("div", { class: "mine-row" }, el("span", {}, t("Borrow from the bank on:")),
         ...lots.map((id, i) => el("label", {}, checks[i], " " + spaceName(id))), amount,
         el("button", { type: "button", class: "secondary", on: { click: () =>
-          act("borrow", { amount: Number(amount.value), spaces: checks.filter((c) => c.checked).map((c) => c.value) }) } }, "Borrow")));
+          act("borrow", { amount: Number(amount.value), spaces: checks.filter((c) => c.checked).map((c) => c.value) }) } }, t("Borrow"))));
     }
   }
   if (verbs.has("loan") && !state.trade) {  // magie-1904: lend to another player on their lots
@@ -192,17 +193,17 @@ function landlordControls(state, me, verbs, box) {
     const interest = el("input", { type: "number", min: 0, value: 0, "aria-label": "interest at each of their wages" });
     const terms = el("input", { "aria-label": "terms", placeholder: "terms (optional)" });
     if (others.length) {
-      box.append(el("div", { class: "mine-row" }, el("span", {}, "Lend to"), to, amount, el("span", {}, "interest"), interest,
+      box.append(el("div", { class: "mine-row" }, el("span", {}, t("Lend to")), to, amount, el("span", {}, "interest"), interest,
         el("span", {}, "on"), lots, terms, el("button", { type: "button", class: "secondary", on: { click: () => act("loan", {
           to: to.value, amount: Number(amount.value), interest: Number(interest.value), terms: terms.value,
-          spaces: [...lots.querySelectorAll("input:checked")].map((c) => c.value) }) } }, "Offer the loan")));
+          spaces: [...lots.querySelectorAll("input:checked")].map((c) => c.value) }) } }, t("Offer the loan"))));
     }
   }
   if (verbs.has("repay")) {
     for (const loan of (state.loans || []).filter((l) => l.borrower === me)) {
       box.append(el("div", { class: "mine-row" }, el("span", { class: "deed" }, `Loan ${loan.id}: ${money(loan.amount)} from `
         + `${loan.lender === "bank" ? "the bank" : loan.lender}`),
-      el("button", { type: "button", class: "secondary", on: { click: () => act("repay", { loan: loan.id }) } }, "Repay")));
+      el("button", { type: "button", class: "secondary", on: { click: () => act("repay", { loan: loan.id }) } }, t("Repay"))));
     }
   }
 }

@@ -1,6 +1,7 @@
 // The page's forms and buttons that stay (join, table code, host PIN, bid, trade, new game, import, export...),
 // wired once.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { app } from "./state.js";
 import { act, notice, send } from "./talk.js";
@@ -16,7 +17,7 @@ export function wire() {
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const result = await send("/api/join", { code: $("join-code").value.trim(), player: $("join-player").value });
-    if (result) { notice(`You are ${result.player}`, true); await refresh(); follow(); }  // the stream shows this seat's cards
+    if (result) { notice(t("You are {player}", { player: result.player }), true); await refresh(); follow(); }  // the stream shows this seat's cards
   });
   $("code-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -29,9 +30,11 @@ export function wire() {
     if (result) { await refresh(); await hostSetup(); showNoGame(); follow(); }
   });
   $("logout-button").addEventListener("click", async () => { await send("/api/host/logout", {}); await refresh(); });
+  // The phone's language: the page again in it, kept in this phone's session with its seat (docs/languages.md).
+  $("language").addEventListener("change", (event) => { location.search = "?lang=" + encodeURIComponent(event.target.value); });
   $("leave-button").addEventListener("click", async () => {
-    if (confirm(`Give up ${app.session.player}'s seat on this phone? Another phone can then join as ${app.session.player}.`)
-        && await send("/api/leave", {}, "seat given up")) { await refresh(); follow(); }
+    if (confirm(t("Give up {player}'s seat on this phone? Another phone can then join as {player}.", { player: app.session.player }))
+        && await send("/api/leave", {}, t("seat given up"))) { await refresh(); follow(); }
   });
   $("act-as").addEventListener("change", () => { app.actAs = $("act-as").value; render(app.state, app.game); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
@@ -46,12 +49,12 @@ export function wire() {
   $("new-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const going = app.session.game && app.state && !app.state.winner && app.state.seq > 0;  // one under way: asked first
-    if (going && !confirm(`A game is in progress (turn ${app.state.turn.number}). Start a new one? This one stays under Stored games.`)) return;
+    if (going && !confirm(t("A game is in progress (turn {n}). Start a new one? This one stays under Stored games.", { n: app.state.turn.number }))) return;
     const ruleset = app.rulesets.find((r) => r.id === $("new-ruleset").value);
     const setup = { ruleset: ruleset.id, players: playerNames(), options: readOptions(ruleset) };
     if ($("new-seed").value) setup.seed = Number($("new-seed").value);
     if ($("new-progress").open) setup.start = readStart();
-    if (await send("/api/host/new-game", { setup }, "new game started")) await refresh();
+    if (await send("/api/host/new-game", { setup }, t("new game started"))) await refresh();
   });
   $("new-progress").addEventListener("toggle", showProgress);
   $("money-details").addEventListener("toggle", () => app.state && renderMoneyStory(app.state));

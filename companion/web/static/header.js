@@ -1,12 +1,13 @@
 // This phone's own: the header (its player's cash, and what the table waits for from them, with that panel held
 // under it) and the join panel.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
-import { app, money, player } from "./state.js";
+import { app, money, player, said } from "./state.js";
 
 // What the header says of a question too long for its line (the question is whole in its panel below).
-const SHORT = { roll: "roll the dice", buy: "buy or not", auction: "bid or pass", debt: "raise the money",
-  "income-tax": "pay your income tax", "use-card": "play a card or not" };
+const SHORT = { roll: () => t("roll the dice"), buy: () => t("buy or not"), auction: () => t("bid or pass"),
+  debt: () => t("raise the money"), "income-tax": () => t("pay your income tax"), "use-card": () => t("play a card or not") };
 
 // Me first: once joined, the header holds this player's cash in the largest type, whose turn it is and what the
 // table waits for from them; their prompt's panel stays under it while they scroll (if it is not too tall).
@@ -20,14 +21,15 @@ export function renderMe(state) {
   const leading = prompt && prompt.kind === "auction" && state.auction && state.auction.bidder === me;  // nothing to do
   const waiting = prompt && !leading && (prompt.player === me || (prompt.waiting || []).includes(me));
   const offer = state.trade && state.trade.with === me;
-  $("me-now").textContent = state.winner ? `Game over: ${state.winner} wins` : p.bankrupt ? "Out of the game"
-    : leading ? `You lead the auction at ${money(state.auction.bid)}`
-    : waiting ? `Your move: ${prompt.text}` : offer ? `${state.trade.from} offers you a trade`
-      : `Turn ${state.turn.number}: ${state.turn.player}${state.turn.player === me ? " (you)" : ""}`;
+  $("me-now").textContent = state.winner ? t("Game over: {player} wins", { player: state.winner }) : p.bankrupt ? t("Out of the game")
+    : leading ? t("You lead the auction at {amount}", { amount: money(state.auction.bid) })
+    : waiting ? t("Your move: {question}", { question: said(prompt) }) : offer ? t("{player} offers you a trade", { player: state.trade.from })
+      : state.turn.player === me ? t("Turn {n}: {player} (you)", { n: state.turn.number, player: state.turn.player })
+        : t("Turn {n}: {player}", { n: state.turn.number, player: state.turn.player });
   // One line, the question whole or a shorter sentence: a name is never cut ("Buy St. Charles Pla…"); the question is
   // whole in its panel, held just below.
   if (waiting && $("me-now").scrollWidth > $("me-now").clientWidth) {
-    $("me-now").textContent = `Your move: ${SHORT[prompt.kind] || "see below"}`;
+    $("me-now").textContent = t("Your move: {question}", { question: SHORT[prompt.kind] ? SHORT[prompt.kind]() : t("see below") });
   }
   $("me-now").href = waiting ? (prompt.kind === "auction" ? "#auction-panel" : "#turn-panel") : offer ? "#trade-panel" : "#players-panel";
   $("me-now").classList.toggle("waiting", !!(waiting || offer));

@@ -1,6 +1,7 @@
 // The host's tools: whom to act for, the host's verbs, the players (rename, free a seat, remove), the join code and
 // Wi-Fi as QR codes, the NFC reader's cards, and the set-up of a new, stored or imported game.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { app } from "./state.js";
 import { api, input, loadSession, made, refresh, send } from "./talk.js";
@@ -24,7 +25,7 @@ export function renderHost(state) {
   }
   app.actAs = select.value;
   const actions = $("host-actions");
-  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, "Undo"));
+  actions.replaceChildren(el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/undo", made({})) } }, t("Undo")));
   const hostVerbs = (!state.winner && app.board && app.board.host_verbs) || [];  // after the game: Undo alone
   for (const verb of hostVerbs.filter((v) => !HOST_VERBS_WITH_DETAILS.has(v))) {
     const ending = verb === "end-game";
@@ -40,12 +41,12 @@ export function renderHost(state) {
   for (const name of names) {
     const row = el("div", { class: "mine-row" }, el("span", { class: "deed" }, name + (app.session.seats.includes(name) ? " · phone joined" : "")));
     const to = el("input", { "aria-label": `new name for ${name}`, placeholder: "new name" });
-    row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, "Rename"),
-      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, "Free seat"),
-      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", made({ player: name })) } }, "Remove"));
+    row.append(to, el("button", { type: "button", class: "secondary", on: { click: () => to.value && send("/api/host/rename-player", { player: name, to: to.value.trim() }, "renamed") } }, t("Rename")),
+      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/free-seat", { player: name }, "seat freed").then(loadSession) } }, t("Free seat")),
+      el("button", { type: "button", class: "danger", on: { click: () => confirm(`Remove ${name}?`) && send("/api/host/remove-player", made({ player: name })) } }, t("Remove")));
     if (hostVerbs.includes("send-to-jail")) {  // the landlord's games: a player who refuses a rule goes to jail
       row.append(el("button", { type: "button", class: "secondary", on: { click: () => confirm(`Send ${name} to jail?`)
-        && input({ act: { player: "host", do: "send-to-jail", target: name } }) } }, "Send to jail"));
+        && input({ act: { player: "host", do: "send-to-jail", target: name } }) } }, t("Send to jail")));
     }
     list.append(row);
   }
@@ -57,7 +58,7 @@ async function showJoin() {
   const renew = el("button", { type: "button", class: "secondary", on: { click: async () => {
     if (confirm("A new join code? The old one stops working; joined phones keep their seats.")
         && await send("/api/host/join-code", {}, "new join code")) await showJoin();
-  } } }, "New join code");
+  } } }, t("New join code"));
   const shown = [];
   if (join.wifi) {  // the table's own Wi-Fi: a phone scans this first, then the page's code
     const wifiQr = new DOMParser().parseFromString(join.wifi.svg, "image/svg+xml").documentElement;
@@ -84,7 +85,7 @@ async function showCards(status) {
   const pick = async (body, path) => showCards(await send(path, body));
   $("cards-asking").replaceChildren(...(asking
     ? [el("strong", {}, asking.kind === "deeds" ? `Tap the sticker of ${asking.name} on the reader` : `${asking.name}: tap your card on the reader`),
-       " ", el("button", { type: "button", class: "secondary", on: { click: () => pick({}, "/api/host/cards/stop") } }, "Stop")]
+       " ", el("button", { type: "button", class: "secondary", on: { click: () => pick({}, "/api/host/cards/stop") } }, t("Stop"))]
     : ["Pick a card, then tap its tag on the table's reader. A new tag replaces a lost one."]));
   $("host-cards").replaceChildren(...found.cards.map((c) => el("div", { class: "mine-row card-row", "data-card": c.id },
     el("span", { class: "deed" }, `${c.kind === "players" ? c.name + "'s card" : c.name} · ${c.registered ? "registered" : "no tag yet"}`),
@@ -108,7 +109,7 @@ export function showNoGame() {
   $("host-panel").hidden = !host && document.body.dataset.view !== "host";
   $("pin-form").hidden = host;
   $("host-tools").hidden = !host;
-  $("turn").textContent = "No game yet";
+  $("turn").textContent = t("No game yet");
   $("prompt").textContent = host ? "Set up the game below: the ruleset, then the players, then Start." : "The host sets up a game.";
   if (host) {
     $("new-game").open = true;
@@ -130,5 +131,5 @@ export async function hostSetup() {
   $("games").replaceChildren(...games.map((g) => el("div", { class: "mine-row" },
     el("span", {}, `#${g.id} ${g.ruleset}: ${g.players.join(", ")} · ${g.inputs} inputs${g.winner ? " · " + g.winner + " won" : ""}`),
     g.problem ? el("span", { class: "where" }, g.problem) : g.current ? el("span", { class: "where" }, "playing now") :
-      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, "Resume"))));
+      el("button", { type: "button", class: "secondary", on: { click: () => send("/api/host/resume", { game: g.id }, "resumed").then(refresh) } }, t("Resume")))));
 }

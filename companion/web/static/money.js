@@ -1,6 +1,7 @@
 // The money story (each player's payments in and out, newest first) and the game-over summary with its chart of
 // everyone's worth over the game, drawn here as SVG (no chart library).
 
+import { t } from "./words.js";
 import { $, el, svg } from "./dom.js";
 import { app, money, playerColour, signed, spaceName } from "./state.js";
 import { api } from "./talk.js";
@@ -66,11 +67,11 @@ export async function renderGameOver(state) {
     el("td", {}, story && story.rent[p.name] ? money(story.rent[p.name].paid) : ""),
     el("td", {}, story && story.rent[p.name] ? money(story.rent[p.name].received) : "")));
   rows.forEach((row) => row.querySelector(".swatch").style.setProperty("--pc", playerColour(row.dataset.player)));
-  $("over-table").replaceChildren(el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Worth"),
-    el("th", { scope: "col" }, "Rent paid"), el("th", { scope: "col" }, "Rent received"))), el("tbody", {}, ...rows));
+  $("over-table").replaceChildren(el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Worth")),
+    el("th", { scope: "col" }, t("Rent paid")), el("th", { scope: "col" }, t("Rent received")))), el("tbody", {}, ...rows));
   $("over-chart").replaceChildren(worthChart(state, points));
   $("over-landed").textContent = story && story.landed.length
-    ? "Most landed: " + story.landed.map((l) => `${spaceName(l.space)} (${l.times})`).join(", ") : "";
+    ? t("Most landed: {spaces}", { spaces: story.landed.map((l) => `${spaceName(l.space)} (${l.times})`).join(", ") }) : "";
 }
 
 function worthChart(state, points) {
@@ -84,7 +85,7 @@ function worthChart(state, points) {
   const x = (i) => PAD + (points.length > 1 ? (i / (points.length - 1)) * (W - PAD - 6) : 0);
   const y = (v) => 8 + (1 - (v - lo) / (hi - lo || 1)) * (H - 28);
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-    "aria-label": `Worth over the game: ${series.map((s) => s.name).join(", ")}` });
+    "aria-label": t("Worth over the game: {players}", { players: series.map((s) => s.name).join(", ") }) });
   chart.append(svg("line", { class: "axis", x1: PAD, y1: y(lo), x2: W - 6, y2: y(lo) }));
   for (const [v, label] of [[top, money(top)], [bottom, money(bottom)]]) {
     const text = svg("text", { x: PAD - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" });
@@ -108,7 +109,7 @@ function worthChart(state, points) {
     chart.append(name);
   });
   const under = svg("text", { x: W - 6, y: H - 4, "text-anchor": "end", class: "tick" });
-  under.textContent = `${points.length} inputs`;
+  under.textContent = t("{n} inputs", { n: points.length });
   chart.append(under);
   return chart;
 }

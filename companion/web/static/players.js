@@ -1,6 +1,7 @@
 // The players' panel (each one's cash and its line over the game, where they are, their cards and deeds) and the
 // bank's and pools' panel.
 
+import { nt, t } from "./words.js";
 import { $, el, svg } from "./dom.js";
 import { actor, app, cardName, groupName, money, playerColour, sortedDeeds, spaceName } from "./state.js";
 import { deedChip } from "./deedcard.js";
@@ -8,7 +9,7 @@ import { deedChip } from "./deedcard.js";
 function sparkline(name) {
   const points = app.history.map((p) => p.cash[name]).filter((v) => v !== undefined);
   const box = svg("svg", { class: "spark", viewBox: "0 0 100 30", preserveAspectRatio: "none", role: "img",
-    "aria-label": `${name}'s cash over the game` });
+    "aria-label": t("{player}'s cash over the game", { player: name }) });
   if (points.length < 2) return box;
   const hi = Math.max(...points, 1), lo = Math.min(...points, 0);
   const xy = points.map((v, i) => `${(i / (points.length - 1)) * 100},${28 - ((v - lo) / (hi - lo || 1)) * 26}`);
@@ -27,13 +28,14 @@ export function renderPlayers(state) {
     card.append(el("h3", {}, el("span", {}, p.name), "cash" in p ? el("span", { class: "cash", "data-cash": p.name }, money(p.cash)) : null));
     if ("cash" in p) card.append(sparkline(p.name));
     const visiting = !p.in_jail && app.board && (app.board.byId[p.space] || {}).kind === "jail";  // jail's other side
-    const status = p.bankrupt ? "out of the game" : p.in_jail ? "in jail" : visiting ? "just visiting" : "";
-    card.append(el("p", { class: "where" }, `on ${spaceName(p.space)}${status ? " · " + status : ""}${p.laps ? ` · lap ${p.laps}` : ""}`));
+    const status = p.bankrupt ? t("out of the game") : p.in_jail ? t("in jail") : visiting ? t("just visiting") : "";
+    card.append(el("p", { class: "where" }, t("on {space}", { space: spaceName(p.space) }) + (status ? " · " + status : "")
+      + (p.laps ? " · " + t("lap {n}", { n: p.laps }) : "")));
     // Travel cards are dealt face down (RULES §2): other phones see how many, not which.
     const hidden = p.name === actor() ? [] : (p.cards || []).filter((c) => c.startsWith("travel-"));
     const shown = (p.cards || []).filter((c) => !hidden.includes(c));
-    if (hidden.length) shown.push(`${hidden.length} travel card${hidden.length > 1 ? "s" : ""}`);
-    if (shown.length) card.append(el("p", { class: "cards" }, "cards: " + shown.map(cardName).join(", ")));
+    if (hidden.length) shown.push(nt("{n} travel card", "{n} travel cards", hidden.length));
+    if (shown.length) card.append(el("p", { class: "cards" }, t("cards: {cards}", { cards: shown.map(cardName).join(", ") })));
     const groups = new Map();  // each colour group's deeds together, under the group's name
     for (const id of sortedDeeds(state, p.name)) {
       const group = (app.board && app.board.byId[id] || {}).group || "";
@@ -50,9 +52,9 @@ export function renderPlayers(state) {
 export function renderBank(state) {
   const list = $("bank");
   list.replaceChildren();
-  for (const [pool, amount] of Object.entries(state.pools || {})) list.append(el("dt", {}, pool.replace(/-/g, " ")), el("dd", {}, money(amount)));
-  for (const [what, count] of Object.entries(state.bank || {})) list.append(el("dt", {}, "bank " + what), el("dd", {}, String(count)));
-  if (state.dice) list.append(el("dt", {}, "last roll"), el("dd", {}, state.dice.join(" + ")));
+  for (const [pool, amount] of Object.entries(state.pools || {})) list.append(el("dt", {}, t(pool.replace(/-/g, " "))), el("dd", {}, money(amount)));
+  for (const [what, count] of Object.entries(state.bank || {})) list.append(el("dt", {}, t("bank {what}", { what: t(what) })), el("dd", {}, String(count)));
+  if (state.dice) list.append(el("dt", {}, t("last roll")), el("dd", {}, state.dice.join(" + ")));
   for (const loan of state.loans || []) {  // magie-1904: who owes whom counts at the end
     list.append(el("dt", {}, `loan ${loan.id}`), el("dd", {}, `${loan.borrower} owes ${loan.lender === "bank" ? "the bank" : loan.lender} `
       + `${money(loan.amount)} (${money(loan.interest)} each wages) on ${loan.spaces.map(spaceName).join(", ")}`

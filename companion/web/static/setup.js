@@ -2,6 +2,7 @@
 // (/api/host/rulesets' fields: type, range, choices, default, one line), and a game in progress entered per player
 // and per deed.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { groupName } from "./state.js";
 import { api } from "./talk.js";
@@ -96,9 +97,9 @@ export async function showOptions(ruleset) {
   setup.ruleset = ruleset;
   setup.board = await api("/api/board?ruleset=" + encodeURIComponent(ruleset.id));
   $("new-ruleset-name").textContent = `${ruleset.name} · ${ruleset.players[0]} to ${ruleset.players[1]} players`;
-  $("new-options").replaceChildren(el("legend", {}, "Options"), ...(ruleset.presets || []).map(presetField),
+  $("new-options").replaceChildren(el("legend", {}, t("Options")), ...(ruleset.presets || []).map(presetField),
     ...ruleset.fields.map((f) => optionField(f, setup.board)));
-  if (!ruleset.fields.length) $("new-options").append(el("p", { class: "hint" }, "This ruleset has no options."));
+  if (!ruleset.fields.length) $("new-options").append(el("p", { class: "hint" }, t("This ruleset has no options.")));
   showProgress();
 }
 
@@ -121,8 +122,8 @@ export function showProgress() {
     const cards = setup.ruleset.kept_cards.length ? el("select", { id: id + "-cards", multiple: true, size: 4, "data-cards-of": name },
       ...setup.ruleset.kept_cards.map((c) => el("option", { value: c, selected: held.has(c) || null }, (board.cards || {})[c] || c))) : null;
     return el("fieldset", { class: "field", "data-player": name }, el("legend", {}, name),
-      el("label", { for: id + "-cash" }, "Cash $"), cash, el("label", { for: id + "-space" }, "On the space"), where,
-      cards ? el("label", { for: id + "-cards" }, "Cards in hand (several: hold Ctrl, or tap each on a phone)") : null, cards);
+      el("label", { for: id + "-cash" }, "Cash $"), cash, el("label", { for: id + "-space" }, t("On the space")), where,
+      cards ? el("label", { for: id + "-cards" }, t("Cards in hand (several: hold Ctrl, or tap each on a phone)")) : null, cards);
   });
   const groups = new Map();
   for (const space of board.spaces.filter((s) => s.ownable)) {
@@ -146,7 +147,7 @@ export function showProgress() {
       row.append(el("label", { for: id + "-m", class: "inline" }, mortgaged, " mortgaged"));
       return row;
     })));
-  box.replaceChildren(...people, el("h4", {}, "Deeds, by colour group"), ...deeds);
+  box.replaceChildren(...people, el("h4", {}, t("Deeds, by colour group")), ...deeds);
 }
 
 function colouredLegend(text, colour) {

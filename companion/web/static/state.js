@@ -3,12 +3,17 @@
 // and whom this phone acts for.
 
 // The players' colours, seat 1 first: the server's (companion/seats.py), shared with the seat lights.
+import { moneyIn } from "./words.js";
+
 const COLOURS = JSON.parse(document.body.dataset.colours || '["#adb5bd"]');
 export const app = { state: null, board: null, session: null, history: [], ruleset: null, stream: null, actAs: null };
 
-export const money = (n) => "$" + n;
+// An amount with the board's symbol, as this phone's language writes it (words.js): "$1500", "1.500 €".
+export const money = (n) => moneyIn(n, (app.board && app.board.currency) || "$");
 // What an act does to one's cash, signed as on a bank statement: "+$50", "−$110" (a true minus sign).
 export const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + money(Math.abs(n));
+// The prompt's question in this phone's language: the server says it (the view's `said`, by the engine's renderer).
+export const said = (prompt) => (app.state && app.state.said && prompt === app.state.prompt ? app.state.said.prompt : prompt.text);
 export const spaceName = (id) => (app.board && app.board.byId[id] ? app.board.byId[id].name : id);
 export const playerColour = (name) => {
   const i = app.state ? app.state.players.findIndex((p) => p.name === name) : -1;

@@ -2,6 +2,7 @@
 // the live stream: the whole state, then what changed after each input (opened again after the Pi refused it, or
 // when a sleeping phone wakes).
 
+import { t } from "./words.js";
 import { $ } from "./dom.js";
 import { app, patched } from "./state.js";
 import { api, loadSession } from "./talk.js";
@@ -44,11 +45,11 @@ export function follow() {
   app.stream = stream;
   stream.addEventListener("open", () => {
     follow.pause = 0;
-    $("live").textContent = "live";
+    $("live").textContent = t("live");
     $("live").className = "live on";
   });
   stream.addEventListener("error", () => {
-    $("live").textContent = "reconnecting…";
+    $("live").textContent = t("reconnecting…");
     $("live").className = "live";
     if (stream.readyState === EventSource.CLOSED && app.stream === stream) followAgain();
   });

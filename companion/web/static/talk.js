@@ -1,6 +1,7 @@
 // Talking to the Pi: its API, the inputs sent (each naming the game and the state it was made on), what a refusal
 // or an act's effect says on the page, and this phone's session.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { actor, app, signed, spaceName } from "./state.js";
 
@@ -99,7 +100,7 @@ function confirmation(text, before) {
   if (!text) return;
   const box = $("toast");
   const undo = app.session && app.session.host && before
-    ? el("button", { type: "button", class: "secondary", on: { click: () => { box.hidden = true; send("/api/host/undo", made({})); } } }, "Undo")
+    ? el("button", { type: "button", class: "secondary", on: { click: () => { box.hidden = true; send("/api/host/undo", made({})); } } }, t("Undo"))
     : null;
   box.replaceChildren(el("span", {}, text), undo || "");
   box.hidden = false;
@@ -108,14 +109,17 @@ function confirmation(text, before) {
 }
 
 // What a deed's act did, in words and money, from the states before and after it.
-const DONE = { mortgage: "Mortgaged", unmortgage: "Lifted the mortgage on", improve: "Improved", sign: "Put a sign on" };
+const DONE = { mortgage: () => t("Mortgaged {space}"), unmortgage: () => t("Lifted the mortgage on {space}"),
+  improve: () => t("Improved {space}"), sign: () => t("Put a sign on {space}") };
 function doneText(verb, id, before, after) {
   const me = actor(), old = before.players.find((p) => p.name === me), now = after.players.find((p) => p.name === me);
   const rec = (after.spaces || {})[id] || {}, was = (before.spaces || {})[id] || {};
-  const what = verb === "build" ? `Built ${rec.hotel ? "a hotel" : "a house"} on` : verb === "sell" ? `Sold ${was.hotel ? "the hotel" : "a house"} on`
-    : DONE[verb] || verb;
+  const what = verb === "build" ? (rec.hotel ? t("Built a hotel on {space}") : t("Built a house on {space}"))
+    : verb === "sell" ? (was.hotel ? t("Sold the hotel on {space}") : t("Sold a house on {space}"))
+      : DONE[verb] ? DONE[verb]() : verb + " {space}";
   const change = old && now && "cash" in now ? now.cash - old.cash : 0;
-  return `${what} ${spaceName(id)}` + (change ? `: ${signed(change)}` : "");
+  const done = what.replace("{space}", spaceName(id));
+  return change ? t("{done}: {change}", { done, change: signed(change) }) : done;
 }
 // Every change names the game and the state it was made on: a new game's first state has seq 0 too.
 export const made = (body) => ({ ...body, seq: app.state.seq, ...(app.game != null ? { game: app.game } : {}) });
@@ -127,10 +131,10 @@ export const deedAct = (verb, id) => send("/api/input", made({ input: { act: { p
 
 export async function loadSession() {
   app.session = await api("/api/session");
-  $("who").textContent = app.session.host ? "host" + (app.session.player ? " · " + app.session.player : "")
+  $("who").textContent = app.session.host ? t("host") + (app.session.player ? " · " + app.session.player : "")
     : app.session.player || "";
   $("leave-button").hidden = !app.session.player;
-  $("leave-button").textContent = app.session.player ? `Leave ${app.session.player}'s seat` : "Leave seat";
+  $("leave-button").textContent = app.session.player ? t("Leave {player}'s seat", { player: app.session.player }) : t("Leave seat");
   $("code-panel").hidden = !app.session.table_code;
   return app.session;
 }

@@ -1,5 +1,6 @@
 // The trade's panel: the offer on the table (accept, reject, withdraw) and the form proposing one.
 
+import { t } from "./words.js";
 import { $, el } from "./dom.js";
 import { actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
 import { act } from "./talk.js";
@@ -11,20 +12,21 @@ export function renderTrade(state) {
   const offer = $("trade-offer");
   offer.replaceChildren();
   if (state.trade) {
-    const t = state.trade;
-    const deed = (id) => spaceName(id) + ((state.spaces[id] || {}).mortgaged && tenth(id) !== null ? ` (mortgaged: 10% is ${money(tenth(id))})` : "");
-    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(deed), ...b.cards.map(cardName)].filter(Boolean).join(", ") || "nothing";
-    const text = t.loan  // magie-1904: a loan between players is offered and answered like a trade
-      ? `${t.from} offers ${t.with} a loan of ${money(t.loan.amount)} at ${money(t.loan.interest)} each wages, on ${t.loan.spaces.map(spaceName).join(", ")}`
-        + (t.loan.terms ? ` (terms: ${t.loan.terms})` : "")
-      : `${t.from} offers ${t.with}: ${bundle(t.give)} for ${bundle(t.get)}`;
+    const o = state.trade;
+    const deed = (id) => spaceName(id) + ((state.spaces[id] || {}).mortgaged && tenth(id) !== null ? t(" (mortgaged: 10% is {amount})", { amount: money(tenth(id)) }) : "");
+    const bundle = (b) => [b.cash ? money(b.cash) : null, ...b.spaces.map(deed), ...b.cards.map(cardName)].filter(Boolean).join(", ") || t("nothing");
+    const text = o.loan  // magie-1904: a loan between players is offered and answered like a trade
+      ? t("{by} offers {to} a loan of {amount} at {interest} each wages, on {spaces}", { by: o.from, to: o.with,
+        amount: money(o.loan.amount), interest: money(o.loan.interest), spaces: o.loan.spaces.map(spaceName).join(", ") })
+        + (o.loan.terms ? t(" (terms: {terms})", { terms: o.loan.terms }) : "")
+      : t("{by} offers {to}: {give} for {get}", { by: o.from, to: o.with, give: bundle(o.give), get: bundle(o.get) });
     const box = el("div", { class: "offer" }, el("p", {}, text));
     const buttons = el("div", { class: "actions" });
-    if (me === t.with) {
-      buttons.append(el("button", { type: "button", on: { click: () => act("accept") } }, "Accept"),
-        el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, "Reject"));
-    } else if (me === t.from) {
-      buttons.append(el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, "Withdraw"));
+    if (me === o.with) {
+      buttons.append(el("button", { type: "button", on: { click: () => act("accept") } }, t("Accept")),
+        el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, t("Reject")));
+    } else if (me === o.from) {
+      buttons.append(el("button", { type: "button", class: "secondary", on: { click: () => act("reject") } }, t("Withdraw")));
     }
     box.append(buttons);
     offer.append(box);
@@ -49,12 +51,12 @@ export function fillTradeItems(boxId, owner) {
   box.replaceChildren();
   if (!p) return;
   const cards = (p.cards || []).filter((card) => !card.endsWith("-hidden"));  // another's face-down cards: not askable
-  const taker = boxId === "get-items" ? "you pay" : "the taker pays";  // who takes a mortgaged deed pays its 10%
+  const pays = boxId === "get-items" ? " mortgaged: you pay the bank {amount} (10%)" : " mortgaged: the taker pays the bank {amount} (10%)";  // who takes a mortgaged deed pays its 10%
   for (const id of deedsOf(app.state, owner).filter((id) => !cards.includes(id))) {  // magie-1924: the card is the deed
     const mortgaged = app.state.spaces[id].mortgaged && tenth(id) !== null;
     box.append(el("label", { "data-mortgaged": mortgaged ? tenth(id) : null },
       el("input", { type: "checkbox", value: "space:" + id, checked: keep.has("space:" + id) }), spaceName(id),
-      mortgaged ? el("span", { class: "hint" }, ` mortgaged: ${taker} the bank ${money(tenth(id))} (10%)`) : ""));
+      mortgaged ? el("span", { class: "hint" }, t(pays, { amount: money(tenth(id)) })) : ""));
   }
   for (const card of cards) {
     box.append(el("label", {}, el("input", { type: "checkbox", value: "card:" + card, checked: keep.has("card:" + card) }), cardName(card)));
