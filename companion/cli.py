@@ -226,7 +226,8 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, words: Words = ENGLISH, **kwargs: Any) -> None:
         kwargs["formatter_class"] = speaking(kwargs.get("formatter_class", argparse.HelpFormatter), words)
-        super().__init__(*args, add_help=False, **kwargs)
+        kwargs["add_help"] = False  # its own -h, said in the language
+        super().__init__(*args, **kwargs)
         self.words = words
         self._positionals.title = words.t("positional arguments")
         self._optionals.title = words.t("options")
