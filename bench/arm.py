@@ -44,6 +44,7 @@ from run import (  # noqa: E402 - bench/run.py puts the project's sources first 
 from companion.config import TableConfig  # noqa: E402
 
 STARTUP_LIMIT = 600.0  # seconds for the table to answer (a loaded machine emulating ARM is slow)
+SETTLE = 3.0  # seconds the table must go on running after its page answered
 
 
 @dataclass
@@ -178,6 +179,11 @@ def table(unit: str, config: str, here: bool) -> dict[str, Any]:
             result["captive"] = redirect
             if redirect is None or redirect[0] != 302:
                 problems.append(f"port {captive} (the captive portal) answered {redirect}, not a redirect")
+        if page is not None:
+            try:  # a table that ends by itself just after its page answered (its first ticks, its threads)
+                process.wait(SETTLE)
+            except subprocess.TimeoutExpired:
+                pass
         if page is not None and process.poll() is not None:
             problems.append(f"the table ended ({process.returncode}) by itself after its page answered")
     finally:

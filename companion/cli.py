@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -19,8 +20,8 @@ from companion.engine.rules import load_ruleset, ruleset_class
 from companion.gamefile import GameFileError, Replay, game_file_lines, replay
 from companion.journal import command as games
 from companion.localfiles import LocalFileRefused, read_game_file
-from companion.startup.speaking import chosen_language, terminal_words
-from companion.words import Words
+from companion.startup.speaking import chosen_language, option_language, terminal_words
+from companion.words import ENGLISH, N_, Words
 
 
 def print_story(result: Replay, out: TextIO, ruleset: Ruleset | None = None, language: str = "en") -> None:
@@ -189,7 +190,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 #: board file with an unknown key, an extra not installed, ``run`` off a Pi. (1: a game file's line was refused.)
 USAGE = 2
 
-HELP = """\
+HELP = N_("""\
 A banker and referee for cardboard board games: a Raspberry Pi with six buttons, a dice roller and an
 OLED beside the board, and a page for every phone at the table.
 
@@ -204,24 +205,52 @@ Each command, with an example (companion COMMAND --help says more):
   games         companion games list
   simulate      companion simulate --ruleset addon --players 4 --games 1000
   check-board   companion check-board classic my-edition.toml
-"""
+""")
 
 EXAMPLES = {
-    "replay": "example: companion replay game.jsonl        (the story, then a summary)\n"
-              "         companion replay game.jsonl --json  (the final state object)",
-    "check-board": "example: companion check-board classic my-edition.toml\n"
-                   "(start from a copy of the bundled board: companion/boards/classic.toml)",
-    "demo": "example: companion demo                         (keys as buttons; q quits; the game is kept)\n"
-            "         companion demo --headless --input my.buttons --frames frames/",
-    "run": "example: companion run --config /etc/companion/config.toml   (on the Raspberry Pi; firmware/install.sh)",
+    "replay": N_("example: companion replay game.jsonl        (the story, then a summary)\n"
+                 "         companion replay game.jsonl --json  (the final state object)"),
+    "check-board": N_("example: companion check-board classic my-edition.toml\n"
+                      "(start from a copy of the bundled board: companion/boards/classic.toml)"),
+    "demo": N_("example: companion demo                         (keys as buttons; q quits; the game is kept)\n"
+               "         companion demo --headless --input my.buttons --frames frames/"),
+    "run": N_("example: companion run --config /etc/companion/config.toml   "
+              "(on the Raspberry Pi; firmware/install.sh)"),
 }
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with a user's mistake said on one line (and where the help is), exit status 2."""
+    """argparse with a user's mistake said on one line (and where the help is), exit status 2, and its own few words
+    ("usage:", "options:", the help option's) in the command line's language: ``words``, given to each sub-command's
+    parser too (argparse's ``gettext`` reads ``.mo`` files only, which we do not write: docs/languages.md)."""
+
+    def __init__(self, *args: Any, words: Words = ENGLISH, **kwargs: Any) -> None:
+        kwargs["formatter_class"] = speaking(kwargs.get("formatter_class", argparse.HelpFormatter), words)
+        kwargs["add_help"] = False  # its own -h, said in the language
+        super().__init__(*args, **kwargs)
+        self.words = words
+        self._positionals.title = words.t("positional arguments")
+        self._optionals.title = words.t("options")
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help=words.t("show this help message and exit"))
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """Sub-commands whose parsers speak as this one."""
+        kwargs.setdefault("parser_class", functools.partial(type(self), words=self.words))
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> Any:  # argparse's NoReturn
         self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def speaking(formatter: type[argparse.HelpFormatter], words: Words) -> type[argparse.HelpFormatter]:
+    """``formatter`` with its "usage: " in ``words``' language."""
+
+    class Speaking(formatter):  # type: ignore[valid-type,misc]
+        def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+            super().add_usage(usage, actions, groups, words.t("usage: ") if prefix is None else prefix)
+
+    return Speaking
 
 
 def version() -> str:
@@ -234,59 +263,65 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser(*, simulator: bool = True) -> argparse.ArgumentParser:
-    """The command line; ``simulator=False`` (``companion run``): ``simulate`` without its options, so that the
-    table's start does not import the simulator (issue 43)."""
-    parser = Parser(prog="companion", description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"companion {version()}")
+def build_parser(*, simulator: bool = True, words: Words = ENGLISH) -> argparse.ArgumentParser:
+    """The command line, its help in ``words``' language; ``simulator=False`` (``companion run``): ``simulate``
+    without its options, so that the table's start does not import the simulator (issue 43)."""
+    t = words.t
+    parser = Parser(prog="companion", description=t(HELP), formatter_class=argparse.RawDescriptionHelpFormatter,
+                    words=words)
+    parser.add_argument("--version", action="version", version=f"companion {version()}",
+                        help=t("show program's version number and exit"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
-                              epilog=EXAMPLES.get(name), formatter_class=argparse.RawDescriptionHelpFormatter)
+        spoken = t(text)
+        epilog = EXAMPLES.get(name)
+        return sub.add_parser(name, help=spoken, description=spoken[:1].upper() + spoken[1:] + ".",
+                              epilog=t(epilog) if epilog else None,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    p = command("replay", "run a game file (JSON Lines) and print the story or the final state")
-    p.add_argument("file", help="game file, or - for standard input")
-    p.add_argument("--json", action="store_true", help="print the final state object of DESIGN.md")
-    p.add_argument("--pretty", action="store_true", help="indent the JSON")
-    p.add_argument("--board", help="a board file of your own edition instead of the bundled one")
+    p = command("replay", N_("run a game file (JSON Lines) and print the story or the final state"))
+    p.add_argument("file", help=t("game file, or - for standard input"))
+    p.add_argument("--json", action="store_true", help=t("print the final state object of DESIGN.md"))
+    p.add_argument("--pretty", action="store_true", help=t("indent the JSON"))
+    p.add_argument("--board", help=t("a board file of your own edition instead of the bundled one"))
     p.add_argument("--language", choices=list(TABLE_LANGUAGES),
-                   help="the story's language (default: the locale's, LC_ALL/LC_MESSAGES/LANG, else en as the engine "
-                        "wrote it; docs/languages.md)")
+                   help=t("the story's language (default: the locale's, LC_ALL/LC_MESSAGES/LANG, else en as the "
+                          "engine wrote it; docs/languages.md)"))
     p.set_defaults(func=cmd_replay)
-    p = command("check-board", "validate a board file of your own edition")
-    p.add_argument("ruleset", help="classic, addon, magie-1904, magie-1924 or chambers")
-    p.add_argument("file", help="the board file (TOML)")
+    p = command("check-board", N_("validate a board file of your own edition"))
+    p.add_argument("ruleset", help=t("classic, addon, magie-1904, magie-1924 or chambers"))
+    p.add_argument("file", help=t("the board file (TOML)"))
     p.set_defaults(func=cmd_check_board)
-    p = command("demo", "the simulated table: keys as buttons, or --headless with a button script")
-    p.add_argument("--headless", action="store_true", help="play a button script on simulated time, no terminal")
-    p.add_argument("--input", help="the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)")
-    p.add_argument("--setup", help="headless: a JSON file with the setup object (else a new two-player game)")
-    p.add_argument("--frames", help="headless: write every new OLED frame to this folder as PNG")
+    p = command("demo", N_("the simulated table: keys as buttons, or --headless with a button script"))
+    p.add_argument("--headless", action="store_true", help=t("play a button script on simulated time, no terminal"))
+    p.add_argument("--input", help=t("the button script (ROLL, YES, NO, PREV, NEXT, MENU, HOLD, DICE, WAIT, TAP)"))
+    p.add_argument("--setup", help=t("headless: a JSON file with the setup object (else a new two-player game)"))
+    p.add_argument("--frames", help=t("headless: write every new OLED frame to this folder as PNG"))
     p.add_argument("--json", action="store_true",
-                   help="headless: print each frame's cues (seat lights, sounds, sentences), then the final state")
-    p.add_argument("--dice", choices=["roller", "software", "manual"], help="dice source (default: roller)")
+                   help=t("headless: print each frame's cues (seat lights, sounds, sentences), then the final state"))
+    p.add_argument("--dice", choices=["roller", "software", "manual"], help=t("dice source (default: roller)"))
     p.add_argument("--language", choices=list(TABLE_LANGUAGES),
-                   help="the table's language: the OLED's, the voice's and the terminal's (default: the locale's, "
-                        "LC_ALL/LC_MESSAGES/LANG, else en; docs/languages.md)")
-    p.add_argument("--journal", help="interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)")
-    p.add_argument("--port", type=int, default=8080, help="interactive: the phone page's port (default 8080)")
+                   help=t("the table's language: the OLED's, the voice's and the terminal's (default: the locale's, "
+                          "LC_ALL/LC_MESSAGES/LANG, else en; docs/languages.md)"))
+    p.add_argument("--journal", help=t("interactive: the games file (default: ~/.local/share/companion/demo.sqlite3)"))
+    p.add_argument("--port", type=int, default=8080, help=t("interactive: the phone page's port (default 8080)"))
     p.add_argument("--sound", action="store_true",
-                   help="interactive: play the buzzer's cues and the voice (espeak-ng) on this computer's speaker")
+                   help=t("interactive: play the buzzer's cues and the voice (espeak-ng) on this computer's speaker"))
     p.add_argument("--screen", choices=["auto", "text", "pixels"], default="auto",
-                   help="interactive: the OLED as text (any terminal) or pixels (130x37 or more); auto: by size")
+                   help=t("interactive: the OLED as text (any terminal) or pixels (130x37 or more); auto: by size"))
     p.set_defaults(func=cmd_demo)
-    p = command("run", "the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)")
-    p.add_argument("--config", help="config file (default: /etc/companion/config.toml, else defaults)")
-    p.add_argument("--pins", help="pin map (default: /etc/companion/pins.toml, else hardware/pins.toml, as the "
-                                     "package bundles it)")
-    p.add_argument("--game", type=int, help="go on with this stored game (`companion games list`), not the last one")
+    p = command("run", N_("the table on a Raspberry Pi (buttons, dice roller, OLED, phone page)"))
+    p.add_argument("--config", help=t("config file (default: /etc/companion/config.toml, else defaults)"))
+    p.add_argument("--pins", help=t("pin map (default: /etc/companion/pins.toml, else hardware/pins.toml, as the "
+                                    "package bundles it)"))
+    p.add_argument("--game", type=int, help=t("go on with this stored game (`companion games list`), not the last one"))
     p.set_defaults(func=cmd_run)
-    games.add_parser(sub)
+    games.add_parser(sub, t)
     if simulator:
         from companion.sim import command as simulate
 
-        simulate.add_parser(sub)
+        simulate.add_parser(sub, words)
     else:
         sub.add_parser("simulate")
     return parser
@@ -298,8 +333,9 @@ TABLE_PACKAGES = {"gpiozero", "luma", "PIL", "smbus2", "flask", "cheroot", "segn
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args: Any = build_parser(simulator=argv[:1] != ["run"]).parse_args(argv)
-    args.words = terminal_words(chosen_language(getattr(args, "language", None)))
+    words = terminal_words(chosen_language(option_language(argv)))  # before the parser: its help is said in it
+    args: Any = build_parser(simulator=argv[:1] != ["run"], words=words).parse_args(argv)
+    args.words = words
     args.summary = lambda state: summary(state, None, args.words)  # `games show`: the journal imports no words
     try:
         return int(args.func(args, out or sys.stdout))

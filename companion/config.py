@@ -23,6 +23,8 @@ Looked for in ``--config FILE``, else ``/etc/companion/config.toml``, else the d
     wifi_country = ""          # the Wi-Fi country for the hotspot, e.g. "GB" ("": the system's)
     hotspot_channel = 6        # 1-13: 2.4 GHz (every phone); 36-165: 5 GHz
     captive_port = 80          # on the hotspot, phones' connectivity checks are redirected to the page; 0: none
+    mock_presses = ""          # only with pin_factory = "mock": a FIFO whose lines of button script the table plays
+                               # (companion.startup.presses; the booted test box's host presses); "": none
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class TableConfig:
     wifi_country: str = ""
     hotspot_channel: int = 6
     captive_port: int = 80
+    mock_presses: str = ""
     source: str = "<defaults>"
 
 
@@ -131,6 +134,11 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> TableConfig:
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n.strip() for n in names):
         raise ConfigError(f"{source}: web_names must be a list of host names, such as [\"games.example.org\"]")
     _check_sound(config, source)
+    if not isinstance(config.mock_presses, str):
+        raise ConfigError(f"{source}: mock_presses must be a file name (\"\": none)")
+    if config.mock_presses and config.pin_factory != "mock":
+        raise ConfigError(f"{source}: mock_presses is for a table on mock pins (pin_factory = \"mock\"), not "
+                          f"{config.pin_factory!r}: real buttons are pressed by hand")
     return replace(config, web_names=tuple(names))
 
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The install script and the running table on the Pi's own architecture, emulated (docs/arm.md):
-#   sudo firmware/check-arm.sh [arm64|armhf]      (default arm64; on Debian or Ubuntu, x86-64 or any other)
-# It builds (once; then reuses) a Debian Bookworm root of that architecture with debootstrap, run by
+#   sudo firmware/check-arm.sh [arm64|armhf] [bookworm|trixie]   (default arm64 bookworm; on Debian or Ubuntu)
+# It builds (once; then reuses) a Debian root of that architecture and release with debootstrap, run by
 # qemu-user-static through binfmt_misc; dresses a fresh copy of it as a Pi (a sudo user "pi", a
 # /boot/firmware/config.txt); copies the repository into ~pi/companion and runs `sudo firmware/install.sh` there as
-# a user would. Then, with no network but loopback: starts the table as the systemd unit's ExecStart does (its user,
+# a user would (on trixie from a bundle of firmware/bundle.sh made for the root's Python and C library, so pip
+# installs without an index, lgpio built from its bundled source). Then, with no network but loopback: starts the table as the systemd unit's ExecStart does (its user,
 # groups and capability, its config with mock pins and no display), checks the phone page and port 80 answer; plays the bundled demo to its winner;
 # replays the game files of every ruleset on the installed (pure) engine; prints the figures of bench/arm.py beside
 # the same figures measured natively in the same run. Exit status 0: every check passed.
@@ -33,12 +34,12 @@ setup_binfmt() {
     "$(sed -n 's/^interpreter //p' "$debian")" > /proc/sys/fs/binfmt_misc/register
 }
 
-# The cached root: Debian Bookworm minbase with what Raspberry Pi OS Lite has and install.sh expects.
+# The cached root: Debian minbase of $SUITE with what Raspberry Pi OS Lite has and install.sh expects.
 build_root() {
   rm -rf "$PRISTINE.new"; mkdir -p "$CACHE"
   debootstrap --arch="$ARCH" --variant=minbase --include=python3,sudo,ca-certificates,systemd \
-    bookworm "$PRISTINE.new" "$MIRROR" > "$CACHE/debootstrap-$ARCH.log" ||
-    fail "debootstrap (see $CACHE/debootstrap-$ARCH.log)"
+    "$SUITE" "$PRISTINE.new" "$MIRROR" > "$CACHE/debootstrap-$TAG.log" ||
+    fail "debootstrap (see $CACHE/debootstrap-$TAG.log)"
   mv "$PRISTINE.new" "$PRISTINE"
 }
 
@@ -69,7 +70,23 @@ fresh_root() {
   cp -r "$WORK/clone" "$ROOT/home/pi/companion"
   chroot "$ROOT" chown -R pi:pi /home/pi/companion
   # Downloads kept between runs: Debian's packages and pip's cache (wheels built under emulation: lgpio's, ...).
-  mkdir -p "$CACHE/apt-$ARCH" "$CACHE/pip-$ARCH"
+  mkdir -p "$CACHE/apt-$TAG" "$CACHE/pip-$TAG"
+}
+
+# The wheel bundle of firmware/bundle.sh in ~pi/companion/firmware/wheels, made here (with the internet) for the
+# root's own Python and C library, as a user makes one for a Pi without internet: install.sh then installs with
+# pip's --no-index. Trixie's Python 3.13 has no lgpio wheel on PyPI: the bundle carries lgpio's source, which
+# install.sh builds there (PYPI=1, with Debian's swig and gcc).
+bundle_for_the_root() {
+  local python glibc
+  read -r python glibc < <(in_root python3 -c 'import platform, sys
+print("%d.%d" % sys.version_info[:2], platform.libc_ver()[1])')
+  step "firmware/bundle.sh for the root: Python $python, glibc $glibc, $QEMU"
+  PI_ARCH=$([ "$ARCH" = arm64 ] && echo aarch64 || echo armv7l) PI_PYTHON=$python PI_GLIBC=$glibc \
+    firmware/bundle.sh "$ROOT/home/pi/companion/firmware/wheels" > "$WORK/bundle.log" 2>&1 ||
+    { tail -20 "$WORK/bundle.log"; fail "bundle.sh for Python $python"; }
+  tail -2 "$WORK/bundle.log"
+  chroot "$ROOT" chown -R pi:pi /home/pi/companion/firmware/wheels
 }
 
 # Run "$@" in the root as a booted Pi would see it, in namespaces of its own: its mounts (gone when it ends), its
@@ -81,7 +98,7 @@ in_root() {
   # shellcheck disable=SC2016 # expanded by the inner bash, from its arguments
   unshare --mount --uts --ipc --pid --fork "${net[@]}" --mount-proc="$ROOT/proc" \
     bash -euc '
-      root=$1 cache=$2 arch=$3; shift 3
+      root=$1 cache=$2 tag=$3; shift 3
       hostname raspberrypi
       ip link set lo up
       mount -t sysfs sysfs "$root/sys"
@@ -89,10 +106,10 @@ in_root() {
       mount -t tmpfs tmpfs "$root/dev/shm"
       mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$root/dev/pts"
       mount --bind "$root/dev/pts/ptmx" "$root/dev/ptmx"
-      mount --bind "$cache/apt-$arch" "$root/var/cache/apt/archives"
-      mkdir -p "$root/root/.cache/pip"; mount --bind "$cache/pip-$arch" "$root/root/.cache/pip"
+      mount --bind "$cache/apt-$tag" "$root/var/cache/apt/archives"
+      mkdir -p "$root/root/.cache/pip"; mount --bind "$cache/pip-$tag" "$root/root/.cache/pip"
       exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        LANG=C.UTF-8 TERM=dumb HOME=/root "$@"' _ "$ROOT" "$CACHE" "$ARCH" "$@"
+        LANG=C.UTF-8 TERM=dumb HOME=/root "$@"' _ "$ROOT" "$CACHE" "$TAG" "$@"
 }
 
 # A shell command as user pi, as after logging in: as_pi [--offline] COMMAND
@@ -124,7 +141,10 @@ from companion.engine import BUILD
 from companion.sim import BUILD as BOTS
 print(\"lgpio:\", lgpio.__file__, \"|\", platform.machine(), sys.version.split()[0], \"| engine:\", BUILD.describe(),
       \"| bots:\", BOTS.describe())"
-    runuser -u companion -- sudo -n -l /usr/bin/systemctl poweroff  # the host menu may power the Pi off
+    # The host menu powers the Pi off through logind, which the polkit rule allows user companion (no sudo: the
+    # unit has NoNewPrivileges=yes, and install.sh removes the sudoers rule of earlier installs).
+    [ -f /etc/polkit-1/rules.d/50-companion.rules ] || { echo "no polkit rule for powering off"; exit 1; }
+    [ ! -e /etc/sudoers.d/companion ] || { echo "the sudoers rule of earlier installs is still there"; exit 1; }
     python3 -m venv /opt/check && /opt/check/bin/pip install -q pytest' || fail "the installed system"
 }
 
@@ -170,16 +190,22 @@ figures() {
 
 main() {
   ARCH=${1:-arm64}
+  SUITE=${2:-bookworm}
   case "$ARCH" in
     arm64) QEMU=aarch64 ;;
     armhf) QEMU=arm ;;
-    *) echo "usage: $0 [arm64|armhf]" >&2; exit 2 ;;
+    *) echo "usage: $0 [arm64|armhf] [bookworm|trixie]" >&2; exit 2 ;;
+  esac
+  case "$SUITE" in
+    bookworm) TAG=$ARCH BUNDLE=0 ;;  # the names of the caches before trixie came
+    trixie) TAG=$ARCH-trixie BUNDLE=1 ;;
+    *) echo "usage: $0 [arm64|armhf] [bookworm|trixie]" >&2; exit 2 ;;
   esac
   [ "$(id -u)" = 0 ] || { echo "run me with sudo (debootstrap, chroot, mounts)" >&2; exit 1; }
   cd "$(dirname "$0")/.."
   CACHE=${COMPANION_ARM_CACHE:-/var/cache/companion-arm}
   MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-  PRISTINE=$CACHE/bookworm-$ARCH
+  PRISTINE=$CACHE/$SUITE-$ARCH
   ROOT=$CACHE/run-$ARCH
   ENTRY=/proc/sys/fs/binfmt_misc/companion-check-$QEMU
   WORK=$(mktemp -d)
@@ -195,16 +221,17 @@ main() {
   if [ -d "$PRISTINE" ]; then
     step "reusing $PRISTINE"
   else
-    step "debootstrap Bookworm $ARCH into $PRISTINE (once; minutes under emulation)"
+    step "debootstrap $SUITE $ARCH into $PRISTINE (once; minutes under emulation)"
     build_root
   fi
   step "a fresh copy of it, dressed as a Pi: user pi (sudo without a password), /boot/firmware/config.txt"
   fresh_root
+  [ "$BUNDLE" = 0 ] || bundle_for_the_root
   install_as_a_user_would
   check_installed
   check_table_demo_and_games
   figures
-  step "passed: install.sh, the table, the demo and the game files on $ARCH (emulated); $SECONDS s in all"
+  step "passed: install.sh$([ "$BUNDLE" = 0 ] || echo " (from a bundle)"), the table, the demo and the game files on $SUITE $ARCH (emulated); $SECONDS s in all"
 }
 
-main "$@"
+main "$@"; exit  # nothing after main is read: the file may change while it runs

@@ -25,7 +25,8 @@ LGPIO_BUILD=()
 if in_archive python3-lgpio; then
   apt-get install -y -qq python3-lgpio >/dev/null
 else
-  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): pip takes lgpio from PyPI instead"
+  echo "python3-lgpio is not in this system's archive (it is Raspberry Pi OS's): pip takes lgpio from PyPI or the" \
+       "bundle instead (a wheel, or its source built here)"
   apt-get install -y -qq swig gcc libc6-dev python3-dev >/dev/null
   LGPIO_BUILD=(PYPI=1)
 fi
@@ -69,6 +70,14 @@ fi
 # SPI for the seat lights' strip, on a Pi installed before the fragment had it.
 [ ! -f "$BOOT" ] || grep -q "^dtparam=spi=on" "$BOOT" || { printf 'dtparam=spi=on\n' >> "$BOOT"; REBOOT=1; }
 grep -qs "^i2c-dev" /etc/modules || echo i2c-dev >> /etc/modules
+# The unit opens its devices by class (DeviceAllow=char-alsa, char-spi), which systemd looks up in /proc/devices when
+# the service starts: a class whose driver loaded later (a sound card or spidev found by udev beside the boot, a USB
+# speaker plugged in afterwards) stayed closed to the table until a restart (the booted box's voice: "audio open
+# error"). Their cores load before it (systemd-modules-load), so any card that comes later is the table's.
+{ echo "# companion (firmware/install.sh): the device classes companion.service allows, known before it starts"
+  echo snd
+  if compgen -G "/lib/modules/*/kernel/drivers/spi/spidev.ko*" >/dev/null; then echo spidev; fi
+} > /etc/modules-load.d/companion.conf
 
 echo "== the table's own Wi-Fi (config: network, wifi_country)"
 # NetworkManager's shared mode answers every name with the Pi (phones then open the page by themselves), and the

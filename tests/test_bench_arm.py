@@ -56,6 +56,37 @@ def test_a_table_that_cannot_start_is_reported(tmp_path: Path) -> None:
     assert "/nowhere/pins.toml" in result.stderr  # what the table said is shown
 
 
+FLEETING = """# A table that answers its page and state once, then ends by itself (status 3).
+import http.server, sys, tomllib
+port = tomllib.load(open(sys.argv[sys.argv.index("--config") + 1], "rb"))["web_port"]
+class Page(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        status, body = (200, b"<html>the page</html>") if self.path == "/" else (409, b'{"error": "no game is running"}')
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", port), Page)
+server.handle_request()
+server.handle_request()
+sys.exit(3)
+"""
+
+
+def test_a_table_that_ends_by_itself_after_its_page_answered_is_reported(tmp_path: Path) -> None:
+    """The check's table passed when it died just after its page answered (issue 42)."""
+    script = tmp_path / "fleeting.py"
+    script.write_text(FLEETING)
+    unit = tmp_path / "fleeting.service"
+    unit.write_text(f"[Service]\nExecStart=/usr/bin/python3 {script} --config X\nWorkingDirectory=/var/lib/companion\n")
+    result = bench_arm("table", "--unit", str(unit), "--config", str(check_config(tmp_path)), "--here")
+    assert result.returncode == 1, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["problems"] == ["the table ended (3) by itself after its page answered"] and report["exit"] == 3
+
+
 def test_engine_figures_and_their_comparison(tmp_path: Path) -> None:
     engine = bench_arm("engine", "--seconds", "0.2")
     assert engine.returncode == 0, engine.stderr

@@ -4,12 +4,13 @@ environment's locale (LC_ALL, LC_MESSAGES, LANG), else English (docs/languages.m
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
-from companion.startup.speaking import chosen_language, environment_language
+from companion.startup.speaking import chosen_language, environment_language, option_language
 
 GAME = Path(__file__).parent / "gamefiles" / "classic" / "auction-nobody-bids.jsonl"
 
@@ -55,3 +56,72 @@ def test_check_board_and_a_refused_line_in_spanish(monkeypatch: pytest.MonkeyPat
     assert main(["replay", str(game)], io.StringIO()) == 1
     said = capsys.readouterr().err
     assert said.startswith(f"companion: {game}: línea 2: ") and "line 2" not in said, said
+
+
+def test_simulate_reports_in_the_environments_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ("simulate", "--ruleset", "addon", "--players", "3", "--games", "3", "--seed", "2", "--quiet",
+            "--workers", "1")
+    english = run(*argv)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = run(*argv)
+    lines = german.splitlines()
+    assert lines[0] == "addon: 3 Partien mit 3 Bots, Startwert 2", lines[0]
+    assert lines[1].startswith("  Tempo        ") and "Spielerzüge/s" in lines[1] and "1 Prozess, " in lines[1]
+    assert lines[3].startswith("  beendet      3; abgebrochen an der Grenze von 1.000 Zügen: 0"), lines[3]
+    assert "(95-%-KI), Median" in lines[4] and lines[5].startswith("  Siege je Platz 1. Ann ")
+    assert "  Landehäufigkeit je Feld (in Brettreihenfolge):" in lines
+    assert "\u00a0$" in german and "Triple Play" in german  # the board's dollar after the number, as German puts it
+    for english_word in ("games of", "player-turns/s", "finished ", "mean ", "in all", "per game", "wins by seat"):
+        assert english_word not in german, english_word
+    assert "addon: 3 games of 3 bots, seed 2" in english and "1 worker, " in english  # English as it was
+    german_json = json.loads(run(*argv, "--json"))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert json.loads(run(*argv, "--json"))["results"] == german_json["results"]  # JSON: its keys, in no language
+
+
+def help_text(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv), io.StringIO())
+    assert stop.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_help_is_said_in_the_commands_language(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    english = help_text(capsys, "--help")
+    assert english.startswith("usage: companion ") and "\noptions:\n" in english and "A banker and referee" in english
+    german = help_text(capsys, "--help", "--language", "de")
+    assert german.startswith("Aufruf: companion ") and "\nOptionen:\n" in german, german
+    assert "diese Hilfe zeigen und beenden" in german and "Ein Bankhalter und Schiedsrichter" in german
+    assert "usage:" not in german and "show this help" not in german and "A banker" not in german
+    replay = help_text(capsys, "replay", "--language=fr", "--help")
+    assert replay.startswith("utilisation : companion replay") and "arguments positionnels:" in replay
+    assert "exemple : companion replay game.jsonl" in replay and "the story" not in replay
+    monkeypatch.setenv("LC_ALL", "es_ES.UTF-8")
+    simulate = help_text(capsys, "simulate", "--help")
+    assert simulate.startswith("uso: companion simulate") and "sin barra de progreso" in simulate
+    assert "pares de partidas, por defecto 500" in simulate and "no progress bar" not in simulate
+    games = help_text(capsys, "games", "list", "--help")  # a sub-command's sub-command speaks as well
+    assert games.startswith("uso: companion games list") and "mostrar esta ayuda y salir" in games
+
+
+def test_the_language_option_is_read_before_the_parser() -> None:
+    assert option_language(["replay", "x.jsonl", "--language", "de"]) == "de"
+    assert option_language(["--help", "--language=fr"]) == "fr"
+    assert option_language(["replay", "--", "--language", "de"]) is None  # after "--" it is a file's name
+    assert option_language(["replay", "--language"]) is None
+
+
+def test_simulate_compare_reads_its_sentences_in_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ("simulate", "--ruleset", "classic", "--games", "4", "--quiet", "--workers", "1",
+            "--compare", "go_landing_bonus=true")
+    english = run(*argv)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = run(*argv)
+    assert german.startswith("classic: 4 Partienpaare mit 4 Bots, Startwert 0\n  A  die Regeln des Buchs\n"), german
+    assert "  Kennzahl (je Partie)" in german and "Dauer (Minuten bei 40 s je Zug)" in german
+    assert "Partien dauern " in german and "Minuten bei 40 s je Spielerzug" in german
+    assert "  • Der erste Spieler gewinnt " in german and "\u00a0$ → " in german  # money as German writes it
+    for english_word in ("pairs of games", "games last", "first player wins", "the book's rules", "per game"):
+        assert english_word not in german, english_word
+    assert english.startswith("classic: 4 pairs of games of 4 bots, seed 0\n  A  the book's rules\n")

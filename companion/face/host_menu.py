@@ -209,6 +209,7 @@ class HostMenu(ListMode):
                     confirm=w.t("Open the table's own Wi-Fi? Phones on the home network lose the page."))
 
     def _switch_network(self, network: NetworkAdapter, mode: str) -> None:
+        log.info("host menu: Wi-Fi to %s", mode)
         self.host.open(None)
         w = self.host.words
         self.host.say(w.t("Opening the table's Wi-Fi...") if mode == "hotspot" else w.t("Closing the table's Wi-Fi..."))

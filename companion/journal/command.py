@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,19 +18,20 @@ from companion.localfiles import LocalFileRefused, read_game_file
 from .store import Journal
 
 
-def add_parser(sub: Any) -> None:
-    """Register ``companion games`` on the CLI's sub-parsers."""
-    p = sub.add_parser("games", help="the stored games: list, show, export, import")
-    p.add_argument("--journal", help="the journal file (default: the config's journal, else the demo's)")
+def add_parser(sub: Any, t: Callable[[str], str] = str) -> None:
+    """Register ``companion games`` on the CLI's sub-parsers, its help said by ``t`` (the command line's
+    ``Words.t``: the journal imports no words)."""
+    p = sub.add_parser("games", help=t("the stored games: list, show, export, import"))
+    p.add_argument("--journal", help=t("the journal file (default: the config's journal, else the demo's)"))
     actions = p.add_subparsers(dest="action")
-    actions.add_parser("list", help="every stored game (the default)")
-    show = actions.add_parser("show", help="where a game stands (continue it with `companion run --game ID`)")
+    actions.add_parser("list", help=t("every stored game (the default)"))
+    show = actions.add_parser("show", help=t("where a game stands (continue it with `companion run --game ID`)"))
     show.add_argument("id", type=int)
-    export = actions.add_parser("export", help="write a game as a game file (JSON Lines)")
+    export = actions.add_parser("export", help=t("write a game as a game file (JSON Lines)"))
     export.add_argument("id", type=int)
-    export.add_argument("-o", "--output", help="file to write (default: standard output)")
-    imp = actions.add_parser("import", help="store a game file as a new game")
-    imp.add_argument("file", help="game file, or - for standard input")
+    export.add_argument("-o", "--output", help=t("file to write (default: standard output)"))
+    imp = actions.add_parser("import", help=t("store a game file as a new game"))
+    imp.add_argument("file", help=t("game file, or - for standard input"))
     p.set_defaults(func=run)
 
 

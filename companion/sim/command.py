@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from companion.engine import CompanionError, find_ruleset, new_game, ruleset_ids
+from companion.words import ENGLISH, N_, Words
 
 from .compare import Comparison, Comparisons, play_arms
 from .game import DEFAULT_TURN_CAP, GameRecord, GameSpec, play_game
@@ -164,35 +165,38 @@ def parse_option(text: str) -> tuple[str, Any]:
         return name, value
 
 
-def add_parser(sub: Any) -> None:
-    """Add ``simulate`` to the ``companion`` command's sub-commands."""
-    p = sub.add_parser("simulate", help="let bots play many complete games and report the statistics",
-                       description="Bots play complete games through the engine (the same inputs as a table) "
-                                   "and the run is summed up. Same --seed, same results, whatever --workers.")
+def add_parser(sub: Any, words: Words = ENGLISH) -> None:
+    """Add ``simulate`` to the ``companion`` command's sub-commands, its help in ``words``' language."""
+    t = words.t
+    p = sub.add_parser("simulate", help=t("let bots play many complete games and report the statistics"),
+                       description=t("Bots play complete games through the engine (the same inputs as a table) and "
+                                     "the run is summed up. Same --seed, same results, whatever --workers."))
     p.add_argument("--ruleset", required=True, choices=ruleset_ids())
-    p.add_argument("--players", type=int, default=4, help="bots at the table (default 4)")
-    p.add_argument("--games", type=int, help=f"games to play (default {DEFAULT_GAMES}; with --compare, pairs of "
-                                              f"games, default {DEFAULT_PAIRS})")
-    p.add_argument("--seed", type=int, default=0, help="master seed; each game's seeds derive from it (default 0)")
+    p.add_argument("--players", type=int, default=4, help=t("bots at the table (default 4)"))
+    p.add_argument("--games", type=int, help=t("games to play (default {games}; with --compare, pairs of games, "
+                                               "default {pairs})", games=DEFAULT_GAMES, pairs=DEFAULT_PAIRS))
+    p.add_argument("--seed", type=int, default=0, help=t("master seed; each game's seeds derive from it (default 0)"))
     p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
-                   help="a ruleset option, e.g. transition=even_step (repeatable)")
+                   help=t("a ruleset option, e.g. transition=even_step (repeatable)"))
     p.add_argument("--workers", type=int, default=usable_cores(),
-                   help="worker processes (default: the cores this process may use, here %(default)s)")
+                   help=t("worker processes (default: the cores this process may use, here %(default)s)"))
     p.add_argument("--turn-cap", type=int, default=DEFAULT_TURN_CAP,
-                   help=f"cut a game after this many turns; cut games are reported (default {DEFAULT_TURN_CAP})")
+                   help=t("cut a game after this many turns; cut games are reported (default {cap})",
+                          cap=DEFAULT_TURN_CAP))
     p.add_argument("--compare", nargs="+", type=parse_option, action="append", metavar="NAME=VALUE",
-                   help="play every game twice, as A (the board's options, or --baseline) and as B (A with these), "
-                        "on the same dice, and report each figure's difference B - A with its 95%% confidence "
-                        "interval; given again, one more B against the same A (a table, a row per B)")
+                   help=t("play every game twice, as A (the board's options, or --baseline) and as B (A with these), "
+                          "on the same dice, and report each figure's difference B - A with its 95%% confidence "
+                          "interval; given again, one more B against the same A (a table, a row per B)"))
     p.add_argument("--baseline", nargs="+", type=parse_option, default=[], metavar="NAME=VALUE",
-                   help="with --compare: options of A other than the board's (B has them too)")
+                   help=t("with --compare: options of A other than the board's (B has them too)"))
     p.add_argument("--pace", type=float, metavar="SECONDS",
-                   help=f"seconds a player-turn takes at a table: the minutes --compare reports (default "
-                        f"{DEFAULT_PACE:g}), and when option end_at_minutes ends a game")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--plot", metavar="FILE", help="write the landing frequencies as an SVG heat map of the board "
-                                                  "(with --compare: the game lengths and the cash in play of A and B)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help=t("seconds a player-turn takes at a table: the minutes --compare reports (default {pace}), "
+                          "and when option end_at_minutes ends a game", pace=f"{DEFAULT_PACE:g}"))
+    p.add_argument("--json", action="store_true", help=t("print the results as JSON"))
+    p.add_argument("--plot", metavar="FILE", help=t("write the landing frequencies as an SVG heat map of the board "
+                                                    "(with --compare: the game lengths and the cash in play of A "
+                                                    "and B)"))
+    p.add_argument("--quiet", action="store_true", help=t("no progress bar"))
     p.set_defaults(func=cmd_simulate)
 
 
@@ -208,11 +212,12 @@ class Report(Protocol):
 
     def as_json(self) -> dict[str, Any]: ...
 
-    def as_text(self) -> str: ...
+    def as_text(self, *, words: Words = ENGLISH) -> str: ...
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """One run (or, with ``--compare``, pairs of games) reported as text or JSON, and the SVG of ``--plot``."""
+    words = getattr(args, "words", ENGLISH)  # the command's language (companion.startup.speaking)
     unit = "pairs" if args.compare else "games"
     args.games = (DEFAULT_PAIRS if args.compare else DEFAULT_GAMES) if args.games is None else args.games
     try:
@@ -228,7 +233,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(report.as_json(), out, indent=1)
         out.write("\n")
     else:
-        out.write(report.as_text() + "\n")
+        out.write(report.as_text(words=words) + "\n")
     if args.plot:  # after the report: a plot that cannot be written never loses the run
         try:
             Path(args.plot).write_text(svg(), "utf-8")
@@ -236,7 +241,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             print(f"companion simulate: {args.plot}: {error.strerror}", file=sys.stderr)
             return 1
         if not args.json:
-            out.write(f"  {drawn} {args.plot}\n")
+            out.write(f"  {words.t(drawn)} {args.plot}\n")
     return 0
 
 
@@ -248,7 +253,7 @@ def run_one(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
     _check(spec, args)
     summary = simulate(spec, args.games, args.workers, None if args.quiet else sys.stderr)
     title = f"{spec.ruleset}: landings in {len(summary.records)} games of {spec.players} bots"
-    return summary, lambda: heat_map_svg(summary.board, summary.results()["landings"], title), "heat map written to"
+    return summary, lambda: heat_map_svg(summary.board, summary.results()["landings"], title), N_("heat map written to")
 
 
 def run_compare(args: argparse.Namespace) -> tuple[Report, Callable[[], str], str]:
@@ -269,7 +274,7 @@ def run_compare(args: argparse.Namespace) -> tuple[Report, Callable[[], str], st
         _check(spec, args)
     results = compare_many(spec_a, arms, args.games, args.workers, None if args.quiet else sys.stderr)
     report: Report = results[0] if len(results) == 1 else Comparisons(results)
-    return report, lambda: comparison_svg(results[0].results()), "game lengths and cash in play drawn in"
+    return report, lambda: comparison_svg(results[0].results()), N_("game lengths and cash in play drawn in")
 
 
 def _check(spec: GameSpec, args: argparse.Namespace) -> None:

@@ -22,14 +22,21 @@ from typing import Any
 import companion.engine
 import companion.sim
 from companion.engine import find_ruleset
+from companion.words import ENGLISH, N_, Words
 
 from .game import GameRecord, GameSpec, play_game
+from .summary import figure
 from .tally import CASH_STEP
 
 Z95 = 1.96
 #: The ways a game ends, as GameRecord.ended names them, and how the report says them.
-ENDINGS = {"bankruptcy": "one player left (bankruptcies)", "bankruptcy limit": "the bankruptcy limit (worth wins)",
-           "time limit": "the time limit (worth wins)", "turn cap": "cut by the turn cap (no winner)"}
+ENDINGS = {"bankruptcy": N_("one player left (bankruptcies)"),
+           "bankruptcy limit": N_("the bankruptcy limit (worth wins)"),
+           "time limit": N_("the time limit (worth wins)"), "turn cap": N_("cut by the turn cap (no winner)")}
+#: How the sentences say a relative change (relative_words): the lead, more, less, the same.
+LONGER = (N_("games last"), N_("longer"), N_("shorter"), N_("as long"))
+MORE_HELD = (N_("on average"), N_("more"), N_("less"), N_("as much"))
+MORE = ("", N_("more"), N_("less"), N_("as much"))
 #: Curves of the cash in play stop where fewer games than this share of the pairs are still going.
 CURVE_SHARE = 0.1
 
@@ -108,22 +115,23 @@ def curve(records: Sequence[GameRecord], least: int) -> tuple[list[float], list[
     return means, counts
 
 
-def words(value: Any) -> str:
-    """An option's name or value in words ("free parking", "fees and seed", "on")."""
+def words(value: Any, said: Words = ENGLISH) -> str:
+    """An option's name or value in words ("free parking", "fees and seed", "on"; on and off in ``said``'s
+    language, the names as the ruleset spells them)."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return said.t("on") if value else said.t("off")
     return str(value).replace("_", " ").replace("-and-", " and ").replace("-", " ")
 
 
-def describe(ruleset: str, options: Mapping[str, Any]) -> str:
+def describe(ruleset: str, options: Mapping[str, Any], said: Words = ENGLISH) -> str:
     """Options as a group reads them: a preset by its name ("Official short game"), else each "name value"."""
     if not options:
-        return "the book's rules"
+        return said.t("the book's rules")
     for preset in find_ruleset(ruleset).presets:
         if dict(preset.options) == dict(options):
             return preset.text.split(":")[0]
     text = ", ".join(f"{words(k)} {'$' if isinstance(v, int) and not isinstance(v, bool) and 'seed' in k else ''}"
-                     f"{words(v)}" for k, v in options.items())
+                     f"{words(v, said)}" for k, v in options.items())
     return text[:1].upper() + text[1:]
 
 
@@ -185,35 +193,45 @@ class Comparison:
         return {"turns": [1 + CASH_STEP * k for k in range(max(len(a), len(b)))], "a": a, "b": b,
                 "a_games": a_games, "b_games": b_games}
 
-    def sentences(self, figures: Mapping[str, dict[str, Any]] | None = None) -> list[str]:
-        """What the figures say, in sentences a group can read aloud."""
-        f = figures or self.figures()
-        label = describe(self.spec_b.ruleset, self.changes)
-        against = "" if not self.spec_a.options else f" (against {describe(self.spec_a.ruleset, self.spec_a.options)})"
+    def sentences(self, figures: Mapping[str, dict[str, Any]] | None = None, words: Words = ENGLISH) -> list[str]:
+        """What the figures say, in sentences a group can read aloud (in ``words``' language)."""
+        f, w = figures or self.figures(), words
+        label = describe(self.spec_b.ruleset, self.changes, w)
+        against = "" if not self.spec_a.options else w.t(" (against {a})", a=describe(self.spec_a.ruleset,
+                                                                                       self.spec_a.options, w))
         length, minutes = f["length_turns"], f["length_minutes"]
-        out = [f"{label}{against}: {relative_words(length, 'games last', 'longer', 'shorter', 'as long')}: "
-               f"{minutes['a']:.0f} → {minutes['b']:.0f} minutes at {self.spec_a.pace:g} s a player-turn"]
-        held = relative_words(f["cash_in_play"], "on average", "more", "less", "as much")
-        out.append(f"Cash the players hold: {held} "
-                   f"(${f['cash_in_play']['a']:.0f} → ${f['cash_in_play']['b']:.0f}, mean over each game)")
-        out.append(f"Rent paid: {relative_words(f['rent_paid'], '', 'more', 'less', 'as much')} per game "
-                   f"(${f['rent_paid']['a']:.0f} → ${f['rent_paid']['b']:.0f})")
+        out = [w.t("{label}{against}: {length}: {a} → {b} minutes at {pace} s a player-turn", label=label,
+                   against=against, length=relative_words(length, *LONGER, words=w),
+                   a=w.decimal(minutes["a"], 0), b=w.decimal(minutes["b"], 0), pace=pace_words(w, self.spec_a.pace))]
+        cash, rent = f["cash_in_play"], f["rent_paid"]
+        out.append(w.t("Cash the players hold: {held} ({a} → {b}, mean over each game)",
+                       held=relative_words(cash, *MORE_HELD, words=w),
+                       a=w.money(round(cash["a"])), b=w.money(round(cash["b"]))))
+        out.append(w.t("Rent paid: {change} per game ({a} → {b})",
+                       change=relative_words(rent, *MORE, words=w),
+                       a=w.money(round(rent["a"])), b=w.money(round(rent["b"]))))
         first = f["first_player_wins"]
-        out.append(f"The first player wins {100 * first['a']:.1f}% → {100 * first['b']:.1f}% of games "
-                   f"({points_words(first)}; a fair seat wins {100 / self.spec_a.players:.0f}%)")
-        ends = [(ENDINGS[e], f[f"ends_{e.replace(' ', '_')}"]) for e in ENDINGS]
-        out.append("Games end by " + "; ".join(f"{name} {100 * fig['a']:.1f}% → {100 * fig['b']:.1f}%"
-                                               for name, fig in ends if fig["a"] or fig["b"]))
+        out.append(w.t("The first player wins {a}% → {b}% of games ({verdict}; a fair seat wins {fair}%)",
+                       a=w.decimal(100 * first["a"], 1), b=w.decimal(100 * first["b"], 1),
+                       verdict=points_words(first, w), fair=w.decimal(100 / self.spec_a.players, 0)))
+        ends = [(w.t(ENDINGS[e]), f[f"ends_{e.replace(' ', '_')}"]) for e in ENDINGS]
+        endings = "; ".join(w.t("{ending} {a}% → {b}%", ending=name, a=w.decimal(100 * fig["a"], 1),
+                                b=w.decimal(100 * fig["b"], 1)) for name, fig in ends if fig["a"] or fig["b"])
+        out.append(w.t("Games end by {endings}", endings=endings))
         for key in f:
             if key.startswith("payouts_"):
                 pool = key.removeprefix("payouts_")
                 count, size = f[key], f[f"payout_size_{pool}"]
-                sizes = " → ".join("none" if s is None else f"${s:.0f}" for s in (size["a"], size["b"]))
-                out.append(f"{find_ruleset(self.spec_a.ruleset).pool_name(pool)} pays out {count['a']:.2f} → "
-                           f"{count['b']:.2f} times a game, {sizes} each on average")
+                # "none" alone is the OLED's msgid for "done" (face): here it is a pool that never paid out.
+                nothing = "none" if w.english else w.t("never paid out")
+                sizes = " → ".join(nothing if s is None else w.money(round(s)) for s in (size["a"], size["b"]))
+                out.append(w.t("{pool} pays out {a} → {b} times a game, {sizes} each on average",
+                               pool=find_ruleset(self.spec_a.ruleset).pool_name(pool), a=w.decimal(count["a"], 2),
+                               b=w.decimal(count["b"], 2), sizes=sizes))
         return out
 
-    def results(self) -> dict[str, Any]:
+    def results(self, words: Words = ENGLISH) -> dict[str, Any]:
+        """Everything about the pairs as JSON data (its ``sentences`` in ``words``' language: English for --json)."""
         figures = self.figures()
         return {
             "ruleset": self.spec_a.ruleset, "players": self.spec_a.players, "pairs": len(self.pairs),
@@ -222,7 +240,7 @@ class Comparison:
                   "described": describe(self.spec_a.ruleset, self.spec_a.options)},
             "b": {"options": dict(self.spec_b.options), "changes": dict(self.changes),
                   "described": describe(self.spec_b.ruleset, self.changes)},
-            "figures": figures, "sentences": self.sentences(figures),
+            "figures": figures, "sentences": self.sentences(figures, words),
             "length_turns": {"a": [r.turns for r in self.records_a], "b": [r.turns for r in self.records_b]},
             "cash_in_play_curve": self.curves(),
             "rejected_inputs": sum(r.rejected for pair in self.pairs for r in pair),
@@ -237,82 +255,120 @@ class Comparison:
     def as_json(self) -> dict[str, Any]:
         return {"results": self.results(), "timing": self.timing()}
 
-    def as_text(self) -> str:
-        res, tim = self.results(), self.timing()
+    def as_text(self, words: Words = ENGLISH) -> str:
+        """The readable report, in ``words``' language."""
+        w = words
+        res, tim = self.results(w), self.timing()
         figures = res["figures"]
-        out = [f"{res['ruleset']}: {res['pairs']} pairs of games of {res['players']} bots, seed {res['seed']}",
-               f"  A  {res['a']['described']}" + (f" {res['a']['options']}" if res["a"]["options"] else ""),
-               f"  B  {res['b']['described']} {res['b']['changes']}",
-               "  Each pair: the same game (seed, shuffles, dice) under A and B; B − A is paired, with its 95% CI.",
-               f"  speed {tim['games_per_second']} games/s ({tim['workers']} "
-               f"worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s); engine {tim['engine']}; "
-               f"bots {tim['bots']}",
+        out = [w.t("{ruleset}: {pairs} pairs of games of {players} bots, seed {seed}", ruleset=res["ruleset"],
+                   pairs=w.number(res["pairs"]), players=res["players"], seed=res["seed"]),
+               "  A  " + describe(self.spec_a.ruleset, self.spec_a.options, w)
+               + (f" {res['a']['options']}" if res["a"]["options"] else ""),
+               f"  B  {describe(self.spec_b.ruleset, self.changes, w)} {res['b']['changes']}",
+               "  " + w.t("Each pair: the same game (seed, shuffles, dice) under A and B; B − A is paired, with its "
+                          "95% CI."),
+               "  " + w.t("speed {games} games/s ({workers}, {seconds} s); engine {engine}; bots {bots}",
+                          games=figure(w, tim["games_per_second"]),
+                          workers=w.nt("{n} worker", "{n} workers", tim["workers"]), seconds=figure(w, tim["seconds"]),
+                          engine=tim["engine"], bots=tim["bots"]),
                "",
-               f"  {'figure (per game)':<36}{'A':>10}{'B':>10}   {'B − A (95% CI)':<34}relative (95% CI)"]
+               "  " + w.t("figure (per game)").ljust(36) + "A".rjust(10) + "B".rjust(10) + "   "
+               + w.t("B − A (95% CI)").ljust(34) + w.t("relative (95% CI)")]
         for key, fig in figures.items():
             if key.startswith("ends_") and not (fig["a"] or fig["b"]):
                 continue  # an ending neither rule set reached (in the JSON all the same)
-            out.append("  " + table_row(figure_name(key, res["pace_seconds"]), fig, percent=key.startswith(("ends_",
-                                                                                                         "first_"))))
+            out.append("  " + table_row(figure_name(key, res["pace_seconds"], w), fig,
+                                        percent=key.startswith(("ends_", "first_")), words=w))
         out.append("")
         out += [f"  • {s}" for s in res["sentences"]]
         if res["rejected_inputs"]:
-            out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']}")
+            out.append("  " + w.t("bot inputs refused by the engine: {n}", n=w.number(res["rejected_inputs"])))
         return "\n".join(out)
 
 
-def figure_name(key: str, pace: float) -> str:
-    names = {"length_turns": "length (player-turns)", "length_minutes": f"length (minutes at {pace:g} s a turn)",
-             "first_player_wins": "first player wins", "cash_in_play": "cash in play (mean over the game)",
-             "rent_paid": "rent paid"}
+def figure_name(key: str, pace: float, words: Words = ENGLISH) -> str:
+    """A figure's row name in the table (``words``' language); an ending or a pool by its id."""
+    w = words
+    names = {"length_turns": N_("length (player-turns)"), "first_player_wins": N_("first player wins"),
+             "cash_in_play": N_("cash in play (mean over the game)"), "rent_paid": N_("rent paid")}
+    if key == "length_minutes":
+        return w.t("length (minutes at {pace} s a turn)", pace=pace_words(w, pace))
     if key in names:
-        return names[key]
+        return w.t(names[key])
     if key.startswith("ends_"):
-        return "ends: " + key.removeprefix("ends_").replace("_", " ")
-    for prefix, what in (("payouts_", "payouts"), ("paid_out_", "paid out"), ("payout_size_", "mean payout")):
+        return w.t("ends: {ending}", ending=key.removeprefix("ends_").replace("_", " "))
+    for prefix, what in (("payouts_", N_("payouts")), ("paid_out_", N_("paid out")),
+                         ("payout_size_", N_("mean payout"))):
         if key.startswith(prefix):
-            return f"{key.removeprefix(prefix)}: {what}"
+            return f"{key.removeprefix(prefix)}: {w.t(what)}"
     return key
 
 
-def number(value: float | None, percent: bool, signed: bool = False) -> str:
+def pace_words(words: Words, pace: float) -> str:
+    """Seconds of a player-turn as the report writes them ("40", "12.5"; as Python's ``:g`` in English)."""
+    return f"{pace:g}" if words.english else words.number(float(f"{pace:g}"))
+
+
+def fixed(words: Words, value: float, digits: int, signed: bool = False) -> str:
+    """A number with ``digits`` decimals, with its sign when ``signed`` ("+3.1"; as Python's format in English)."""
+    if words.english:
+        return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    text = words.decimal(abs(value), digits)
+    return ("-" if value < 0 else "+" if signed else "") + text
+
+
+def number(value: float | None, percent: bool, signed: bool = False, words: Words = ENGLISH) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
+        return words.t("n/a")
     if percent:
-        return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}%"
-    return f"{value:+.1f}" if signed else f"{value:.1f}"
+        return fixed(words, 100 * value, 1, True) if signed else fixed(words, 100 * value, 1) + "%"
+    return fixed(words, value, 1, signed)
 
 
-def table_row(name: str, fig: Mapping[str, Any], *, percent: bool) -> str:
+def table_row(name: str, fig: Mapping[str, Any], *, percent: bool, words: Words = ENGLISH) -> str:
+    w = words
     ci = fig.get("ci95")
-    diff = number(fig.get("difference"), percent, signed=True) + (" pts" if percent else "")
-    interval = f"({number(ci[0], percent, True)} to {number(ci[1], percent, True)})" if ci else ""
+    diff = number(fig.get("difference"), percent, True, w) + (" " + w.t("pts") if percent else "")
+    interval = w.t("({lo} to {hi})", lo=number(ci[0], percent, True, w),
+                   hi=number(ci[1], percent, True, w)) if ci else ""
     rel = ""
     if "relative" in fig:
         lo, hi = fig["relative_ci95"]
-        rel = f"{100 * fig['relative']:+.1f}% ({100 * lo:+.1f} to {100 * hi:+.1f}%)"
-    a, b = number(fig["a"], percent), number(fig["b"], percent)
+        rel = w.t("{change}% ({lo} to {hi}%)", change=fixed(w, 100 * fig["relative"], 1, True),
+                  lo=fixed(w, 100 * lo, 1, True), hi=fixed(w, 100 * hi, 1, True))
+    a, b = number(fig["a"], percent, words=w), number(fig["b"], percent, words=w)
     return f"{name:<36}{a:>10}{b:>10}   {diff + ' ' + interval:<34}{rel}"
 
 
-def relative_words(fig: Mapping[str, Any], lead: str, more: str, less: str, same: str) -> str:
-    """"games last 31% longer (95% CI 27–35%)", or "no clear difference (95% CI −2–3%)" when the CI holds 0."""
-    lead = f"{lead} " if lead else ""
+def relative_words(fig: Mapping[str, Any], lead: str, more: str, less: str, same: str,
+                   words: Words = ENGLISH) -> str:
+    """"games last 31% longer (95% CI 27–35%)", or "no clear difference (95% CI −2–3%)" when the CI holds 0; the
+    words (msgids marked ``N_`` where they are given) in ``words``' language."""
+    w = words
+    lead = f"{w.t(lead)} " if lead else ""
+    more, less, same = w.t(more), w.t(less), w.t(same)
     if "relative" not in fig:
-        return f"{lead}{same} (A is 0: no relative change)"
+        return w.t("{lead}{same} (A is 0: no relative change)", lead=lead, same=same)
     rel, (lo, hi) = fig["relative"], fig["relative_ci95"]
     if lo <= 0 <= hi:
-        change = f"{abs(100 * rel):.0f}% {more if rel >= 0 else less}" if round(abs(100 * rel)) else same
-        return f"no clear difference: {lead}{change} (95% CI {100 * lo:+.0f}% to {100 * hi:+.0f}%)"
+        change = w.t("{pct}% {more}", pct=fixed(w, abs(100 * rel), 0), more=more if rel >= 0 else less) \
+            if round(abs(100 * rel)) else same
+        return w.t("no clear difference: {lead}{change} (95% CI {lo}% to {hi}%)", lead=lead, change=change,
+                   lo=fixed(w, 100 * lo, 0, True), hi=fixed(w, 100 * hi, 0, True))
     if rel > 0:
-        return f"{lead}{100 * rel:.0f}% {more} (95% CI {100 * lo:.0f}–{100 * hi:.0f}%)"
-    return f"{lead}{-100 * rel:.0f}% {less} (95% CI {-100 * hi:.0f}–{-100 * lo:.0f}%)"
+        return w.t("{lead}{pct}% {change} (95% CI {lo}–{hi}%)", lead=lead, pct=fixed(w, 100 * rel, 0), change=more,
+                   lo=fixed(w, 100 * lo, 0), hi=fixed(w, 100 * hi, 0))
+    return w.t("{lead}{pct}% {change} (95% CI {lo}–{hi}%)", lead=lead, pct=fixed(w, -100 * rel, 0), change=less,
+               lo=fixed(w, -100 * hi, 0), hi=fixed(w, -100 * lo, 0))
 
 
-def points_words(fig: Mapping[str, Any]) -> str:
+def points_words(fig: Mapping[str, Any], words: Words = ENGLISH) -> str:
+    w = words
     lo, hi = fig["ci95"]
-    verdict = "no clear difference" if lo <= 0 <= hi else "a clear difference"
-    return f"{verdict}: {100 * fig['difference']:+.1f} points, 95% CI {100 * lo:+.1f} to {100 * hi:+.1f}"
+    verdict = w.t("no clear difference") if lo <= 0 <= hi else w.t("a clear difference")
+    return w.t("{verdict}: {diff} points, 95% CI {lo} to {hi}", verdict=verdict,
+               diff=fixed(w, 100 * fig["difference"], 1, True), lo=fixed(w, 100 * lo, 1, True),
+               hi=fixed(w, 100 * hi, 1, True))
 
 
 @dataclass
@@ -325,32 +381,40 @@ class Comparisons:
     def as_json(self) -> dict[str, Any]:
         return {"comparisons": [c.results() for c in self.comparisons], "timing": self.comparisons[0].timing()}
 
-    def as_text(self) -> str:
+    def as_text(self, words: Words = ENGLISH) -> str:
+        """The table and each B's sentences, in ``words``' language."""
+        w = words
         first = self.comparisons[0]
         spec = first.spec_a
-        out = [f"{spec.ruleset}: {len(first.pairs)} games of {spec.players} bots under A and under each B, seed "
-               f"{spec.seed} (the same seeds and dice); B − A paired, relative to A, with its 95% CI",
-               f"A: {describe(spec.ruleset, spec.options)}; minutes at {spec.pace:g} s a player-turn", "",
-               "| B | game length | minutes | cash in play | rent paid | first player wins | pool payouts a game |",
+        out = [w.t("{ruleset}: {pairs} games of {players} bots under A and under each B, seed {seed} (the same seeds "
+                   "and dice); B − A paired, relative to A, with its 95% CI", ruleset=spec.ruleset,
+                   pairs=w.number(len(first.pairs)), players=spec.players, seed=spec.seed),
+               w.t("A: {a}; minutes at {pace} s a player-turn", a=describe(spec.ruleset, spec.options, w),
+                   pace=pace_words(w, spec.pace)), "",
+               w.t("| B | game length | minutes | cash in play | rent paid | first player wins | pool payouts a game "
+                   "|"),
                "|---|---|---|---|---|---|---|"]
         for c in self.comparisons:
             f = c.figures()
             pools = ", ".join(f"{find_ruleset(spec.ruleset).pool_name(k.removeprefix('payouts_'))} "
-                              f"{f[k]['a']:.2f} → {f[k]['b']:.2f}" for k in f if k.startswith("payouts_"))
+                              f"{fixed(w, f[k]['a'], 2)} → {fixed(w, f[k]['b'], 2)}"
+                              for k in f if k.startswith("payouts_"))
             minutes = f["length_minutes"]
             first_wins = f["first_player_wins"]
-            out.append(f"| {describe(spec.ruleset, c.changes)} | {relative_cell(f['length_turns'])} | "
-                       f"{minutes['a']:.0f} → {minutes['b']:.0f} | {relative_cell(f['cash_in_play'])} | "
-                       f"{relative_cell(f['rent_paid'])} | {100 * first_wins['a']:.1f}% → {100 * first_wins['b']:.1f}% "
+            out.append(f"| {describe(spec.ruleset, c.changes, w)} | {relative_cell(f['length_turns'], w)} | "
+                       f"{fixed(w, minutes['a'], 0)} → {fixed(w, minutes['b'], 0)} | "
+                       f"{relative_cell(f['cash_in_play'], w)} | {relative_cell(f['rent_paid'], w)} | "
+                       f"{fixed(w, 100 * first_wins['a'], 1)}% → {fixed(w, 100 * first_wins['b'], 1)}% "
                        f"| {pools or '—'} |")
         for c in self.comparisons:
-            out += ["", *(f"• {s}" for s in c.sentences())]
+            out += ["", *(f"• {s}" for s in c.sentences(words=w))]
         return "\n".join(out)
 
 
-def relative_cell(fig: Mapping[str, Any]) -> str:
+def relative_cell(fig: Mapping[str, Any], words: Words = ENGLISH) -> str:
     """A relative difference and its 95% CI, short: "+12% (8 to 16)"; "n/a" when A is 0."""
     if "relative" not in fig:
-        return "n/a"
+        return words.t("n/a")
     lo, hi = fig["relative_ci95"]
-    return f"{100 * fig['relative']:+.0f}% ({100 * lo:+.0f} to {100 * hi:+.0f})"
+    return words.t("{change}% ({lo} to {hi})", change=fixed(words, 100 * fig["relative"], 0, True),
+                   lo=fixed(words, 100 * lo, 0, True), hi=fixed(words, 100 * hi, 0, True))

@@ -9,12 +9,13 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import companion.engine
 import companion.sim
 from companion.engine.board import Board
+from companion.words import ENGLISH, N_, Words
 
 from .game import GameRecord, GameSpec
 
@@ -30,9 +31,9 @@ def ci95(values: Sequence[float]) -> float | None:
     return round(1.96 * statistics.stdev(values) / len(values) ** 0.5, 2)
 
 
-def plus_minus(ci: float | None, digits: int = 1) -> str:
+def plus_minus(ci: float | None, digits: int = 1, words: Words = ENGLISH) -> str:
     """A confidence interval as the report prints it ("± 2.3"; "± n/a" from a single game)."""
-    return "± n/a" if ci is None else f"± {ci:.{digits}f}"
+    return "± " + (words.t("n/a") if ci is None else words.decimal(ci, digits))
 
 
 def mean_and_ci(values: Sequence[float]) -> dict[str, float | None]:
@@ -142,48 +143,71 @@ class Summary:
     def as_json(self) -> dict[str, Any]:
         return {"results": self.results(), "timing": self.timing()}
 
-    def as_text(self, top: int = 10) -> str:
-        """The readable report."""
+    def as_text(self, top: int = 10, words: Words = ENGLISH) -> str:
+        """The readable report, in ``words``' language (English: as it always read; docs/languages.md)."""
         res, tim = self.results(), self.timing()
+        w = replace(words, board=self.board)  # the board's currency and its own names of spaces
         by_id = self.board.by_id
         out = [
-            f"{res['ruleset']}: {res['games']} games of {res['players']} bots, seed {res['seed']}"
-            + (f", options {res['options']}" if res["options"] else ""),
-            f"  speed        {tim['games_per_second']} games/s, {tim['turns_per_second']} player-turns/s, "
-            f"{tim['landings_per_second']} landings/s ({tim['inputs_per_second']} inputs/s, "
-            f"{tim['workers']} worker{'s' if tim['workers'] != 1 else ''}, {tim['seconds']} s)",
-            f"  build        engine {tim['engine']}; bots {tim['bots']}",
-            f"  finished     {res['finished']}; cut by the {res['turn_cap']}-turn cap: {res['cut']}",
-            (f"  turns        mean {res['turns']['mean']} {plus_minus(res['turns']['mean_ci95'], 2)} (95% CI), "
-             f"median {res['turns']['median']}, p90 {res['turns']['p90']} "
-             f"(finished games; min {res['turns']['min']}, max {res['turns']['max']})") if res["finished"] else
-            "  turns        n/a (no game finished)",
-            "  wins by seat " + ", ".join(f"{i + 1}. {seat} {n} ({100 * n / max(res['finished'], 1):.1f}%)"
-                                          for i, (seat, n) in enumerate(res["wins_by_seat"].items())),
+            w.t("{ruleset}: {games} games of {players} bots, seed {seed}", ruleset=res["ruleset"],
+                games=w.number(res["games"]), players=res["players"], seed=res["seed"])
+            + (w.t(", options {options}", options=res["options"]) if res["options"] else ""),
+            row(w, N_("speed"), w.t("{games} games/s, {turns} player-turns/s, {landings} landings/s ({inputs} "
+                                    "inputs/s, {workers}, {seconds} s)",
+                                    games=figure(w, tim["games_per_second"]), turns=figure(w, tim["turns_per_second"]),
+                                    landings=figure(w, tim["landings_per_second"]),
+                                    inputs=figure(w, tim["inputs_per_second"]),
+                                    workers=w.nt("{n} worker", "{n} workers", tim["workers"]),
+                                    seconds=figure(w, tim["seconds"]))),
+            # One line's msgid: "build" alone is the OLED's verb (face/choices.py), not the report's noun.
+            "  " + w.t("build        engine {engine}; bots {bots}", engine=tim["engine"], bots=tim["bots"]),
+            row(w, N_("finished"), w.t("{finished}; cut by the {cap}-turn cap: {cut}",
+                                       finished=w.number(res["finished"]), cap=w.number(res["turn_cap"]),
+                                       cut=w.number(res["cut"]))),
+            row(w, N_("turns"), w.t("mean {mean} {ci} (95% CI), median {median}, p90 {p90} (finished games; min {min}, "
+                                    "max {max})", mean=figure(w, res["turns"]["mean"]),
+                                    ci=plus_minus(res["turns"]["mean_ci95"], 2, w),
+                                    median=figure(w, res["turns"]["median"]),
+                                    p90=figure(w, res["turns"]["p90"]), min=figure(w, res["turns"]["min"]),
+                                    max=figure(w, res["turns"]["max"])))
+            if res["finished"] else row(w, N_("turns"), w.t("n/a (no game finished)")),
+            row(w, N_("wins by seat"), ", ".join(
+                w.t("{place}. {seat} {n} ({share}%)", place=i + 1, seat=seat, n=w.number(n),
+                    share=w.decimal(100 * n / max(res["finished"], 1), 1))
+                for i, (seat, n) in enumerate(res["wins_by_seat"].items()))),
         ]
         if res["bankruptcies"]:
-            out.append("  bankruptcies " + ", ".join(f"{cause} {n}" for cause, n in res["bankruptcies"].items()))
+            out.append(row(w, N_("bankruptcies"), ", ".join(f"{cause} {w.number(n)}"
+                                                           for cause, n in res["bankruptcies"].items())))
         if res["board_switches"]:
-            out.append(f"  board switches {res['board_switches_per_game']} per game (elevators, bridge); "
-                       f"{res['track_changes_per_game']} changes of board in all (cards, subway, airplane, jail too)")
+            out.append(row(w, N_("board switches"), w.t(
+                "{switches} per game (elevators, bridge); {changes} changes of board in all (cards, subway, airplane, "
+                "jail too)", switches=figure(w, res["board_switches_per_game"]),
+                changes=figure(w, res["track_changes_per_game"]))))
         for pool, paid in res["pool_payouts"].items():
             per_game = res["pool_payouts_per_game"][pool]
-            out.append(f"  {pool} paid out {paid} in all, {per_game['mean']:.1f} {plus_minus(per_game['ci95'])} per game")
+            out.append("  " + w.t("{pool} paid out {paid} in all, {mean} {ci} per game", pool=pool, paid=w.number(paid),
+                                  mean=w.decimal(per_game["mean"], 1), ci=plus_minus(per_game["ci95"], 1, w)))
         if res["triple_play_prizes"]:
-            prizes = ", ".join(f"{n}× ${amount}" for amount, n in res["triple_play_prizes"].items())
+            prizes = ", ".join(w.t("{n}× {amount}", n=w.number(n), amount=w.money(int(amount)))
+                               for amount, n in res["triple_play_prizes"].items())
             per_game = res["triple_play_paid_per_game"]
-            out.append(f"  triple play  {prizes} (${res['triple_play_paid']} in all, "
-                       f"{per_game['mean']:.1f} {plus_minus(per_game['ci95'])} per game)")
+            out.append(row(w, N_("triple play"), w.t("{prizes} ({paid} in all, {mean} {ci} per game)", prizes=prizes,
+                                                    paid=w.money(res["triple_play_paid"]),
+                                                    mean=w.decimal(per_game["mean"], 1),
+                                                    ci=plus_minus(per_game["ci95"], 1, w))))
         if res["rejected_inputs"]:
-            out.append(f"  bot inputs refused by the engine: {res['rejected_inputs']} (first: {res['first_rejection']})")
+            out.append("  " + w.t("bot inputs refused by the engine: {n} (first: {first})",
+                                  n=w.number(res["rejected_inputs"]), first=res["first_rejection"]))
         total = res["landings_total"] or 1
-        names = Counter(s.name for s in self.board.spaces)
-        label = {s.id: s.name if names[s.name] == 1 else f"{s.name} ({s.id})" for s in self.board.spaces}
+        names = Counter(w.space(s.id) for s in self.board.spaces)
+        label = {s.id: w.space(s.id) if names[w.space(s.id)] == 1 else f"{w.space(s.id)} ({s.id})"
+                 for s in self.board.spaces}
         ranked = sorted(res["landings"].items(), key=lambda kv: (-kv[1], kv[0]))
-        out.append(f"  landings     {res['landings_total']} in all; most landed on:")
+        out.append(row(w, N_("landings"), w.t("{n} in all; most landed on:", n=w.number(res["landings_total"]))))
         for sid, n in ranked[:top]:
-            out.append(f"    {label[sid]:<32} {100 * n / total:5.2f}%")
-        out.append("  landing frequency per space (board order):")
+            out.append(f"    {label[sid]:<32} {w.decimal(100 * n / total, 2):>5}%")
+        out.append("  " + w.t("landing frequency per space (board order):"))
         tracks: dict[str, list[str]] = {}
         for space in self.board.spaces:
             tracks.setdefault(space.track, []).append(space.id)
@@ -192,8 +216,19 @@ class Summary:
                 out.append(f"    [{track}]")
             for sid in ids:
                 n = res["landings"][sid]
-                out.append(f"    {by_id[sid].index:>3} {label[sid]:<32} {n:>8} {100 * n / total:5.2f}%")
+                out.append(f"    {by_id[sid].index:>3} {label[sid]:<32} {w.number(n):>8} "
+                           f"{w.decimal(100 * n / total, 2):>5}%")
         return "\n".join(out)
+
+
+def row(words: Words, label: str, text: str) -> str:
+    """A line of the report: its label (a msgid marked ``N_``) in a column of 12, then what it says."""
+    return f"  {words.t(label):<12} {text}"
+
+
+def figure(words: Words, value: float | None) -> str:
+    """A figure as the results hold it (already rounded) in the language's digits; English as Python prints it."""
+    return str(value) if words.english or value is None else words.number(value)
 
 
 def summarise(spec: GameSpec, board: Board, records: Sequence[GameRecord], seconds: float, workers: int = 1) -> Summary:

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.config import TableConfig
 from companion.drivers import clock as clocks
-from companion.drivers.pins import load_pins
+from companion.drivers.pins import PinMap, load_pins
 from companion.kept import PRIVATE_UMASK
 from companion.network import NetworkAdapter
 from companion.poweroff import power_off
@@ -21,6 +21,7 @@ from companion.words import ENGLISH, Words
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
+from .presses import PressFifo
 from .station import build_station
 
 log = logging.getLogger(__name__)
@@ -77,18 +78,29 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
     if station.web is not None:
         out.write("companion: " + w.t("phone page on {url}", url=station.controller.join_info().url) + "\n")
     out.flush()
+
     def on_sigterm(*_: Any) -> None:
         stop.set()
         station.wake.set()  # the loop sleeps at most IDLE_TICK: a shutdown from the host menu is seen within it
 
     signal.signal(signal.SIGTERM, on_sigterm)
+    presses = _mock_presses(config, factory, pins)
     try:
         station.run(stop)
     except KeyboardInterrupt:
         pass
     finally:
+        if presses is not None:
+            presses.close()
         station.close()
     return 0
+
+
+def _mock_presses(config: TableConfig, factory: Any, pins: PinMap) -> PressFifo | None:
+    """The FIFO of test presses ``mock_presses`` names, on mock pins only (the config refuses it otherwise)."""
+    if not config.mock_presses or config.pin_factory != "mock":
+        return None
+    return PressFifo(config.mock_presses, factory, pins, roller=config.dice == "roller").start()
 
 
 def _network(config: TableConfig) -> NetworkAdapter:

@@ -7,13 +7,14 @@ in the table's catalogue, said in one language chosen once per command (docs/lan
    (``de_DE.UTF-8`` is German; ``C``, ``POSIX`` or a language the table does not speak is English);
 4. else English.
 
-argparse's own help and usage stay English (docs/languages.md says why).
+The help (``companion --help``, ``companion COMMAND --help``) is said in the same language: ``--language`` is
+read from the command line before the parser is built (:func:`option_language`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from companion.words import LANGUAGES, SOURCE_LANGUAGE, Words
 
@@ -29,6 +30,19 @@ def environment_language(environ: Mapping[str, str] | None = None) -> str | None
         if value:
             language = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
             return language if language in LANGUAGES else None
+    return None
+
+
+def option_language(argv: Sequence[str]) -> str | None:
+    """The ``--language`` of a command line (``--language de`` or ``--language=de``) before it is parsed: the
+    parser's help is said in the command's language, so that language is known before the parser is built."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--language" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--language="):
+            return arg.partition("=")[2]
     return None
 
 

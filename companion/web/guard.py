@@ -128,7 +128,7 @@ def json_body() -> dict[str, Any]:
 
 
 #: What a field of each type must be, as a refusal says it.
-MUST_BE = {(str,): N_("{name} must be a string, not {value}"), (int,): N_("{name} must be a whole number, not {value}")}
+MUST_BE: dict[tuple[type, ...], str] = {(str,): N_("{name} must be a string, not {value}"), (int,): N_("{name} must be a whole number, not {value}")}
 
 #: Deeper than any request of the API (an input line nests four levels): more is an attack, not a game.
 MAX_NESTING = 32

@@ -90,6 +90,16 @@ class Words:
 
         return format_decimal(n, locale=self.locale)
 
+    def decimal(self, value: float, digits: int) -> str:
+        """A number with ``digits`` decimals as the language writes it (``12,50`` in German); English as Python's
+        ``f"{value:.2f}"`` (``12.50``)."""
+        if self.english:
+            return f"{value:.{digits}f}"
+        from babel.numbers import format_decimal
+
+        return format_decimal(round(value, digits), format="#,##0" + ("." + "0" * digits if digits else ""),
+                              locale=self.locale)
+
     def money(self, amount: int) -> str:
         """An amount with the board's currency where the locale puts it: ``$1500`` (English, as the engine says
         it), ``1.500 €`` (German), ``1 500 £`` (French), ``1.500 M`` (Spanish)."""

@@ -2,11 +2,13 @@
 # The check's hands inside the booted box of firmware/check-box.sh (docs/box.md). box-agent.service (put there by
 # the check, not by install.sh) runs it at every boot from the share /mnt/box; it does what /mnt/box/phase names,
 # appends its times to /mnt/box/out/marks (seconds since the guest's kernel started), writes
-# /mnt/box/out/PHASE.result ("passed" or "FAILED: ...") and powers the box off. A power-cut boot runs its phones
-# until the host kills the machine.
+# /mnt/box/out/PHASE.result ("passed" or "FAILED: ...") and powers the box off. A boot that ends in a power cut
+# (table, power-N) runs its phones until the host kills the machine.
 #   install   user pi types `sudo firmware/install.sh` in ~/companion; the owner then edits the config
 #   table     systemd started the table: page, port 80, user, groups, capabilities; the hotspot, a phone joining
-#             it, the voice recorded; back to the home network; `systemctl stop`
+#             it, the voice recorded; the host menu's Wi-Fi switch (through the mock pins' FIFO) back to the home
+#             network, the hotspot down, and again to the table's own; then the phones stream inputs until the
+#             power goes (the first power cut)
 #   power-N   the table resumed after the cut before; phones stream inputs until the power goes
 #   verify    after the last cut: every acknowledged input is in the game; `systemctl stop`
 set -uo pipefail
@@ -18,6 +20,7 @@ URL=http://127.0.0.1:8080  # the table's page, for the host at the table
 HOTSPOT_URL=http://10.42.0.1:8080  # the same page, for a phone on the table's own Wi-Fi
 KEPT=/var/lib/companion/games.phones.json
 CONFIG=/etc/companion/config.toml
+PRESSES=/var/lib/companion/presses  # the table's mock_presses FIFO: its mock pins' buttons, for the host's presses
 exec >> "$OUT/$PHASE.log" 2>&1
 
 mark() { printf '%s %s %s\n' "$PHASE" "$1" "$(cut -d' ' -f1 /proc/uptime)" >> "$OUT/marks"; echo "== $1"; }
@@ -46,15 +49,14 @@ install_phase() {
   done
   grep -q "address=/#/10.42.0.1" /etc/NetworkManager/dnsmasq-shared.d/companion.conf || fail "no dnsmasq drop-in"
   [ -f /etc/polkit-1/rules.d/50-companion.rules ] || fail "no polkit rule"
+  grep -qx snd /etc/modules-load.d/companion.conf || fail "the sound core is not loaded before the unit starts"
   # What the owner sets (/etc/companion/config.toml): stand-ins for what this machine lacks (no pins, OLED or
   # roller: mock pins, software dice that phones may ask for), the country, and the voice on.
   config display '"none"'; config pin_factory '"mock"'; config dice '"software"'; config phone_dice '"software"'
   config wifi_country '"GB"'; config voice '"espeak"'
-  grep -E '^(display|pin_factory|dice|phone_dice|wifi_country|voice|network) ' "$CONFIG"
-  # The camera of the phones: a venv of the check's own, never the table's.
-  { python3 -m venv /opt/box-phone &&
-    /opt/box-phone/bin/pip install -q --no-index --find-links "$BOX/phone-wheels" pillow zxing-cpp; } ||
-    fail "the phones' venv"
+  # The box's own: the host's fingers on the mock pins (only with pin_factory = "mock"; docs/box.md).
+  echo "mock_presses = \"$PRESSES\"" >> "$CONFIG"
+  grep -E '^(display|pin_factory|dice|phone_dice|wifi_country|voice|network|mock_presses) ' "$CONFIG"
   finish passed
 }
 
@@ -78,7 +80,8 @@ service_checks() {
   tail -1 "$OUT/security.txt"
 }
 
-hotspot_up() { nmcli -t -f NAME connection show --active | grep -qx companion-hotspot; }
+# Up: activated, not only activating (an activating connection is listed as active while wlan0 is still managed).
+hotspot_up() { nmcli -t -f NAME,STATE connection show --active | grep -qx "companion-hotspot:activated"; }
 dnsmasq_reads_the_drop_in() { pgrep -a dnsmasq | grep -q "conf-dir=/etc/NetworkManager/dnsmasq-shared.d"; }
 
 hotspot_checks() {
@@ -129,10 +132,29 @@ SH
 }
 as_phone() { ip netns exec phone "${PHONE[@]}" "$@"; }
 
+# The host presses the host menu's Wi-Fi switch (firmware/box/wifi-switch.presses) on the table's mock pins.
+host_switches_wifi() { cat "$BOX/wifi-switch.presses" > "$PRESSES"; }
+hotspot_down() { ! nmcli -t -f NAME connection show --active | grep -qx companion-hotspot; }
+
+# The voice: snd-aloop hands what the table's aplay plays to its capture side. Wait (30 s at most) until a player
+# has played and stopped for 1.5 s.
+voice_played() {
+  local seen=0 quiet=0 end=$((SECONDS + 30))
+  while [ "$SECONDS" -lt "$end" ]; do
+    if pgrep -x aplay >/dev/null; then seen=1 quiet=0
+    elif [ "$seen" = 1 ]; then quiet=$((quiet + 1)); [ "$quiet" -lt 3 ] || return 0
+    fi
+    sleep 0.5
+  done
+  return 1
+}
+
 table_phase() {
   mark agent
   "${PHONE[@]}" wait "$URL" --limit 600 || fail "the page did not answer"
   mark page
+  { systemd-analyze time; systemd-analyze blame | head -20; systemd-analyze critical-chain companion.service; } \
+    > "$OUT/boot-analysis.txt" 2>&1
   service_checks
   hotspot_checks
   "${PHONE[@]}" host "$URL" --phones "$KEPT" --out "$OUT/host.json" \
@@ -144,31 +166,36 @@ table_phase() {
   code=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["code"])' "$OUT/host.json")
   as_phone join "$HOTSPOT_URL" --jar "$OUT/ann.jar" --code "$code" --player Ann || fail "Ann's phone did not join"
   mark phone-joined
-  # The voice: the table says the roll; snd-aloop hands what it plays to its capture side.
-  arecord -q -D hw:Loopback,1,0 -f S16_LE -c 1 -r 22050 -d 20 "$OUT/voice.wav" &
+  arecord -q -D hw:Loopback,1,0 -f S16_LE -c 1 -r 22050 -d 60 "$OUT/voice.wav" &
   local recorder=$!
   sleep 1
   as_phone play "$HOTSPOT_URL" --jar "$OUT/ann.jar" --player Ann || fail "Ann's roll"
   mark phone-input
-  wait "$recorder"
+  voice_played || echo "no aplay seen playing within 30 s"
+  kill -INT "$recorder"; wait "$recorder"
+  mark voice
   local level
   level=$("${PHONE[@]}" loudness "$OUT/voice.wav") || fail "the recording"
   echo "voice recorded at RMS $level"
   python3 -c 'import sys; sys.exit(float(sys.argv[1]) < 0.01)' "$level" || fail "the voice was not heard (RMS $level)"
   # A second phone, for the power cuts: Bob.
   as_phone join "$HOTSPOT_URL" --jar "$OUT/bob.jar" --code "$code" --player Bob || fail "Bob's phone did not join"
-  # Back to the home network. The host menu's switch cannot be pressed here (mock pins inside the service), so the
-  # config says home and the table restarts: at its start it takes the hotspot down with the same nmcli command.
-  config network '"home"'
-  systemctl restart companion.service
-  until_ok 120 bash -c '! nmcli -t -f NAME connection show --active | grep -qx companion-hotspot' ||
-    fail "the hotspot stayed up after the switch to home"
+  # The host, from the host menu: back to the home network; the table takes its hotspot down.
+  [ -p "$PRESSES" ] || fail "no mock_presses FIFO at $PRESSES"
+  host_switches_wifi
+  until_ok 120 hotspot_down || fail "the hotspot stayed up after the host menu's switch to home"
   mark hotspot-down
   iw dev wlan0 info | grep -q "type AP" && fail "wlan0 is still an access point"
-  "${PHONE[@]}" wait "$URL" --limit 300 || fail "the page after the restart"
-  stop_checks
-  config network '"hotspot"'  # the power cuts: the table's own Wi-Fi at once after each boot
-  finish passed
+  # And to the table's own Wi-Fi again, for the power cuts (from the next boot on, the config opens it at once).
+  config network '"hotspot"'
+  sync
+  host_switches_wifi
+  until_ok 120 hotspot_up || fail "no hotspot after the host menu's switch to the table's own Wi-Fi"
+  mark hotspot-again
+  as_phone wait "$HOTSPOT_URL" --limit 120 || fail "the phone is not back on the table's Wi-Fi"
+  mark streaming  # the first power cut comes during this stream
+  as_phone stream "$HOTSPOT_URL" --jar "Ann=$OUT/ann.jar" --jar "Bob=$OUT/bob.jar" --acked "$OUT/acked.jsonl" ||
+    fail "the phones' stream stopped"
 }
 
 stop_checks() {

@@ -235,9 +235,9 @@ def play(base: str, jar: Path, player: str) -> dict[str, Any]:
     prompt = before.get("prompt") or {}
     if prompt.get("kind") != "roll" or prompt.get("player") != player:
         raise Failed(f"the game waits for {prompt}, not for {player}'s roll")
-    done = phone.json("POST", "/api/roll", {"seq": before["seq"]})
+    done = phone.json("POST", "/api/roll", {"seq": before["seq"]})  # what changed, the new seq, the events
     after = phone.json("GET", "/api/state")
-    if after["seq"] != before["seq"] + 1 or after["seq"] != done["state"]["seq"]:
+    if after["seq"] != before["seq"] + 1 or after["seq"] != done["seq"]:
         raise Failed(f"the state's seq went {before['seq']} -> {after['seq']} after the roll")
     return {"seq": after["seq"], "events": done["events"], "log": after.get("log", [])[-3:]}
 
@@ -274,7 +274,7 @@ def stream(base: str, jars: dict[str, Path], acked: Path, inputs: int) -> int:
                 status, content = phones[player].request("POST", path, {"input": line, "seq": state["seq"]}
                                                          if line is not None else {"seq": state["seq"]})
                 if status == 200:
-                    seq = json.loads(content)["state"]["seq"]
+                    seq = json.loads(content)["seq"]  # the reply: what changed and the new seq
                     out.write(json.dumps({"game": game, "seq": seq, "player": player,
                                           "input": line if line is not None else "roll"}) + "\n")
                     out.flush()

@@ -16,7 +16,8 @@ from companion.face.draw import Painter, latin1
 from companion.words import LANGUAGES, Words
 
 LOCALES = Path(glyphs.__file__).parents[1] / "words" / "locales"
-BLANK = {" ", "\u00a0"}
+#: Drawn as no glyph: spaces, and the line breaks of the command line's help (the table catalogue holds it too).
+BLANK = {" ", "\u00a0", "\n"}
 
 
 def catalogue_strings() -> list[tuple[str, str]]:
