@@ -4,7 +4,9 @@ Serves the page as the Pi does (the project's cheroot server, on loopback) over 
 lets a phone with nothing cached load the page (``tests/web/first_load.py``: every answer's headers and body as
 sent, gzip'd as the server gzips it, over one keep-alive connection), for each profile: a phone not joined yet (the
 figure measured before the modules), a seated player's phone, the host's phone. Prints each answer and the sums by
-kind. Deterministic: no timing (the host's figure varies by a few bytes: its join QR code holds the server's port).
+kind, and beside them the like-for-like figure: the same page with every script it can load (those its views
+import later too) concatenated into one file, gzip'd at the server's level, with one static answer's head, and what
+the modules cost or save against it. Deterministic: no timing (the host's figure varies by a few bytes: its join QR code holds the server's port).
 
 Usage::
 
@@ -67,6 +69,11 @@ def report(load: Load, verbose: bool) -> str:
     lines.append(f"{'all':<7} {load.requests():>3} requests  heads {load.heads():>6} B  bodies {load.bodies():>7} B"
                  f"  total {load.bytes():>7} B ({load.bytes() / 1024:.1f} KiB downloaded; "
                  f"{load.sent()} B of requests sent)")
+    head, body = load.one_file()
+    one = load.bytes() - load.bytes("script") + head + body
+    lines.append(f"one file: its {load.requests('script') + len(load.later)} scripts as one gzip'd file: head {head} B + "
+                 f"body {body} B = {head + body} B (the modules: {load.bytes('script')} B); the load so: {one} B, "
+                 f"the modules' {load.bytes() - one:+} B")
     return "\n".join(lines)
 
 
@@ -87,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({name: {kind or "all": {"requests": load.requests(kind), "heads": load.heads(kind),
                                                  "bodies": load.bodies(kind), "bytes": load.bytes(kind)}
-                                 for kind in (*KINDS, None)}
+                                 for kind in (*KINDS, None)} | {"one file": dict(zip(("head", "body"), load.one_file()))}
                           for name, load in ((n, loads[p]) for n, p in NAMES.items() if p in loads)}, indent=1))
     else:
         import companion

@@ -146,3 +146,5 @@ def test_the_first_load_bench_prints_each_kind_and_the_sum() -> None:
     for kind in ("page", "style", "script", "api", "all"):
         row(out, kind, rf"{NUMBER} requests +heads +{NUMBER} B +bodies +{NUMBER} B +total +{NUMBER} B")
     assert re.search(r"^  200 /static/\w+/app\.js +script", out, re.MULTILINE), out  # each answer, with --verbose
+    assert re.search(r"^one file: its \d+ scripts as one gzip'd file: head \d+ B \+ body \d+ B = \d+ B .*"
+                     r"the modules' [+-]\d+ B$", out, re.MULTILINE), out  # the like-for-like figure, each profile

@@ -11,6 +11,11 @@ socket: its status line and headers, and its body as sent (gzip'd when the serve
 as every browser does; chunk framing included). The live stream the page opens last is not part of the load (the
 same request before and after).
 
+Beside it, the like-for-like figure: what the same page would download with its scripts as one file (:meth:`Load.one_file`,
+every module the page can import, those its views import later too, concatenated in a bundler's order and gzip'd as the
+server gzips a static file, with one static answer's head). Those later modules are fetched after the load, on the same
+connection, and not counted in it (:attr:`Load.later`).
+
 One keep-alive HTTP/1.1 connection, so the figures do not depend on timing: a browser spreads the same requests over
 up to six connections, which changes no answer's bytes. Only the standard library, and nothing of ``companion``:
 the bench measures another checkout's server with it (``bench/first_load.py --tree``).
@@ -38,6 +43,8 @@ ACCEPT = {"page": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0
 # history); {ruleset} is the state's.
 START = ("/api/session", "/api/state", "/api/board?ruleset={ruleset}", "/api/history")
 ASSETS = re.compile(r'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"[^>]*>')
+LATER = re.compile(r'\bimport\(\s*"([^"]+)"\s*\)')  # a view's module, imported when it first shows
+LEVEL = 9  # companion/web/assets.py's LEVEL: how the server gzips a static file (tests/web/test_first_load.py checks)
 IMPORTS = re.compile(r'^\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^\s*import\s*"([^"]+)"', re.M)
 CSS_URLS = re.compile(r'url\(\s*["\']?(?!data:)([^"\')]+)')
 
@@ -91,6 +98,21 @@ class Load:
     """A first load: every answer in the order asked."""
 
     answers: list[Answer] = field(default_factory=list)
+    later: list[Answer] = field(default_factory=list)  # the modules imported later, fetched after: not counted
+
+    def one_file(self) -> tuple[int, int]:
+        """(head, body): the answer of every script of the page (counted and later) as one file, gzip'd at the
+        server's level, its head the first script's with its Content-Length's digits of the one file."""
+        scripts = {a.path: a for a in self.of("script") + self.later}
+        order = [self.of("script")[0].path]  # the entry module; then a bundler's order, the same for every profile:
+        for dynamic in (False, True):  # what it imports, breadth first, then what its views import later
+            for path in order:  # (grows as it goes)
+                text = scripts[path].content.decode("utf-8", "replace")
+                urls = [a or b for a, b in IMPORTS.findall(text)] + (LATER.findall(text) if dynamic else [])
+                order += [u for u in dict.fromkeys(urljoin(path, u) for u in urls) if u in scripts and u not in order]
+        body = len(gzip.compress(b"\n".join(scripts[path].content for path in order), LEVEL, mtime=0))
+        first = scripts[order[0]]
+        return first.head - len(first.headers["content-length"]) + len(str(body)), body
 
     def of(self, kind: str | None = None) -> list[Answer]:
         return [a for a in self.answers if kind is None or a.kind == kind]
@@ -230,6 +252,17 @@ def first_load(host: str, port: int, profile: Profile = VIEWER, codes: dict[str,
             load.answers.append(answer)
             if urlsplit(answer.path).path == "/api/state" and answer.status == 200:
                 ruleset = json.loads(answer.content)["ruleset"]
+        found = load.of("script")
+        while found:  # the modules the page imports when a view first shows, and theirs: for the one-file figure
+            script = found.pop(0)
+            text = script.content.decode("utf-8", "replace")
+            for url in [urljoin(script.path, u) for u in LATER.findall(text)] + \
+                       [urljoin(script.path, a or b) for a, b in IMPORTS.findall(text)]:
+                if url not in asked:
+                    asked.add(url)
+                    answer = phone.get(url, "script")
+                    load.later.append(answer)
+                    found.append(answer)
     finally:
         phone.close()
     return load

@@ -488,7 +488,8 @@ def test_the_page_loads_its_script_as_modules_each_served_as_javascript(client: 
     served as anything else is refused by the browser), and every script in static/ is one of them. The page asks
     for all of them at once (modulepreload), not each only once the module importing it has come; the modules a
     view imports when it first shows (``import("./host.js")``: the host's tools, on the host's phone alone; the
-    money story and the game's end) and those they import are not preloaded."""
+    money story and the game's end, the auction, the trade's offer and form, a deed's card) and those they import
+    are not preloaded."""
     page = client.get("/").get_data(as_text=True)
     version = re.findall(r'<script type="module" src="/static/(\w+)/app.js"></script>', page)[0]  # (assets.py)
 
@@ -512,7 +513,7 @@ def test_the_page_loads_its_script_as_modules_each_served_as_javascript(client: 
     assert {f"/static/{name}" for name in found} == set(SCRIPTS)
     assert set(re.findall(f'<link rel="modulepreload" href="/static/{version}/([\\w-]+\\.js)">', page)) == \
         static - {"app.js"}
-    assert {"host.js", "setup.js", "money.js"} <= found - static  # the host's tools: on the host's phone alone
+    assert {"host.js", "setup.js", "money.js", "auction.js", "trade.js", "deedcard.js"} <= found - static  # rare views
     assert len(static) > 10  # the page in modules, not one file
 
 

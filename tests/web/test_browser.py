@@ -414,6 +414,8 @@ def test_magie_controls_on_the_phone(browser: Any, phone: Any, tmp_path: Path) -
             expect(page.locator('[data-deed="rubeville"] .deed')).to_contain_text("no trespassing", timeout=TIMEOUT)
             spaces = table.state["spaces"]  # type: ignore[index]
             assert spaces["wayback"]["improvement"] and spaces["rubeville"]["sign"]
+            page.click("#trade-new summary")  # the form is filled once opened (trade.js comes then)
+            expect(page.locator('#give-items input[value="card:wayback"]')).to_have_count(1, timeout=TIMEOUT)
             assert "wayback" not in [v.split(":")[1] for v in page.locator("#give-items input").evaluate_all(
                 "els => els.map(e => e.value)") if v.startswith("space:")]  # offered as the card only
             assert page.errors == []

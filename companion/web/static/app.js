@@ -5,9 +5,7 @@
 import { $, app } from "./state.js";
 import { act, drawWith, notice, send } from "./talk.js";
 import { t } from "./words.js";
-import { changed, follow, hostTools, refresh, render, renderMoney } from "./stream.js";
-import { bidLabel } from "./auction.js";
-import { bundleFrom, fillTradeItems } from "./trade.js";
+import { auctionView, changed, follow, hostTools, refresh, render, renderMoney, tradeView } from "./stream.js";
 
 drawWith(render, refresh, changed);
 
@@ -56,10 +54,17 @@ function wire() {
   $("language").addEventListener("change", (event) => { location.search = "?lang=" + encodeURIComponent(event.target.value); });
   $("bid-form").addEventListener("submit", (event) => { event.preventDefault(); act("bid", { amount: Number($("bid-amount").value) }); });
   $("pass-button").addEventListener("click", () => act("pass"));
-  $("bid-amount").addEventListener("input", bidLabel);
-  $("trade-with").addEventListener("change", () => fillTradeItems("get-items", $("trade-with").value));
+  $("bid-amount").addEventListener("input", () => auctionView((view) => view.bidLabel()));
+  // The trade's form, first opened: shown once trade.js has come and filled it.
+  $("trade-new").querySelector("summary").addEventListener("click", () => {
+    if (tradeView.ready() || !app.state || $("trade-new").open) return;
+    $("trade-form").hidden = true;
+    tradeView((view) => { view.renderTrade(app.state); $("trade-form").hidden = false; });
+  });
+  $("trade-with").addEventListener("change", () => tradeView((view) => view.fillTradeItems("get-items", $("trade-with").value)));
   $("trade-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const { bundleFrom } = await tradeView((view) => view);
     const ok = await act("trade", { with: $("trade-with").value, give: bundleFrom("give-items", "give-cash"), get: bundleFrom("get-items", "get-cash") });
     if (ok) $("trade-new").open = false;
   });

@@ -1,6 +1,6 @@
 // The auction's panel: the lot, the highest bid, who is still asked, and this phone's bid: quick bids over the high
 // bid in one tap, a box starting at the next sensible bid, and Pass; the highest bidder is told they lead, and why
-// they cannot pass.
+// they cannot pass. Imported when an auction is first on (stream.js: auctionView).
 
 import { t } from "./words.js";
 import { act } from "./talk.js";

@@ -3,7 +3,7 @@
 
 import { t } from "./words.js";
 import { $, el, svg, app, playerColour, spaceName } from "./state.js";
-import { openDeed } from "./deedcard.js";
+import { openDeed } from "./deeds.js";
 
 export function drawBoard() {
   const board = app.board;

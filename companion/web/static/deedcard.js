@@ -1,22 +1,11 @@
-// A deed as a chip (in a player's list) and as its card (the title deed as printed, with who owns it, what stands
-// on it, who is there, and the acts its owner may take on it now).
+// A deed's card: the title deed as printed, with who owns it, what stands on it, who is there, and the acts its owner
+// may take on it now. Imported when a deed is first opened (deeds.js: openDeed).
 
 import { nt, t } from "./words.js";
 import { $, el, actor, app, groupName, kindName, signed, spaceName } from "./state.js";
 import { deedAct } from "./talk.js";
 
-export function deedChip(id, rec) {
-  const space = app.board && app.board.byId[id];
-  const chip = el("button", { type: "button", class: "deed" + (rec.mortgaged ? " mortgaged" : ""), "aria-haspopup": "dialog",
-    on: { click: () => openDeed(id) } },
-    spaceName(id) + (rec.hotel ? " · " + t("hotel") : rec.houses ? " · " + nt("{n} house", "{n} houses", rec.houses) : "") + (rec.mortgaged ? " " + t("(mortgaged)") : "")
-      + (rec.improvement ? " · " + t("improved") : "") + (rec.sign ? " · " + t("no trespassing") : ""));
-  if (space && space.colour) chip.style.setProperty("--gc", space.colour);
-  return chip;
-}
-
-// A space's card: the title deed as printed, opened from a chip or by a tap on the board.
-
+// A space's card, opened from a chip or by a tap on the board.
 export function openDeed(id) {
   const dialog = $("deed-card");
   dialog.dataset.space = id;

@@ -1,10 +1,25 @@
 // The "My deeds and cards" panel: each deed with the acts the engine takes now (and why not the others), travel
 // cards, magie-1924's idle land, magie-1904's loans, addon's bridge, going bankrupt, and any other verb.
 
-import { t } from "./words.js";
-import { $, el, actor, app, cardName, deedsOf, groupName, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
+import { nt, t } from "./words.js";
+import { $, el, actor, app, cardName, deedsOf, groupName, later, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
 import { act, api, deedAct, notice } from "./talk.js";
-import { deedChip, drawDeed } from "./deedcard.js";
+
+// A deed's card (deedcard.js) comes when a deed is first opened; it is drawn again with each state while open.
+export const deedCard = later(() => import("./deedcard.js"));
+export const openDeed = (id) => deedCard((card) => card.openDeed(id));
+export const redrawDeed = () => { if ($("deed-card").open) deedCard((card) => card.drawDeed()); };
+
+// A deed as a chip (in a player's list and in this panel): a tap opens its card.
+export function deedChip(id, rec) {
+  const space = app.board && app.board.byId[id];
+  const chip = el("button", { type: "button", class: "deed" + (rec.mortgaged ? " mortgaged" : ""), "aria-haspopup": "dialog",
+    on: { click: () => openDeed(id) } },
+    spaceName(id) + (rec.hotel ? " · " + t("hotel") : rec.houses ? " · " + nt("{n} house", "{n} houses", rec.houses) : "") + (rec.mortgaged ? " " + t("(mortgaged)") : "")
+      + (rec.improvement ? " · " + t("improved") : "") + (rec.sign ? " · " + t("no trespassing") : ""));
+  if (space && space.colour) chip.style.setProperty("--gc", space.colour);
+  return chip;
+}
 
 const KNOWN_VERBS = new Set(["build", "sell", "mortgage", "unmortgage", "bid", "pass", "pay-fine", "use-card",
   "bankrupt", "trade", "accept", "reject", "travel", "improve", "sign", "sell-idle", "buy-idle", "borrow", "repay",
@@ -91,7 +106,7 @@ async function offerOnlyLegalActs(state, me, built) {
   // Rebuilt meanwhile (even into the same key, after an undo): that rebuild's own answer comes.
   if (app.mineBuilt !== built) return;
   app.acts = reply;
-  if ($("deed-card").open) drawDeed();
+  redrawDeed();
   // Each act taken says what it does to the player's cash ("Mortgage +$50"), as the engine priced it.
   const legal = new Map(reply.acts.map((a, i) => [`${a.do} ${a.space}`, (reply.cash || [])[i] || 0]));
   for (const button of $("mine").querySelectorAll("[data-deed] [data-verb]")) {

@@ -3,7 +3,7 @@
 
 import { nt, t } from "./words.js";
 import { $, el, svg, actor, app, cardName, groupName, money, playerColour, sortedDeeds, spaceName } from "./state.js";
-import { deedChip } from "./deedcard.js";
+import { deedChip } from "./deeds.js";
 
 function sparkline(name) {
   const points = app.history.map((p) => p.cash[name]).filter((v) => v !== undefined);

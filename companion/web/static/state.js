@@ -92,3 +92,20 @@ export function patched(state, ops) {
 export function playing(name) {  // a seated player still in the game: one out of it is offered no acts
   return !!name && !!player(name) && !player(name).bankrupt;
 }
+
+// Whether this phone is offered the trade's form: a seated player in a game of cash with someone to trade with.
+export const canTrade = (state) => playing(actor()) && !state.winner && state.players.length > 1 && "cash" in state.players[0];
+
+// A view whose module is imported when it first shows (`load`: a function calling import()), not in the first load
+// (docs/web.md, "The page"): `view(draw)` calls `draw` with the module, at once once it has come, else when it comes
+// (in the order asked, so the newest state is drawn last; asked again after a failure). `view.ready()`: it has come.
+export function later(load) {
+  let module = null, coming = null;
+  const view = (draw) => {
+    if (module) return draw(module);
+    coming ||= load().then((loaded) => (module = loaded), (error) => { coming = null; throw error; });
+    return coming.then(draw);
+  };
+  view.ready = () => module !== null;
+  return view;
+}

@@ -1,19 +1,17 @@
 // Following the game: the state, the history and the session fetched afresh, the board of the state's ruleset, and
 // the live stream: the whole state, then what changed after each input (opened again after the Pi refused it, or
 // when a sleeping phone wakes); and drawing each state, every panel on its own (their views are the modules imported
-// here; the host's tools and the money views come with import() when they first show).
+// here; the host's tools, the money views, the auction, the trade's offer and form and a deed's card come with
+// import() when they first show).
 
-import { $, app, patched } from "./state.js";
+import { $, app, canTrade, later, patched } from "./state.js";
 import { api, loadSession } from "./talk.js";
 import { t } from "./words.js";
 import { drawBoard, renderTokens } from "./board.js";
 import { renderTurn } from "./prompt.js";
 import { renderBank, renderPlayers } from "./players.js";
-import { renderAuction } from "./auction.js";
-import { renderTrade } from "./trade.js";
-import { renderMine } from "./deeds.js";
+import { redrawDeed, renderMine } from "./deeds.js";
 import { renderJoin, renderMe } from "./header.js";
-import { drawDeed } from "./deedcard.js";
 import { renderNow, renderStory } from "./now.js";
 
 // The newest state this page has, which the next change applies to: drawn, or being drawn (a new board may be
@@ -147,7 +145,7 @@ export function render(state, game) {
     renderAuction, renderTrade, renderMine, renderJoin, renderMe]) {
     try { panel(state); } catch (error) { failures.push(error); }
   }
-  if ($("deed-card").open) drawDeed();
+  redrawDeed();
   if (failures.length) setTimeout(() => { throw failures[0]; });
 }
 
@@ -185,4 +183,22 @@ export function renderMoney(state) {
   $("money-panel").hidden = !state.players.some((p) => "cash" in p);
   if (state.winner) moneyViews().then((views) => views.renderGameOver(state));
   if (!$("money-panel").hidden && $("money-details").open) moneyViews().then((views) => views.renderMoneyStory(state));
+}
+
+// The auction's panel comes with auction.js when an auction is first on; the trade's offer and form with trade.js
+// when an offer is first on the table or the form first opened (app.js), the panel and its closed form drawn here
+// until then. Each is shown once its module has drawn it: never an empty panel meanwhile.
+export const auctionView = later(() => import("./auction.js"));
+export const tradeView = later(() => import("./trade.js"));
+// Drawn after the other panels (its module came meanwhile): the header's held panel (renderMe) follows it then.
+const drawLater = (view, draw) => { const now = view.ready(); view((module) => { draw(module); if (!now) renderMe(app.state); }); };
+function renderAuction(state) {
+  if (state.auction || auctionView.ready()) drawLater(auctionView, (view) => view.renderAuction(state));
+  else $("auction-panel").hidden = true;
+}
+function renderTrade(state) {
+  if (state.trade || tradeView.ready()) return drawLater(tradeView, (view) => view.renderTrade(state));
+  const shown = canTrade(state);
+  $("trade-panel").hidden = !shown;
+  $("trade-new").hidden = !shown;
 }

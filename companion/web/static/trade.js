@@ -1,12 +1,13 @@
-// The trade's panel: the offer on the table (accept, reject, withdraw) and the form proposing one.
+// The trade's panel: the offer on the table (accept, reject, withdraw) and the form proposing one. Imported when an
+// offer is first on the table or the form first opened (stream.js: tradeView).
 
 import { t } from "./words.js";
-import { $, el, actor, app, cardName, deedsOf, money, player, playing, spaceName } from "./state.js";
+import { $, el, actor, app, canTrade, cardName, deedsOf, money, player, spaceName } from "./state.js";
 import { act } from "./talk.js";
 
 export function renderTrade(state) {
   const me = actor();
-  const showPanel = playing(me) && !state.winner && state.players.length > 1 && "cash" in state.players[0];
+  const showPanel = canTrade(state);
   $("trade-panel").hidden = !showPanel && !state.trade;
   const offer = $("trade-offer");
   offer.replaceChildren();
