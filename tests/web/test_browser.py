@@ -111,10 +111,34 @@ def expect_text(locator: Any, text: str) -> None:
     expect(locator).to_have_text(text, timeout=TIMEOUT)
 
 
-
-
-
-
+def test_the_same_state_sent_whole_keeps_the_dice_half_chosen(server: WebServer, table: Table, phone: Any) -> None:
+    """A state built by the stream's patches holds its keys in another order than the same state sent whole (on a
+    reconnect, a change of rights): the panels compared their keys as JSON text, so the whole state rebuilt Bob's
+    dice entry under his fingers and his die 1 went back to 1 (the scenario test saw Bob on Reading Railroad, 1 + 4,
+    instead of Jail, 6 + 4, when the machine was loaded)."""
+    page = phone(server.url + f"/join#code={CODE}")
+    join(page, "Bob")
+    table.submit({"roll": [1, 2]}, source="roller")
+    table.submit({"answer": "yes"}, source="roller")
+    die = page.locator('#act-prompt select[aria-label="die 1"]')
+    die.select_option("6")
+    resent = page.evaluate("""async () => {
+      const href = [...document.querySelectorAll("link[rel=modulepreload]")].map((l) => l.href)
+        .find((h) => h.endsWith("/stream.js"));
+      const stream = await import(href);
+      const { app } = await import(href.replace(/stream\\.js$/, "state.js"));
+      const before = Object.keys(app.state.prompt);
+      const whole = JSON.parse(JSON.stringify(app.state));
+      whole.prompt = Object.fromEntries(Object.entries(whole.prompt).reverse());  // the same prompt, keys reordered
+      stream.render(whole, app.game);
+      return [before, Object.keys(app.state.prompt)];
+    }""")
+    assert len(resent[0]) > 1 and resent[1] == resent[0][::-1]  # the page drew the whole state, keys reordered
+    assert die.input_value() == "6"
+    page.locator('#act-prompt select[aria-label="die 2"]').select_option("4")
+    page.click("#act-prompt button:text('Enter dice')")
+    expect_text(page.locator("[data-now=move] strong"), "Jail, just visiting")
+    assert page.errors == []
 
 
 def test_a_refused_action_explains_itself(server: WebServer, table: Table, phone: Any) -> None:

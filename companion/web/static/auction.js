@@ -4,7 +4,7 @@
 
 import { t } from "./words.js";
 import { act } from "./talk.js";
-import { $, el, actor, app, money, player, spaceName } from "./state.js";
+import { $, el, actor, app, money, player, spaceName, viewKey } from "./state.js";
 
 // The quick bids over the high bid: the table's own list (/api/board's bid_steps), the same steps as the OLED's buttons.
 const steps = () => (app.board && app.board.bid_steps) || [];
@@ -29,7 +29,7 @@ export function renderAuction(state) {
   const lowest = Math.max(auction.bid + 1, auction.minimum || 1);
   const cash = "cash" in player(me) ? player(me).cash : Infinity;
   const amounts = [...new Set(steps().map((step) => Math.max(lowest, auction.bid + step)))];
-  const key = JSON.stringify([auction.bid, lowest, cash, me]);
+  const key = viewKey([auction.bid, lowest, cash, me]);
   const amount = $("bid-amount");
   amount.min = lowest;
   if ($("quick-bids").dataset.key !== key) {  // a new high bid: the quick bids and the box start over it

@@ -2,7 +2,7 @@
 // cards, magie-1924's idle land, magie-1904's loans, addon's bridge, going bankrupt, and any other verb.
 
 import { nt, t } from "./words.js";
-import { $, el, actor, app, cardName, deedsOf, groupName, later, money, player, playing, signed, sortedDeeds, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, deedsOf, groupName, later, money, player, playing, signed, sortedDeeds, spaceName, viewKey } from "./state.js";
 import { act, api, deedAct, notice } from "./talk.js";
 
 // A deed's card (deedcard.js) comes when a deed is first opened; it is drawn again with each state while open.
@@ -33,7 +33,7 @@ export function renderMine(state) {
   if ($("mine-panel").hidden) return;
   // Rebuilt only when what it offers changes: a form half filled in (a loan, the bridge's ends, idle land) must not
   // be reset by another player's roll or by the stream's first state.
-  const key = JSON.stringify([me, state.spaces, player(me).cash, player(me).cards, state.prompt, state.trade, state.loans,
+  const key = viewKey([me, state.spaces, player(me).cash, player(me).cards, state.prompt, state.trade, state.loans,
     state.bridge_mover, state.players.map((p) => [p.name, p.bankrupt]), app.board.ruleset]);
   if ($("mine-panel").dataset.key === key) return;
   $("mine-panel").dataset.key = key;

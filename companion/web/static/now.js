@@ -4,7 +4,7 @@
 // "Ann → Cleo $50 rent", each hand-over in the engine's words. It stays until the next input; the story stays below:
 // the game's log, newest first.
 
-import { $, el, svg, money, playerColour } from "./state.js";
+import { $, el, svg, money, playerColour, viewKey } from "./state.js";
 
 const SHOWN = 6;  // lines shown at once: the rest behind "more", so the question below stays in the first screen
 // Where each die's pips sit, as [column, row] of a 3x3 grid.
@@ -15,7 +15,7 @@ export function renderNow(state) {
   const story = state.just_now, box = $("now");
   const lines = (story && story.lines) || [];
   $("now-panel").hidden = !lines.length;
-  const key = JSON.stringify(story || null);
+  const key = viewKey(story || null);
   if (box.dataset.key === key) return;  // the same input's story: nothing to redraw (another phone's join)
   box.dataset.key = key;
   const drawn = lines.map(line);

@@ -2,7 +2,7 @@
 // from a list or the map, the dice, the jail's fine and cards).
 
 import { t } from "./words.js";
-import { $, el, actor, app, cardName, money, player, said, signed, spaceName } from "./state.js";
+import { $, el, actor, app, cardName, money, player, said, signed, spaceName, viewKey } from "./state.js";
 import { act, api, deedAct, input, made, send } from "./talk.js";
 import { highlightChoices } from "./board.js";
 
@@ -20,7 +20,7 @@ export function renderTurn(state) {
   const mine = Boolean(prompt && me) && (prompt.player === me || (prompt.player === null && app.session.host));
   // Rebuilt only when what it offers changes: another player's act must not reset dice or a list half chosen.
   const jailCards = prompt && prompt.purpose === "jail" && prompt.player === me ? player(me).cards : null;
-  const key = JSON.stringify([prompt, me, state.winner, app.session.host, app.session.phone_dice, jailCards, Boolean(app.board)]);
+  const key = viewKey([prompt, me, state.winner, app.session.host, app.session.phone_dice, jailCards, Boolean(app.board)]);
   if (box.dataset.key === key) {
     highlightChoices(mine ? prompt.options || [] : []);
     return;

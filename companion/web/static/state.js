@@ -89,6 +89,10 @@ export function patched(state, ops) {
   return root[""];
 }
 
+// A view's key, keys sorted: a patched state and the same state sent whole must not rebuild a panel (dice half chosen).
+export const viewKey = (value) => JSON.stringify(value, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
+  ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+
 export function playing(name) {  // a seated player still in the game: one out of it is offered no acts
   return !!name && !!player(name) && !player(name).bankrupt;
 }
