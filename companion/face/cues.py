@@ -75,12 +75,11 @@ def waited_for(state: State) -> dict[str, str]:
 
 
 def lit_seats(state: State) -> dict[int, str]:
-    lit = {}
-    for name, how in waited_for(state).items():
-        seat = seat_of(state, name)
-        if seat is not None:
-            lit[seat] = how
-    return lit
+    waiting = waited_for(state)
+    if not waiting:
+        return {}
+    seat_of_name = {p["name"]: i for i, p in enumerate(state["players"])}  # seats.seat_of's, once for all
+    return {seat_of_name[name]: how for name, how in waiting.items() if name in seat_of_name}
 
 
 def _doubles(event: Event) -> bool:
@@ -276,8 +275,9 @@ class CueFeed:
         fresh = bool(update.events) and update.events[0]["kind"] in ("new-game", "resumed")
         cues = cues_of(None if fresh else self._before, update.state, update.events, self.words())
         self._before = update.state
+        at_table = seats(update.state)
         for target in self._targets:
             try:
-                target(cues, seats(update.state))
+                target(cues, list(at_table))  # each its own list: a target may keep it
             except Exception:  # noqa: BLE001 - a device's bug must not stop the others
                 log.exception("cue target %r failed", target)
