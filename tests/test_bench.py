@@ -153,7 +153,8 @@ def test_the_first_load_bench_prints_each_kind_and_the_sum() -> None:
 def test_the_request_bench_prints_the_requests_cpu_and_its_parts() -> None:
     out = run_bench("bench/request_bench.py", "--requests", "5", "--rounds", "2", "--parts")
     assert re.search(rf"^POST /api/input in process, the host's money actions: {NUMBER} µs of thread CPU per request "
-                     rf"\(best of 2 rounds of 5; each: {NUMBER}, {NUMBER}\); load average {NUMBER}$", out, re.MULTILINE), out
+                     rf"\(best of 2 rounds of 5; each: {NUMBER}, {NUMBER}\); load average {NUMBER}$", out,
+                     re.MULTILINE), out
     for part in ("the view", "the body's JSON", "the table's submit", "its listeners", "the cues", "the feed's history",
                  "the reply", "the delta's diff"):
         assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out

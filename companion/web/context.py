@@ -49,7 +49,7 @@ def context() -> WebContext:
 
 def this_request() -> Request:
     """The request itself, for a hook that reads it several times (each read through ``flask.request`` looks it up)."""
-    return request._get_current_object()  # type: ignore[attr-defined,no-any-return]
+    return request._get_current_object()  # type: ignore[attr-defined]
 
 
 def body_limit(max_bytes: int) -> Any:
