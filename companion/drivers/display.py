@@ -129,6 +129,7 @@ class Display:
         self.faults = 0
         self._last: bytes | None = None
         self._pending: Image.Image | None = None
+        self._pending_bytes: bytes | None = None  # its bytes
         self._retry_at = 0.0
         self._delay = first_retry
         self._open()
@@ -139,10 +140,11 @@ class Display:
 
     def show(self, image: Image.Image) -> bool:
         """Hand a frame to the display; False if it was equal to the last one or the display is away."""
-        if image.tobytes() == self._last and self._pending is None:
+        data = image.tobytes()  # once a frame: compared now, kept as the last frame once sent
+        if data == self._last and self._pending is None:
             self.frames_skipped += 1
             return False
-        self._pending = image
+        self._pending, self._pending_bytes = image, data
         return self._flush()
 
     def poll(self) -> None:
@@ -161,7 +163,7 @@ class Display:
             self._lost(error)
             return False
         self._pending = None
-        self._last = image.tobytes()
+        self._last = self._pending_bytes
         self.frames_sent += 1
         if self.on_frame is not None:
             self.on_frame(image)

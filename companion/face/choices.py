@@ -21,7 +21,7 @@ presses them).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -79,10 +79,12 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     return [c.choice() if isinstance(c, DeedsEntry) else c for c in browsed_choices(state, labels)]
 
 
-def browsed_choices(state: State, labels: Labels) -> list[Browsed]:
-    """:func:`prompt_choices`, the deeds entry a :class:`DeedsEntry` whose words are worked out when read."""
+def browsed_choices(state: State, labels: Labels, before: Sequence[Browsed] = ()) -> list[Browsed]:
+    """:func:`prompt_choices`, the deeds entry a :class:`DeedsEntry` whose words are worked out when read (``before``:
+    the list of a state before, whose entry says which act to try first)."""
     prompt = state.get("prompt") or {}
-    own, offers = prompt_own_choices(state, prompt, labels), offer_answers(state, labels.words)
+    entry = next((c for c in before if isinstance(c, DeedsEntry)), None)
+    own, offers = prompt_own_choices(state, prompt, labels, entry), offer_answers(state, labels.words)
     if offers:  # beside another player's offer, whose deeds these are ("Ann: mortgage", not "Mortgage")
         whose = str(prompt.get("player"))
         own = [c.but(whose=whose) if isinstance(c, DeedsEntry) else
@@ -90,15 +92,17 @@ def browsed_choices(state: State, labels: Labels) -> list[Browsed]:
     return [*own, *offers]
 
 
-def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[Browsed]:
-    """The prompt's options (or bids, or acts before a roll) and the deeds of its player, in the order browsed."""
+def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels,
+                       before: DeedsEntry | None = None) -> list[Browsed]:
+    """The prompt's options (or bids, or acts before a roll) and the deeds of its player, in the order browsed
+    (``before``: a deeds entry of a state before, :meth:`DeedsEntry.found`)."""
     options = prompt.get("options") or []
     player, kind = prompt.get("player"), prompt.get("kind")
     if kind == "auction":
         return list(auction_choices(state, prompt, labels.words))
     if not player:
         return [option_choice(state, prompt, option, labels) for option in options if options != ["yes", "no"]]
-    entry = DeedsEntry.found(state, player, labels)
+    entry = DeedsEntry.found(state, player, labels, before)
     deeds = [entry] if entry is not None else []
     if options == ["yes", "no"]:  # YES and NO answer it; the deeds are one NEXT away (buy after a mortgage)
         return [c.but(extra=True) for c in deeds]
@@ -239,51 +243,66 @@ class DeedsEntry:
     """The entry that opens a player's deeds, found for every new state only as far as the screen needs it.
 
     Whether it is there at all (the screen counts it: "< > 1 of 2") is found by trying the player's
-    :meth:`~companion.engine.core.Ruleset.candidate_acts` only until the engine takes one (:meth:`found`); its words
+    :meth:`~companion.engine.core.Ruleset.candidate_acts` only until the engine takes one (:meth:`found`: first the
+    act the entry of the state before was found by, which a phone's change elsewhere seldom touches); its words
     ("Build, mortgage": the first two kinds taken, in :func:`deed_choices`' order) only when they are read
     (:attr:`label`: the cursor is on it, or it is the "NEXT:" row of a yes/no question, or a phone's change looks for
-    it again), going on from the act taken. A screen that does not show the words tries the engine once, not for
-    every kind of act (issue 43: a phone's money action used to try it ~5 times for a label never drawn). Each
-    state has its own entry (a state is never changed once built), so the words are never those of the state
-    before. The whole list is made when the deeds are opened (:func:`deed_choices`)."""
+    it again). A screen that does not show the words tries the engine about once, not for every kind of act
+    (issue 43: a phone's money action tried it ~5 times for words never drawn). Every try is on this entry's own
+    state (a state is never changed once built), so the words are never those of the state before. The whole list
+    is made when the deeds are opened (:func:`deed_choices`)."""
 
     line: dict[str, Any] | None = None  # YES opens the player's deeds
     confirm: str | None = None
     roll = False
 
     def __init__(self, state: State, name: str, labels: Labels, ruleset: Ruleset, acts: list[dict[str, Any]],
-                 first: int, *, extra: bool = False, whose: str | None = None) -> None:
+                 tried: dict[int, bool], *, extra: bool = False, whose: str | None = None) -> None:
         self.state, self.name, self.labels, self.ruleset = state, name, labels, ruleset
-        self.acts, self.first = acts, first  # the candidate acts, and the first the engine takes
+        self.acts, self.tried = acts, tried  # the candidate acts; those tried on ``state``, by index: taken?
         self.extra = extra  # as :attr:`ButtonChoice.extra`: one NEXT away from a yes/no question
         self.whose = whose  # beside another player's offer, the entry says whose deeds ("Ann: mortgage")
         self._label: str | None = None
 
     @classmethod
-    def found(cls, state: State, name: str, labels: Labels) -> DeedsEntry | None:
-        """``name``'s entry in ``state``, if the engine takes any of their acts now (tried until one is taken)."""
+    def found(cls, state: State, name: str, labels: Labels, before: DeedsEntry | None = None) -> DeedsEntry | None:
+        """``name``'s entry in ``state``, if the engine takes any of their acts now: tried until one is taken, first
+        the one ``before`` (the entry of a state before) was found by."""
         ruleset = find_ruleset(state["ruleset"])
         acts = ruleset.candidate_acts(state, name)
-        first = next((i for i, act in enumerate(acts) if _taken(ruleset, state, act)), None)
-        return cls(state, name, labels, ruleset, acts, first) if first is not None else None
+        tried: dict[int, bool] = {}
+        entry = cls(state, name, labels, ruleset, acts, tried)
+        likely = before.taken() if before is not None and before.name == name else None
+        order = list(range(len(acts)))
+        if likely is not None and likely in acts:
+            order.insert(0, order.pop(acts.index(likely)))
+        return entry if any(entry._taken(i) for i in order) else None
+
+    def _taken(self, index: int) -> bool:
+        if index not in self.tried:
+            self.tried[index] = _taken(self.ruleset, self.state, self.acts[index])
+        return self.tried[index]
+
+    def taken(self) -> dict[str, Any] | None:
+        """An act the engine takes in this entry's state (one of those tried)."""
+        return next((self.acts[i] for i, taken in self.tried.items() if taken), None)
 
     def but(self, *, extra: bool | None = None, whose: str | None = None) -> DeedsEntry:
         """The same entry as an extra, or said as another player's deeds (what was tried is not tried again)."""
-        other = DeedsEntry(self.state, self.name, self.labels, self.ruleset, self.acts, self.first,
-                           extra=self.extra if extra is None else extra, whose=whose or self.whose)
-        other._label = self._label
-        return other
+        return DeedsEntry(self.state, self.name, self.labels, self.ruleset, self.acts, self.tried,
+                          extra=self.extra if extra is None else extra, whose=whose or self.whose)
 
     @property
     def words(self) -> str:
         """"Build, mortgage", worked out at the first reading."""
         if self._label is None:
-            words = [_word(self.acts[self.first])]
-            for act in self.acts[self.first + 1:]:
+            words: list[str] = []
+            for i, act in enumerate(self.acts):
                 word = _word(act)
-                if word not in words and _taken(self.ruleset, self.state, act):
+                if word not in words and self._taken(i):
                     words.append(word)
-                    break
+                    if len(words) == 2:
+                        break
             said = [self.labels.words.t(word) for word in words]
             # not str.capitalize(): German's nouns keep theirs ("Bauen, Hypothek")
             label = screens.capital(", ".join(said))

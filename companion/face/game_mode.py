@@ -158,7 +158,8 @@ class GameMode(Mode):
         finding the cards a player may play tries each on the engine; the deeds entry's words only when read."""
         if self._choices_of is None or self._choices_of[0] is not state:
             player = (state.get("prompt") or {}).get("player") or ""
-            actions = [Action(c, self._run(c, player)) for c in browsed_choices(state, self.desk.labels())]
+            before = [a.choice for a in self._choices_of[1]] if self._choices_of is not None else []
+            actions = [Action(c, self._run(c, player)) for c in browsed_choices(state, self.desk.labels(), before)]
             self._choices_of = (state, actions)
         return self._choices_of[1]
 

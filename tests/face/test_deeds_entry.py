@@ -62,6 +62,21 @@ def test_a_phones_input_tries_the_engine_once_for_an_entry_the_screen_only_count
         assert t.station.controller.mode == "deeds" and "Build on Mediterranean Avenue: pay $50" in t.text()
 
 
+def test_the_act_the_entry_was_found_by_is_tried_first_after_a_phones_input(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann ($40) cannot build: her entry is found by mortgaging Mediterranean Avenue, after five refusals. A phone's
+    input elsewhere tries that act first: one try while it is still taken."""
+    with table(tmp_path, monopoly(40)) as t:
+        tried = tries_counted(monkeypatch)
+        phone(t, {"act": {"player": "Bob", "do": "mortgage", "space": "boardwalk"}})
+        assert "< Roll the dice >" in t.text() and "1 of 2" in t.text()
+        assert tried == [{"player": "Ann", "do": "mortgage", "space": "mediterranean-avenue"}]
+        tried.clear()
+        phone(t, {"act": {"player": "Ann", "do": "mortgage", "space": "mediterranean-avenue"}})  # not any more
+        assert "1 of 2" in t.text() and tried[0]["do"] == "mortgage" and len(tried) > 1
+        assert tried[-1] == {"player": "Ann", "do": "unmortgage", "space": "mediterranean-avenue"}  # $70: lift it
+
+
 def test_the_entry_says_what_the_deeds_offer_right_after_a_phone_changed_the_cash(tmp_path: Path) -> None:
     """Ann ($40) may only mortgage; her phone mortgages Reading Railroad ($140): she may build and lift it. The cursor
     was on "Mortgage": it is not left on the entry that took its place (issue 38's rule), whose words are the new
