@@ -7,9 +7,12 @@ the mortgage, in turn round the table) submitted to the table as a phone's, and 
 controller's tick: the update drained, the cursor found again, the screen laid out, painted and handed to the
 display) timed with the thread's CPU clock. Printed: the step's CPU per input (mean and median, after a warm-up),
 the parts of it (each timed alone: drain, screen, paint, show; each part's timer adds ~1 us), and how many times the
-engine was tried per input (the buttons' choices trying acts: the deeds entry, the cards, a fine).
+engine was tried per input (the buttons' choices trying acts: the deeds entry, the cards, a fine). ``--paged``: the
+OLED opened as ``companion run`` opens it on a Pi (the paged SSD1306 driver on luma's I2C interface, a virtual bus in
+place of the Pi's), so that its pages and changed columns are worked out as there; else luma's dummy device, as
+bench/phones_bench.py's ``companion run`` with mock pins has it.
 
-    .venv/bin/python bench/oled_bench.py [--actions 600] [--runs 3]
+    .venv/bin/python bench/oled_bench.py [--actions 600] [--runs 3] [--paged]
 
 Run it beside another commit's (``git archive`` it, run its copy with this venv's Python) and compare.
 """
@@ -35,10 +38,13 @@ from phones_bench import DEEDS, NAMES, setup  # noqa: E402
 
 from companion.drivers.clock import SimClock  # noqa: E402
 from companion.drivers.display import Display  # noqa: E402
+from companion.drivers.pins import load_pins  # noqa: E402
+from companion.drivers.virtual import VirtualI2CBus, virtual_smbus  # noqa: E402
 from companion.engine import find_ruleset  # noqa: E402
 from companion.face.controller import TableController  # noqa: E402
 from companion.face.draw import Painter  # noqa: E402
 from companion.startup.mock import mock_station  # noqa: E402
+from companion.startup.parts import oled_opener  # noqa: E402
 
 PARTS = ((TableController, "_drain"), (TableController, "screen"), (Painter, "paint"), (Display, "show"))
 
@@ -77,7 +83,8 @@ def counted(counts: collections.Counter[str], cls: type, name: str) -> Iterator[
         setattr(cls, name, real)
 
 
-def run(actions: int, players: int, *, with_parts: bool) -> tuple[list[float], dict[str, float], int]:
+def run(actions: int, players: int, *, with_parts: bool,
+        paged: bool = False) -> tuple[list[float], dict[str, float], int]:
     """The step's CPU time after each of ``actions`` phone's money actions; the parts' totals; the engine's tries."""
     sim = SimClock()
     steps: list[float] = []
@@ -85,7 +92,10 @@ def run(actions: int, players: int, *, with_parts: bool) -> tuple[list[float], d
     tries: collections.Counter[str] = collections.Counter()
     with tempfile.TemporaryDirectory() as folder, \
             mock_station(journal_path=Path(folder) / "games.sqlite3", dice="software", clock=sim, sleep=sim.sleep,
-                         setup=setup(players), new_seed=lambda: 5) as (station, _, _):
+                         setup=setup(players), new_seed=lambda: 5) as (station, _, _), \
+            virtual_smbus(VirtualI2CBus()):
+        if paged:
+            station.controller.display = Display(oled_opener("ssd1306", load_pins()), clock=sim)
         station.step(sim())
         rules = type(find_ruleset("classic"))
         mortgaged: dict[str, bool] = collections.defaultdict(bool)
@@ -114,15 +124,18 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=600)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--warm-up", type=int, default=50)
+    parser.add_argument("--paged", action="store_true", help="the Pi's paged SSD1306 driver on a virtual I2C bus")
     args = parser.parse_args()
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
-    print(f"the OLED per phone's money action ({args.actions} actions, 8 players, {args.runs} runs; load {load})")
+    device = "the paged SSD1306 driver on a virtual I2C bus" if args.paged else "luma's dummy device"
+    print(f"the OLED per phone's money action ({args.actions} actions, 8 players, {device}, {args.runs} runs; "
+          f"load {load})")
     for _ in range(args.runs):
-        steps, _, tries = run(args.actions, len(NAMES[:8]), with_parts=False)
+        steps, _, tries = run(args.actions, 8, with_parts=False, paged=args.paged)
         kept = steps[args.warm_up:]
         print(f"  station step: mean {1e6 * statistics.mean(kept):.0f} us, median {1e6 * statistics.median(kept):.0f} "
               f"us of CPU; the engine tried {tries / args.actions:.2f} times per input")
-    _, parts, _ = run(args.actions, 8, with_parts=True)
+    _, parts, _ = run(args.actions, 8, with_parts=True, paged=args.paged)
     print("  its parts (mean, each timed alone): " + ", ".join(
         f"{name} {1e6 * parts[name] / args.actions:.0f} us" for _, name in PARTS))
 
