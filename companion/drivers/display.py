@@ -154,9 +154,11 @@ class Display:
     def available(self) -> bool:
         return self.device is not None
 
-    def show(self, image: Image.Image) -> bool:
-        """Hand a frame to the display; False if it was equal to the last one or the display is away."""
-        data = image.tobytes()  # once a frame: compared now, kept as the last frame once sent
+    def show(self, image: Image.Image, data: bytes | None = None) -> bool:
+        """Hand a frame to the display; False if it was equal to the last one or the display is away. ``data``: the
+        image's bytes (``image.tobytes()``), when the caller has them."""
+        if data is None:
+            data = image.tobytes()  # once a frame: compared now, kept as the last frame once sent
         if data == self._last and self._pending is None:
             self.frames_skipped += 1
             return False
