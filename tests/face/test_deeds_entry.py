@@ -115,3 +115,35 @@ def test_a_yes_no_questions_next_row_says_the_deeds_as_a_phone_left_them(tmp_pat
         assert "YES: pick" in t.text()
         t.play("YES")
         assert "Lift the mortgage on Reading Railroad: pay $110" in t.text()
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924", "chambers"])
+def test_the_buttons_list_read_as_the_screen_reads_it_is_the_whole_list(ruleset: str, tmp_path: Path) -> None:
+    """At every state of bot games, the game's question on a station (its deeds entry found from the state before's,
+    its words worked out when read) reads as the list with every label worked out (:func:`.choices.prompt_choices`):
+    the label under the cursor wherever it is, the count, each choice's key, and looking a key up (after a phone's
+    change) finds its place."""
+    from companion.engine import apply, new_game
+    from companion.sim import GameSpec, play_game
+
+    for seed in (4, 6):
+        lines: list[dict[str, Any]] = []
+        play_game(GameSpec(ruleset, 3, seed=seed), 0, lines)
+        with table(tmp_path, lines[0]["setup"], journal=tmp_path / f"{ruleset}-{seed}.sqlite3") as t:
+            game, labels = t.station.controller.game_mode, t.station.controller.labels()
+            state, _ = new_game(lines[0]["setup"])
+            for line in lines[1:120]:
+                whole = choices.prompt_choices(state, labels)
+                for cursor in range(len(whole)):
+                    actions = game.choices(state)
+                    game.cursor, game.selected = cursor, True
+                    shown = game.choice(state)
+                    assert shown is not None and len(shown.labels) == len(whole)
+                    assert shown.labels[cursor] == whole[cursor].label, (state["seq"], cursor)
+                    key = choices.choice_key(whole[cursor])
+                    assert actions[cursor].key == key
+                    found = next(i for i, a in enumerate(actions) if choices.may_be(a.choice, key))  # find_again's
+                    assert found == [choices.choice_key(c) for c in whole].index(key)
+                if not whole:
+                    assert game.choice(state) is None
+                state, _ = apply(state, line)
