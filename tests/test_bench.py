@@ -158,3 +158,15 @@ def test_the_request_bench_prints_the_requests_cpu_and_its_parts() -> None:
     for part in ("the view", "the body's JSON", "the table's submit", "its listeners", "the cues", "the feed's history",
                  "the reply", "the delta's diff"):
         assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out
+
+
+def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
+    out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
+    figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"
+    for label in ("journal per input, CPU (StoredGame.submit, 20 money actions):",
+                  "  of which the engine's apply (the same inputs applied alone):",
+                  "journal per input, wall (the wait for the disk included):",
+                  "bare synced commit (one small row, WAL, synchronous=FULL, 20 times):",
+                  "fdatasync of a 64-byte append alone (20 times):", "fsync of a 64-byte append alone (20 times):"):
+        row(out, label, figures)
+    assert len(re.findall(rf"^  its CPU: {figures}$", out, re.MULTILINE)) == 3, out
