@@ -23,21 +23,36 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol
 
 from companion.engine import Event, State
 
 from .packed_stream import Packed
 
-if TYPE_CHECKING:
-    from .feed import Feed, Frame, Viewer
-
 log = logging.getLogger(__name__)
 
 Builder = Callable[[State, Sequence[Event]], State]
+Viewer = Hashable  # whom a view is for (:class:`.feed.Viewer`)
 #: The events worked out in one publish, by what the phones hold, as whom, their compressor and framing.
-Made = dict[tuple[int, "Viewer", int, bool], "tuple[bytes, Packed | None] | None"]
+Made = dict[tuple[int, Viewer, int, bool], tuple[bytes, Packed | None] | None]
+
+
+class Frame(Protocol):
+    """A state the table published (:class:`.feed.Frame`: the feed imports this module, not the other way)."""
+
+    state: State
+
+
+class Source(Protocol):
+    """What the fan-out follows (:class:`.feed.Feed`)."""
+
+    closed: bool
+
+    def latest(self) -> Any: ...
+
+    def changes_since(self, held: Any, latest: Any, viewer: Any, build: Builder) -> str | None: ...
 
 
 def chunk(data: bytes) -> bytes:
@@ -53,10 +68,10 @@ class Tail:
     :meth:`FanOut.leave`, the fan-out in between. ``pending`` is what the fan-out could not write whole: the
     stream's thread writes it first."""
 
-    def __init__(self, viewer_of: Callable[[State], Viewer], build: Callable[[Viewer], Builder],
+    def __init__(self, viewer_of: Callable[[State], Any], build: Callable[[Any], Builder],
                  at: Packed | None) -> None:
         self.viewer_of, self.build, self.at = viewer_of, build, at
-        self.held: tuple[Frame, Viewer] | None = None
+        self.held: tuple[Any, Any] | None = None  # a :class:`.feed.Frame` and a :class:`.feed.Viewer`
         self.pending = b""
         self.sent_at = time.monotonic()  # the last event or comment written (a keep-alive is due after a while)
         self.woken = threading.Event()  # set when the fan-out hands the stream back to its thread
@@ -99,10 +114,13 @@ class Tail:
 class FanOut:
     """The streams following the feed without their threads (see the module's text)."""
 
-    def __init__(self, feed: Feed) -> None:
+    def __init__(self, feed: Source) -> None:
         self.feed = feed
         self._following: list[Tail] = []
         self._lock = threading.Lock()
+        #: Why streams were handed back to their threads: "view" (changed), "behind" (the whole state), "slow" (the
+        #: socket took less than the event), "error"; for tests and the benchmark.
+        self.handed_back: Counter[str] = Counter()
 
     def follow(self, tail: Tail) -> bool:
         """Take over ``tail``'s writes until something needs its thread; False (its thread carries on) if its phone
@@ -148,14 +166,14 @@ class FanOut:
                     self._write(tail, latest, made)
                 except Exception:  # a bug here must not cost the game an input: the stream's thread carries on
                     log.exception("the fan-out failed a stream")
-                    self._hand_back(tail)
+                    self._hand_back(tail, "error")
 
     def _write(self, tail: Tail, latest: Frame, made: Made) -> None:
         held = tail.held
         assert held is not None
         viewer = tail.viewer_of(latest.state)
         if viewer != held[1]:  # a seat freed, host rights taken or given: the whole state, as it may see it now
-            self._hand_back(tail)
+            self._hand_back(tail, "view")
             return
         if held[0] is latest:
             return  # nothing new for this phone
@@ -164,7 +182,7 @@ class FanOut:
             made[key] = self._event(held[0], latest, viewer, tail)
         found = made[key]
         if found is None:  # it lags beyond the kept frames (or a game began): its thread sends the whole state
-            self._hand_back(tail)
+            self._hand_back(tail, "behind")
             return
         data, after = found
         try:
@@ -174,7 +192,7 @@ class FanOut:
         tail.held, tail.at = (latest, viewer), after
         if sent < len(data):  # a slow reader (or gone): its thread writes the rest, as patiently as it writes
             tail.pending = data[sent:]
-            self._hand_back(tail)
+            self._hand_back(tail, "slow")
         else:
             tail.sent_at = time.monotonic()
 
@@ -190,6 +208,8 @@ class FanOut:
             data, after = tail.at.then(text)
         return (chunk(data) if tail.framed else data), after
 
-    def _hand_back(self, tail: Tail) -> None:
-        self._following.remove(tail)
+    def _hand_back(self, tail: Tail, why: str) -> None:
+        self.handed_back[why] += 1
+        if tail in self._following:
+            self._following.remove(tail)
         tail.woken.set()
