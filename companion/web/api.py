@@ -301,7 +301,7 @@ def get_stream() -> Any:
     packed = "gzip" in request.accept_encodings  # every browser: a sixth of the bytes (packed_stream.py)
     tail = Tail(lambda state: viewer_of(ctx.access, state, kept),
                 lambda viewer: partial(seen_as, viewer=viewer, story=ctx.feed.story),
-                ctx.packer.start if packed else None)
+                ctx.packer.start if packed else None, slot.ended.is_set)
     stream_socket: Callable[[], tuple[socket.socket, bool]] | None = request.environ.get(STREAM_SOCKET)
 
     def events() -> Iterator[bytes]:

@@ -69,8 +69,10 @@ class Tail:
     stream's thread writes it first."""
 
     def __init__(self, viewer_of: Callable[[State], Any], build: Callable[[Any], Builder],
-                 at: Packed | None) -> None:
-        self.viewer_of, self.build, self.at = viewer_of, build, at
+                 at: Packed | None, ended: Callable[[], bool] = lambda: False) -> None:
+        """``viewer_of``: as whom the phone sees a state now; ``build``: a viewer's view of a state; ``at``: the
+        stream's compressor; ``ended``: whether the stream must send nothing more (its slot was taken back)."""
+        self.viewer_of, self.build, self.at, self.ended = viewer_of, build, at, ended
         self.held: tuple[Any, Any] | None = None  # a :class:`.feed.Frame` and a :class:`.feed.Viewer`
         self.pending = b""
         self.sent_at = time.monotonic()  # the last event or comment written (a keep-alive is due after a while)
@@ -118,7 +120,7 @@ class FanOut:
         self.feed = feed
         self._following: list[Tail] = []
         self._lock = threading.Lock()
-        #: Why streams were handed back to their threads: "view" (changed), "behind" (the whole state), "slow" (the
+        #: Why streams were handed back to their threads: "ended" (its slot), "view" (changed), "behind" (the whole state), "slow" (the
         #: socket took less than the event), "error"; for tests and the benchmark.
         self.handed_back: Counter[str] = Counter()
 
@@ -171,6 +173,9 @@ class FanOut:
     def _write(self, tail: Tail, latest: Frame, made: Made) -> None:
         held = tail.held
         assert held is not None
+        if tail.ended():  # its session id was replaced, or a player's phone took its slot: nothing more to it
+            self._hand_back(tail, "ended")
+            return
         viewer = tail.viewer_of(latest.state)
         if viewer != held[1]:  # a seat freed, host rights taken or given: the whole state, as it may see it now
             self._hand_back(tail, "view")

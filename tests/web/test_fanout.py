@@ -28,7 +28,7 @@ from companion.web.packed_stream import StreamPacker
 
 from .conftest import CODE, PIN
 from .sse import WITHIN, EventStream, patched
-from .test_stream import SECRET_CARDS, Phone, travel_cards
+from .test_stream import SECRET_CARDS, Phone, ended, travel_cards
 
 
 @pytest.fixture
@@ -245,6 +245,21 @@ def test_a_phone_whose_view_changes_while_following_gets_the_whole_state_and_the
     assert settled(lambda: fanout_of(app).following() == 2)
     mine.close()
     anyone.close()
+
+
+def test_a_stream_whose_session_was_replaced_is_sent_nothing_more(app: Flask, server: WebServer,
+                                                                 table: Table) -> None:
+    """Ann's phone follows a game without face-down cards (its view would not change) and logs in as the host, which
+    replaces its session id: its old stream ends at once, the next input written to it by nobody."""
+    phone = Phone(server)
+    phone.post("/api/join", {"code": CODE, "player": "Ann"})
+    old = phone.stream()
+    old.next_state()
+    assert settled(lambda: fanout_of(app).following() == 1)
+    phone.post("/api/host/login", {"pin": PIN})
+    table.submit({"roll": [1, 2]}, source="buttons")
+    assert ended(old)
+    assert fanout_of(app).handed_back["ended"] == 1
 
 
 def test_a_phone_that_goes_away_is_handed_back_and_its_slot_freed(app: Flask, server: WebServer,
