@@ -302,6 +302,7 @@ def get_stream() -> Any:
     tail = Tail(lambda state: viewer_of(ctx.access, state, kept),
                 lambda viewer: partial(seen_as, viewer=viewer, story=ctx.feed.story),
                 ctx.packer.start if packed else None, slot.ended.is_set)
+    slot.on_end = tail.woken.set  # a stream that must yield its slot wakes at once, not at its next look
     stream_socket: Callable[[], tuple[socket.socket, bool]] | None = request.environ.get(STREAM_SOCKET)
 
     def events() -> Iterator[bytes]:
@@ -358,18 +359,19 @@ def next_version(feed: Feed, version: int, keepalive: float, gone: Callable[[], 
 
 
 def followed(fanout: FanOut, tail: Tail, keepalive: float, gone: Callable[[], bool]) -> bool | None:
-    """Let the fan-out write to ``tail``'s phone while this thread sleeps (looking once a second whether the phone
-    has gone); True once it is handed back (or was not taken: something changed), False when a keep-alive is due
+    """Let the fan-out write to ``tail``'s phone while this thread sleeps (woken when the phone closes its connection
+    or its slot ends, else looking once a second whether it has gone); True once it is handed back (or was not taken: something changed), False when a keep-alive is due
     (nothing written for ``keepalive`` seconds), None as soon as the phone has gone."""
     if not fanout.follow(tail):
         return True
+    look = keepalive if fanout.watches_hangups else GONE_CHECK  # a phone closing its connection wakes it, or not
     try:
-        while not tail.woken.wait(max(0.0, min(GONE_CHECK, tail.sent_at + keepalive - time.monotonic()))):
+        while not tail.woken.wait(max(0.0, min(look, tail.sent_at + keepalive - time.monotonic()))):
             if gone():
                 return None
             if time.monotonic() >= tail.sent_at + keepalive:
                 return False
-        return True
+        return None if gone() else True  # handed back: maybe because its phone closed the connection
     finally:
         fanout.leave(tail)
 

@@ -1,8 +1,8 @@
 """The live streams' fan-out: after each input, one place writes the new events to every phone that is up to date.
 
 A stream's own thread (one of the server's) sends its phone the first state and whatever the phone is behind, then
-hands its socket to the :class:`FanOut` (:meth:`FanOut.follow`) and sleeps: it wakes once a second to see whether
-its phone has gone, and when a keep-alive is due. After each input the thread that published it (right after the
+hands its socket to the :class:`FanOut` (:meth:`FanOut.follow`) and sleeps until a keep-alive is due, or until it
+is handed back: one thread watches every following connection for its phone closing it (:class:`Hangups`). After each input the thread that published it (right after the
 journal's commit, under the table's lock, before the reply's and the OLED's work) works out each distinct event once
 — for what the phones hold, as whom they see it and at which point of a shared compressor they are
 (:mod:`.packed_stream`) — its bytes with the HTTP chunk's framing, and writes them to each following socket with one
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import socket
 import threading
 import time
@@ -99,6 +100,10 @@ class Tail:
     def attached(self) -> bool:
         return self._out is not None
 
+    @property
+    def fileno(self) -> int:
+        return self._out.fileno() if self._out is not None else -1
+
     def send(self, data: bytes) -> int:
         """Write what the socket takes now of ``data``; the bytes written (0: it would block)."""
         assert self._out is not None
@@ -113,6 +118,46 @@ class Tail:
             self._out = None
 
 
+class Hangups:
+    """One thread asleep until a watched connection is closed by its phone (epoll's ``EPOLLRDHUP``, a reset's
+    ``EPOLLHUP``/``EPOLLERR``), which it reports by its file descriptor: the following streams' threads need not
+    look once a second whether their phone is still there. Linux only (``select.epoll``): elsewhere they look."""
+
+    available = hasattr(select, "epoll")
+
+    def __init__(self, gone: Callable[[int], None]) -> None:
+        self._gone = gone
+        self._poll = select.epoll()
+        self._stop_read, self._stop_write = os.pipe()
+        self._poll.register(self._stop_read, select.EPOLLIN)
+        threading.Thread(target=self._run, name="stream-hangups", daemon=True).start()
+
+    def watch(self, fd: int) -> None:
+        """Report ``fd`` once, when its peer has closed (until :meth:`unwatch`)."""
+        self._poll.register(fd, select.EPOLLRDHUP | select.EPOLLONESHOT)
+
+    def unwatch(self, fd: int) -> None:
+        try:
+            self._poll.unregister(fd)
+        except (OSError, ValueError):
+            pass  # not watched (it never was, or the watcher stopped)
+
+    def stop(self) -> None:
+        os.write(self._stop_write, b".")
+
+    def _run(self) -> None:
+        try:
+            while True:
+                for fd, _ in self._poll.poll():
+                    if fd == self._stop_read:
+                        return
+                    self._gone(fd)
+        finally:
+            self._poll.close()
+            os.close(self._stop_read)
+            os.close(self._stop_write)
+
+
 class FanOut:
     """The streams following the feed without their threads (see the module's text)."""
 
@@ -120,27 +165,38 @@ class FanOut:
         self.feed = feed
         self._following: list[Tail] = []
         self._lock = threading.Lock()
-        #: Why streams were handed back to their threads: "ended" (its slot), "view" (changed), "behind" (the whole state), "slow" (the
-        #: socket took less than the event), "error"; for tests and the benchmark.
+        self._hangups: Hangups | None = None  # started with the first stream that follows
+        #: Why streams were handed back to their threads: "ended" (its slot), "gone" (the phone closed), "view"
+        #: (changed), "behind" (the whole state), "slow" (the socket took less than the event), "error"; for tests
+        #: and the benchmark.
         self.handed_back: Counter[str] = Counter()
+
+    @property
+    def watches_hangups(self) -> bool:
+        """Whether a following stream's thread is woken when its phone goes (else it looks once a second)."""
+        return Hangups.available
 
     def follow(self, tail: Tail) -> bool:
         """Take over ``tail``'s writes until something needs its thread; False (its thread carries on) if its phone
         does not hold the newest frame as it may see it now (it changed since the thread looked) or the feed closed."""
         with self._lock:
+            tail.woken.clear()  # before looking: a slot ended from now on wakes it
             latest = self.feed.latest()
-            if (self.feed.closed or tail.held is None or tail.pending or not tail.attached or latest is None
-                    or tail.held[0] is not latest or tail.viewer_of(latest.state) != tail.held[1]):
+            if (self.feed.closed or tail.ended() or tail.held is None or tail.pending or not tail.attached
+                    or latest is None or tail.held[0] is not latest or tail.viewer_of(latest.state) != tail.held[1]):
                 return False
-            tail.woken.clear()
             self._following.append(tail)
+            if Hangups.available:
+                if self._hangups is None:
+                    self._hangups = Hangups(self._gone)
+                self._hangups.watch(tail.fileno)
             return True
 
     def leave(self, tail: Tail) -> None:
         """Give ``tail``'s writes back to its thread (once this returns, the fan-out writes nothing more to it)."""
         with self._lock:
             if tail in self._following:
-                self._following.remove(tail)
+                self._remove(tail)
 
     def following(self) -> int:
         with self._lock:
@@ -149,9 +205,12 @@ class FanOut:
     def close(self) -> None:
         """Hand every stream back to its thread (the feed closed: they end)."""
         with self._lock:
-            for tail in self._following:
+            for tail in list(self._following):
+                self._remove(tail)
                 tail.woken.set()
-            self._following.clear()
+            if self._hangups is not None:
+                self._hangups.stop()
+                self._hangups = None
 
     def publish(self) -> None:
         """Write the newest frame (or what a change of rights makes of it) to every following phone; called after
@@ -213,8 +272,19 @@ class FanOut:
             data, after = tail.at.then(text)
         return (chunk(data) if tail.framed else data), after
 
+    def _gone(self, fd: int) -> None:
+        """The phone of the stream writing to ``fd`` closed its connection: its thread ends the stream."""
+        with self._lock:
+            for tail in [t for t in self._following if t.fileno == fd]:
+                self._hand_back(tail, "gone")
+
+    def _remove(self, tail: Tail) -> None:
+        self._following.remove(tail)
+        if self._hangups is not None:
+            self._hangups.unwatch(tail.fileno)
+
     def _hand_back(self, tail: Tail, why: str) -> None:
         self.handed_back[why] += 1
         if tail in self._following:
-            self._following.remove(tail)
+            self._remove(tail)
         tail.woken.set()

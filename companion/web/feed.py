@@ -269,6 +269,7 @@ class Slot:
     member: bool  # a joined player's phone, or the host's
     session: str | None = None  # the phone's session id (None: a phone that never had one)
     ended: threading.Event = field(default_factory=threading.Event)
+    on_end: Callable[[], None] = lambda: None  # wakes the stream holding it (set by the stream)
 
 
 class StreamSlots:
@@ -350,3 +351,4 @@ class StreamSlots:
     def _end(self, slot: Slot) -> None:
         self._held.remove(slot)
         slot.ended.set()
+        slot.on_end()

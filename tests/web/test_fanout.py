@@ -264,8 +264,8 @@ def test_a_stream_whose_session_was_replaced_is_sent_nothing_more(app: Flask, se
 
 def test_a_phone_that_goes_away_is_handed_back_and_its_slot_freed(app: Flask, server: WebServer,
                                                                   table: Table) -> None:
-    """A following phone closes its connection: its thread notices (once a second) and ends, giving back its slot;
-    the fan-out writes to the others as before."""
+    """A following phone closes its connection: the fan-out's watcher of hang-ups hands its stream back, whose
+    thread ends it and gives back its slot; the fan-out writes to the others as before."""
     stays = RawStream(server, gzip=True)
     goes = RawStream(server, gzip=True)
     stays.events(1)
@@ -274,6 +274,7 @@ def test_a_phone_that_goes_away_is_handed_back_and_its_slot_freed(app: Flask, se
     goes.close()
     assert settled(lambda: app.extensions["companion"].streams.held() == 1)
     assert fanout_of(app).following() == 1
+    assert fanout_of(app).handed_back == {"gone": 1}  # the watcher saw it close (its thread was not looking)
     Bot(table).play()
     stays.events(1)
     assert stays.state == view_of_anyone(server)
