@@ -283,6 +283,7 @@ def get_stream() -> Any:
 
     Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened;
     when only that changes (the host freed this phone's seat), the whole state is sent again as it may see it now.
+    While the phone is up to date this thread sleeps and the feed's fan-out writes to it (:mod:`.fanout`).
     """
     ctx = context()
     kept = dict(session)  # the cookie's session; the generator runs outside the request

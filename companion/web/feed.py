@@ -1,12 +1,13 @@
-"""The live feed: one subscription to the table that wakes every open stream, the recent states and their views, and
+"""The live feed: one subscription to the table that brings every open stream each input (through :mod:`.fanout`
+for the phones that are up to date, else by waking the stream's thread), the recent states and their views, and
 the cash history.
 
 Each accepted input becomes a :class:`Frame`. A stream shows a frame as its phone may see it (:class:`Viewer`: the
 host's, a seat's or anyone's view); each view of a frame is built once, by the first stream (or reply) that needs it,
 and shared by every other that shows the same, and so is what changed since the frame before (:mod:`.delta`, which
 is what a stream sends a phone holding that frame: :meth:`Feed.catch_up`): eight phones following one input cost
-one or a few small serialisations, not eight of the whole state. The streams are woken first, before the history and
-the ledger are written.
+one or a few small serialisations, not eight of the whole state. The streams are served first, before the history
+and the ledger are written.
 """
 
 from __future__ import annotations
