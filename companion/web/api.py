@@ -32,7 +32,7 @@ from .phone_words import phone_language, refusal_said, said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
-from .fanout import FanOut, Tail
+from .fanout import Tail
 from .server import CLIENT_GONE, PATIENCE, STREAM_SOCKET
 from .story_words import StoryWords
 
@@ -311,7 +311,7 @@ def get_stream() -> Any:
         try:
             while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
                 version = ctx.feed.version
-                if tail.pending and not wrote_pending(tail, stream_socket):
+                if tail.pending and not (stream_socket is not None and tail.write_pending(stream_socket()[0])):
                     return
                 frame = ctx.feed.latest()
                 if frame is not None:
@@ -327,7 +327,7 @@ def get_stream() -> Any:
                         continue
                 if stream_socket is not None and frame is not None:  # up to date: the fan-out writes what comes
                     tail.attach(*stream_socket())
-                    woken = followed(ctx.feed.fanout, tail, ctx.stream_keepalive, gone)
+                    woken = ctx.feed.fanout.sleep(tail, ctx.stream_keepalive, gone, GONE_CHECK)
                 else:  # another server than ours (the tests' client): this thread waits for every change
                     new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
                     woken = None if new is None else new != version
@@ -357,36 +357,6 @@ def next_version(feed: Feed, version: int, keepalive: float, gone: Callable[[], 
         if new == version and gone():
             return None
     return new
-
-
-def followed(fanout: FanOut, tail: Tail, keepalive: float, gone: Callable[[], bool]) -> bool | None:
-    """Let the fan-out write to ``tail``'s phone while this thread sleeps (woken when the phone closes its connection
-    or its slot ends, else looking once a second whether it has gone); True once it is handed back (or was not taken: something changed), False when a keep-alive is due
-    (nothing written for ``keepalive`` seconds), None as soon as the phone has gone."""
-    if not fanout.follow(tail):
-        return True
-    look = keepalive if fanout.watches_hangups else GONE_CHECK  # a phone closing its connection wakes it, or not
-    try:
-        while not tail.woken.wait(max(0.0, min(look, tail.sent_at + keepalive - time.monotonic()))):
-            if gone():
-                return None
-            if time.monotonic() >= tail.sent_at + keepalive:
-                return False
-        return None if gone() else True  # handed back: maybe because its phone closed the connection
-    finally:
-        fanout.leave(tail)
-
-
-def wrote_pending(tail: Tail, stream_socket: Callable[[], tuple[socket.socket, bool]] | None) -> bool:
-    """Write what the fan-out could not (a slow reader's), waiting as any write of the stream waits (its socket's
-    patience); False if the phone has gone or stayed stuck."""
-    assert stream_socket is not None, "only a stream the fan-out wrote to has bytes pending"
-    try:
-        stream_socket()[0].sendall(tail.pending)
-    except OSError:
-        return False
-    tail.pending, tail.sent_at = b"", time.monotonic()
-    return True
 
 
 # ---------------------------------------------------------------------- joining

@@ -112,6 +112,16 @@ class Tail:
         except (BlockingIOError, InterruptedError):
             return 0
 
+    def write_pending(self, sock: socket.socket) -> bool:
+        """Write what the fan-out could not (a slow reader's) to the connection's ``sock``, waiting as any write of
+        the stream waits (the socket's patience); False if the phone has gone or stayed stuck."""
+        try:
+            sock.sendall(self.pending)
+        except OSError:
+            return False
+        self.pending, self.sent_at = b"", time.monotonic()
+        return True
+
     def close(self) -> None:
         if self._out is not None:
             self._out.close()
@@ -191,6 +201,24 @@ class FanOut:
                     self._hangups = Hangups(self._gone)
                 self._hangups.watch(tail.fileno)
             return True
+
+    def sleep(self, tail: Tail, keepalive: float, gone: Callable[[], bool], look: float) -> bool | None:
+        """Write to ``tail``'s phone while its thread sleeps here (woken when the phone closes its connection or its
+        slot ends; without :class:`Hangups`, looking every ``look`` seconds whether it has gone): True once it is
+        handed back (or was not taken: something changed), False when a keep-alive is due (nothing written for
+        ``keepalive`` seconds), None as soon as the phone has gone."""
+        if not self.follow(tail):
+            return True
+        look = keepalive if self.watches_hangups else look
+        try:
+            while not tail.woken.wait(max(0.0, min(look, tail.sent_at + keepalive - time.monotonic()))):
+                if gone():
+                    return None
+                if time.monotonic() >= tail.sent_at + keepalive:
+                    return False
+            return None if gone() else True  # handed back: maybe because its phone closed the connection
+        finally:
+            self.leave(tail)
 
     def leave(self, tail: Tail) -> None:
         """Give ``tail``'s writes back to its thread (once this returns, the fan-out writes nothing more to it)."""
