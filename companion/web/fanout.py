@@ -278,13 +278,13 @@ class FanOut:
             return
         data, after = found
         try:
-            sent = tail.send(data)
+            sent, why = tail.send(data), "slow"
         except OSError:  # the phone has gone: its thread's write fails too, and the stream ends
-            sent = 0
+            sent, why = 0, "gone"
         tail.held, tail.at = (latest, viewer), after
-        if sent < len(data):  # a slow reader (or gone): its thread writes the rest, as patiently as it writes
+        if sent < len(data):  # a slow reader: its thread writes the rest, as patiently as it writes
             tail.pending = data[sent:]
-            self._hand_back(tail, "slow")
+            self._hand_back(tail, why)
         else:
             tail.sent_at = time.monotonic()
 
