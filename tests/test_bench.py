@@ -148,3 +148,15 @@ def test_the_first_load_bench_prints_each_kind_and_the_sum() -> None:
     assert re.search(r"^  200 /static/\w+/app\.js +script", out, re.MULTILINE), out  # each answer, with --verbose
     assert re.search(r"^one file: its \d+ scripts as one gzip'd file: head \d+ B \+ body \d+ B = \d+ B .*"
                      r"the modules' [+-]\d+ B$", out, re.MULTILINE), out  # the like-for-like figure, each profile
+
+
+def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
+    out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
+    figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"
+    for label in ("journal per input, CPU (StoredGame.submit, 20 money actions):",
+                  "  of which the engine's apply (the same inputs applied alone):",
+                  "journal per input, wall (the wait for the disk included):",
+                  "bare synced commit (one small row, WAL, synchronous=FULL, 20 times):",
+                  "fdatasync of a 64-byte append alone (20 times):", "fsync of a 64-byte append alone (20 times):"):
+        row(out, label, figures)
+    assert len(re.findall(rf"^  its CPU: {figures}$", out, re.MULTILINE)) == 3, out

@@ -4,7 +4,9 @@ Every input goes ``append → commit (fsync) → apply``: it is on disk before t
 it, so nothing acknowledged can be lost. A refused input stays in the journal; replay
 refuses it again (the engine is deterministic), so replay never trusts the ``outcome``
 column, which is there for people. Snapshots of the state are caches: a game is rebuilt
-from the latest valid snapshot made by this same engine code, or from its setup.
+from the latest valid snapshot made by this same engine code, or from its setup. What is written
+after the engine has applied an input (its outcome, the listing's cache, a snapshot: ``bookkeeping``)
+goes into the next input's commit: one synced commit per input.
 
 Over 500 lines: the one class that writes the database (appending, snapshots, replay and recovery share its
 connection and its lock); the schema, the lines' encoding and the errors are modules of their own.
@@ -28,6 +30,7 @@ from companion.gamefile import GameFileError, game_file_lines, parse_lines
 from companion.kept import private_file
 from companion.said import N_, Said
 
+from .bookkeeping import Bookkeeping, Mark, insert_snapshot, snapshot_of, winner_of
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
 from .schema import SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_crc
@@ -37,7 +40,6 @@ log = logging.getLogger(__name__)
 Outcome = Literal["ok", "refused", "failed"]
 #: The outcomes as a problem of the journal says them ("record 7 was ok when played but is refused on replay").
 OUTCOMES = (N_("ok"), N_("refused"), N_("failed"))
-KEEP_SNAPSHOTS = 2  # per game: the latest, and one to fall back on
 
 
 @dataclass(frozen=True)
@@ -99,15 +101,6 @@ def _is_full(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "full" in str(error)
 
 
-def _state_text(state: State) -> str:
-    return json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def _winner(state: State) -> str | None:
-    winner = state.get("winner")
-    return winner if winner is None or isinstance(winner, str) else json.dumps(winner)
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -151,6 +144,7 @@ class Journal:
         self._engine = engine_fingerprint()
         self._db = self._connect()
         self._sync_full = True  # _connect sets synchronous = FULL; False while that must be restored
+        self._waiting: Bookkeeping | None = None  # the last input's, written with the next commit
         try:
             self._prepare()
             self._check()
@@ -160,8 +154,10 @@ class Journal:
 
     # ------------------------------------------------------------------ lifetime
     def close(self) -> None:
-        """Close the database (everything acknowledged is already on disk)."""
+        """Close the database (everything acknowledged is already on disk; the last input's bookkeeping is
+        written now)."""
         with self._lock:
+            self._write_waiting()
             self._db.close()
 
     def __enter__(self) -> Journal:
@@ -180,6 +176,7 @@ class Journal:
         When the records cannot be read (a damaged page of the file), the games are still listed, from their
         own table (the newest first, as last updated when created): every game that can be loaded still is."""
         with self._lock:
+            self._write_waiting()  # the listing's cache as of the last input
             try:
                 rows = self._db.execute(
                     "SELECT g.id, g.ruleset, g.players, g.created, g.inputs, g.winner, max(r.at)"
@@ -214,6 +211,7 @@ class Journal:
             raise self._refusal(result, text)
         with self._lock:
             now = self._timestamp()
+            self._write_waiting()
             self._synced_commits()
             with self._transaction("the new game") as db:
                 game_id = self._insert_game(db, line["setup"], result.state, now)
@@ -223,6 +221,7 @@ class Journal:
     def open_game(self, game_id: int) -> StoredGame:
         """Resume a game: replay its inputs from its latest snapshot (or from its setup)."""
         with self._lock:
+            self._write_waiting()
             if self._checked is not None and game_id not in self._checked:
                 self._check_one(game_id)
             if game_id in self._damaged:
@@ -268,28 +267,36 @@ class Journal:
         if state is None:
             raise GameFileError(1, 'the game file is empty: it starts with a {"setup": {...}} line')
         setup = decode(lines[0])["setup"]
+        snapshot = snapshot_of(state) if self.snapshot_every and state["seq"] >= self.snapshot_every else None
         with self._lock:
             now = self._timestamp()
+            self._write_waiting()
             self._synced_commits()
             with self._transaction("the imported game") as db:
                 game_id = self._insert_game(db, setup, state, now)
                 for stored in lines:
                     record = self._insert_record(db, game_id, stored, now, "ok")
-                if self.snapshot_every and state["seq"] >= self.snapshot_every:
-                    self._insert_snapshot(db, game_id, record, state)
+                if snapshot is not None:
+                    insert_snapshot(db, game_id, record, snapshot, self._engine)
         return StoredGame(self, game_id, setup, state, record, events)
 
     # ------------------------------------------------------------------ used by StoredGame
     def _submit(self, game: StoredGame, text: str, source: str = "") -> _Result:
-        """Append and commit ``text``, then apply it to ``game.state`` and record the outcome."""
+        """Append and commit ``text`` (with the bookkeeping of the input before), then apply it to ``game.state``;
+        its own bookkeeping waits for the next commit."""
         line = decode(text)
         now = self._timestamp()
         self._synced_commits()
-        with self._transaction("the input") as db:
-            (last,) = db.execute("SELECT max(id) FROM records WHERE game = ?", (game.id,)).fetchone()
-            if last != game._last_record:
-                raise JournalError(f"game {game.id} was changed by another writer: open it again")
-            record = self._insert_record(db, game.id, text, now, None, source)
+        waiting = self._waiting
+        try:
+            record = self._append(game, text, now, source, waiting)
+        except JournalFull:
+            if waiting is None:
+                raise
+            record = self._append(game, text, now, source, None)  # no room for both: the input first
+            log.warning("%s: game %s: the disk is nearly full: the outcome of record %s is left to a replay",
+                        self.path, waiting.game, waiting.marks[-1][2])
+        self._waiting = None
         game._last_record = record
         result = _attempt(game.state, line)
         snapshot = (
@@ -297,8 +304,19 @@ class Journal:
             and self.snapshot_every > 0
             and result.state["seq"] % self.snapshot_every == 0
         )
-        self._settle(game.id, [(result.outcome, result.reason, record)], result.state, record if snapshot else None)
+        self._waiting = Bookkeeping.of(game.id, [(result.outcome, result.reason, record)], result.state,
+                                       record if snapshot else None)
         return result
+
+    def _append(self, game: StoredGame, text: str, now: str, source: str, waiting: Bookkeeping | None) -> int:
+        """Commit (synced) the record of ``text`` and the bookkeeping ``waiting``; the record's id."""
+        with self._transaction("the input") as db:
+            (last,) = db.execute("SELECT max(id) FROM records WHERE game = ?", (game.id,)).fetchone()
+            if last != game._last_record:
+                raise JournalError(f"game {game.id} was changed by another writer: open it again")
+            if waiting is not None:
+                waiting.write(db, self._engine)
+            return self._insert_record(db, game.id, text, now, None, source)
 
     def _export(self, game: StoredGame) -> str:
         """The accepted lines of ``game``, found by a full replay from its setup."""
@@ -478,7 +496,7 @@ class Journal:
                 raise JournalError(f"game {game_id} cannot be set up again: {result.reason}")
             covered, state, events = first[0], result.state, result.events
         last = covered
-        marks: list[tuple[str, str | None, int]] = []
+        marks: list[Mark] = []
         rows = self._db.execute(
             "SELECT id, line, crc, outcome FROM records WHERE game = ? AND id > ? ORDER BY id", (game_id, covered)
         ).fetchall()
@@ -495,8 +513,8 @@ class Journal:
                         {"n": game_id, "record": record, "marked": Said(marked), "outcome": Said(result.outcome)}))
             last = record
         (inputs, winner) = self._db.execute("SELECT inputs, winner FROM games WHERE id = ?", (game_id,)).fetchone()
-        if marks or inputs != state["seq"] or winner != _winner(state):
-            self._settle(game_id, marks, state, None)
+        if marks or inputs != state["seq"] or winner != winner_of(state):
+            self._settle(Bookkeeping.of(game_id, marks, state))
         if start is not None and not taken:
             events = self._events_up_to(game_id, setup_line, covered)  # the snapshot covers the last input taken
         return StoredGame(self, game_id, setup_line["setup"], state, last, events)
@@ -586,31 +604,26 @@ class Journal:
                 raise self._error(error, what) from error
             raise
 
-    def _settle(
-        self,
-        game_id: int,
-        marks: list[tuple[str, str | None, int]],
-        state: State | None,
-        snapshot_record: int | None,
-    ) -> None:
-        """Record outcomes, the listing's cache and maybe a snapshot. Best effort: all of it can be rebuilt.
+    def _write_waiting(self) -> None:
+        """Write the last input's bookkeeping now (before a listing, an opening, a new game, closing)."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            self._settle(waiting)
 
-        Committed without waiting for the disk (WAL, ``synchronous=NORMAL``): the input it describes is
+    def _settle(self, bookkeeping: Bookkeeping) -> None:
+        """Record outcomes, the listing's cache and maybe a snapshot in a commit of their own. Best effort: all
+        of it can be rebuilt.
+
+        Committed without waiting for the disk (WAL, ``synchronous=NORMAL``): the inputs it describes are
         already synced, and a power cut can only lose this cache, never the journal; the next input's
         synced commit carries it to disk anyway.
         """
         try:
             self._db.execute("PRAGMA synchronous = NORMAL")
             with self._transaction("recording the outcome") as db:
-                db.executemany("UPDATE records SET outcome = ?, reason = ? WHERE id = ?", marks)
-                if state is not None:
-                    db.execute(
-                        "UPDATE games SET inputs = ?, winner = ? WHERE id = ?", (state["seq"], _winner(state), game_id)
-                    )
-                    if snapshot_record is not None:
-                        self._insert_snapshot(db, game_id, snapshot_record, state)
+                bookkeeping.write(db, self._engine)
         except (JournalError, sqlite3.Error) as error:
-            log.warning("%s: game %s: %s (the input itself is safe)", self.path, game_id, error)
+            log.warning("%s: game %s: %s (the input itself is safe)", self.path, bookkeeping.game, error)
         finally:
             # The input is committed and applied: a failure here must not undo that in the caller's eyes.
             # The next write restores synced commits before it records anything (``_synced_commits``).
@@ -635,7 +648,7 @@ class Journal:
         names = [str(name) for name in players] if isinstance(players, list) else []
         cursor = db.execute(
             "INSERT INTO games (ruleset, players, created, inputs, winner) VALUES (?, ?, ?, ?, ?)",
-            (state["ruleset"], json.dumps(names, ensure_ascii=False), now, state["seq"], _winner(state)),
+            (state["ruleset"], json.dumps(names, ensure_ascii=False), now, state["seq"], winner_of(state)),
         )
         return int(cursor.lastrowid or 0)
 
@@ -647,22 +660,6 @@ class Journal:
             (game_id, text, record_crc(game_id, text), now, source or None, outcome),
         )
         return int(cursor.lastrowid or 0)
-
-    def _insert_snapshot(self, db: sqlite3.Connection, game_id: int, record: int, state: State) -> None:
-        try:
-            text = _state_text(state)
-        except (TypeError, ValueError) as error:
-            log.error("game %s: the state is not JSON data, no snapshot (%s)", game_id, error)
-            return
-        db.execute(
-            "INSERT OR REPLACE INTO snapshots (game, record, version, state, crc) VALUES (?, ?, ?, ?, ?)",
-            (game_id, record, self._engine, text, snapshot_crc(game_id, record, text)),
-        )
-        db.execute(
-            "DELETE FROM snapshots WHERE game = ? AND record NOT IN"
-            " (SELECT record FROM snapshots WHERE game = ? ORDER BY record DESC LIMIT ?)",
-            (game_id, game_id, KEEP_SNAPSHOTS),
-        )
 
     # ------------------------------------------------------------------ helpers
     def _read(self, what: str, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:

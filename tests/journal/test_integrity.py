@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from companion.engine import CompanionError, IllegalInput
 from companion.journal import GameDamaged, Journal, JournalFull
 
+from . import small_disk
 from .inputs import SETUP, play, replay_all
 
 
@@ -121,16 +123,27 @@ def test_sqlite_damage_is_reported(path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- a full disk
-def test_a_full_disk_is_a_clear_error_and_nothing_is_applied(path: Path) -> None:
+def fill_then_free(path: Path, fill: Callable[[Journal], object], free: Callable[[Journal], object], *,
+                   seed: int = 5, warm: int = 0) -> None:
+    """Two games, ``warm`` inputs, then ``fill`` the disk: inputs go on until one is refused for want of space.
+    Then nothing of it is applied, neither a new game nor an import can be stored, and once ``free`` made room the
+    same input is recorded and the game reopens as it was played."""
+    rnd = random.Random(seed)
+
+    def next_line() -> dict:
+        return {"answer": "x" * 200} if rnd.random() < 0.5 else {"roll": [rnd.randint(1, 6), rnd.randint(1, 6)]}
+
     with Journal(path, snapshot_every=4) as journal:
         game = journal.new_game(SETUP)
         other = journal.new_game({**SETUP, "seed": 5})
-        journal._db.execute(f"PRAGMA max_page_count = {journal._db.execute('PRAGMA page_count').fetchone()[0]}")
-        rnd = random.Random(5)
-        sent: list[dict] = []
+        sent = [next_line() for _ in range(warm)]
+        for line in sent:
+            with contextlib.suppress(IllegalInput):
+                game.submit(line)
+        fill(journal)
         for _ in range(100_000):
             before, record = game.state, game.record
-            line = {"answer": "x" * 200} if rnd.random() < 0.5 else {"roll": [rnd.randint(1, 6), rnd.randint(1, 6)]}
+            line = next_line()
             try:
                 game.submit(line)
             except IllegalInput:
@@ -149,7 +162,7 @@ def test_a_full_disk_is_a_clear_error_and_nothing_is_applied(path: Path) -> None
         with pytest.raises(JournalFull):
             journal.import_game(other.export())
         assert len(journal.games()) == 2
-        journal._db.execute("PRAGMA max_page_count = 1000000")  # space freed
+        free(journal)  # space freed
         with contextlib.suppress(IllegalInput):
             game.submit(line)  # the same input, again: now it is recorded
         sent.append(line)
@@ -158,6 +171,32 @@ def test_a_full_disk_is_a_clear_error_and_nothing_is_applied(path: Path) -> None
     with Journal(path) as journal:
         assert journal.problems == []
         assert journal.open_game(game.id).state == state
+
+
+def test_a_full_disk_is_a_clear_error_and_nothing_is_applied(path: Path) -> None:
+    """The disk modelled by SQLite's ``max_page_count``: the file may not grow by one more page."""
+    fill_then_free(
+        path,
+        lambda journal: journal._db.execute(
+            f"PRAGMA max_page_count = {journal._db.execute('PRAGMA page_count').fetchone()[0]}"),
+        lambda journal: journal._db.execute("PRAGMA max_page_count = 1000000"),
+    )
+
+
+@pytest.mark.parametrize("kind", ["tmpfs", "ext4"])
+@pytest.mark.parametrize(("seed", "warm"), [(5, 0), (6, 120), (67, 317), (95, 383)])
+def test_a_really_full_disk_is_a_clear_error_and_nothing_is_applied(
+    tmp_path: Path, kind: str, seed: int, warm: int
+) -> None:
+    """The same on a filesystem that really fills (a 16 MiB tmpfs or ext4 of its own, its last byte taken by
+    another file): a write fails for want of space wherever the file must grow (the WAL past its end, the database
+    at a checkpoint), not page by page as in the model above, and one commit per input must refuse what that test
+    refuses. ``warm`` inputs first: with none the WAL is at its end; after a checkpoint (~250 inputs) it starts
+    again inside its file, and a few hundred inputs go on before the full disk is met (at 317 and 383, on either
+    filesystem, one input whose commit with the input before's bookkeeping did not fit was recorded alone)."""
+    with small_disk.mounted(kind, tmp_path) as disk:
+        fill_then_free(disk / "games.sqlite3", lambda _: small_disk.fill(disk), lambda _: small_disk.free(disk),
+                       seed=seed, warm=warm)
 
 
 # ---------------------------------------------------------------------- damaged pages of the file

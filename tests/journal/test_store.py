@@ -392,11 +392,13 @@ class FailingPragma:
 
 def test_a_failure_after_the_input_is_committed_keeps_it_applied(path: Path) -> None:
     """Restoring synced commits after an input's outcome failed: the input is on disk, so it stays applied (the
-    table said "nothing was changed" while the journal held it, and live play and the journal parted ways)."""
+    table said "nothing was changed" while the journal held it, and live play and the journal parted ways).
+    The outcome waits for the next commit (one per input); a listing writes it at once, in a quick commit."""
     with Journal(path) as journal:
         game = journal.new_game(TWO)
         journal._db = FailingPragma(journal._db, times=1)  # type: ignore[assignment]
         state, _ = game.submit({"roll": [2, 3]})
+        assert [g.inputs for g in journal.games()] == [1]  # the outcome's quick commit, then the failure
         assert game.state is state and state["seq"] == 1
         game.submit({"answer": "no"})  # synced commits are restored first, then it is recorded
         live = game.state
@@ -410,9 +412,61 @@ def test_synced_commits_that_cannot_be_restored_refuse_the_next_input_before_rec
         game = journal.new_game(TWO)
         journal._db = FailingPragma(journal._db, times=2)  # type: ignore[assignment]
         game.submit({"roll": [2, 3]})
+        journal.games()  # the outcome's quick commit (one commit per input: else it waits for the next input's)
         with pytest.raises(JournalError, match="restoring synced commits"):
             game.submit({"answer": "no"})
         assert game.state["seq"] == 1
         game.submit({"answer": "no"})  # the disk is back
     assert [json.loads(line) for line, _ in records(path, game.id)] == [
         {"setup": TWO}, {"roll": [2, 3]}, {"answer": "no"}]  # the refused attempt left no record
+
+
+# ---------------------------------------------------------------------- one commit per input
+def test_one_synced_commit_per_input_carries_the_outcome_of_the_input_before(path: Path) -> None:
+    """Issue 43: an input's outcome, the listing's cache and a snapshot are written with the next input's commit,
+    not in a commit of their own (which also switched the sync off and on again around it)."""
+    with Journal(path, snapshot_every=2) as journal:
+        game = journal.new_game(TWO)
+        statements: list[str] = []
+        journal._db.set_trace_callback(statements.append)
+        game.submit({"roll": [1, 2]})
+        with pytest.raises(IllegalInput):
+            game.submit({"answer": "maybe"})
+        game.submit({"answer": "no"})
+        assert [s for s in statements if s in ("BEGIN IMMEDIATE", "COMMIT")] == ["BEGIN IMMEDIATE", "COMMIT"] * 3
+        assert not [s for s in statements if s.startswith("PRAGMA")]
+        assert [o for _, o in records(path, game.id)] == ["ok", "ok", "refused", None]  # the last: at the next
+        assert [g.inputs for g in journal.games()] == [2]  # a listing writes it at once
+        assert [o for _, o in records(path, game.id)] == ["ok", "ok", "refused", "ok"]
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT record FROM snapshots").fetchall() == [(4,)]  # record 4: the input at seq 2
+
+
+def test_no_room_for_the_input_befores_bookkeeping_records_the_input_alone(
+    path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A nearly full disk with room for the input but not for the outcome of the one before beside it: the input is
+    recorded (and applied), that outcome left to the replay that opens the game next."""
+    from companion.journal.bookkeeping import Bookkeeping
+
+    with Journal(path) as journal:
+        game = journal.new_game(TWO)
+        game.submit({"roll": [1, 2]})
+        write, full = Bookkeeping.write, [True]
+
+        def no_room(self: Bookkeeping, db: sqlite3.Connection, engine: str) -> None:
+            if full and full.pop():
+                raise sqlite3.OperationalError("database or disk is full")
+            write(self, db, engine)
+
+        monkeypatch.setattr(Bookkeeping, "write", no_room)
+        with caplog.at_level(logging.WARNING, logger="companion.journal"):
+            state, _ = game.submit({"answer": "no"})
+        assert game.state is state and state["seq"] == 2
+        assert any("record 2 is left to a replay" in r.getMessage() for r in caplog.records)
+        assert [o for _, o in records(path, game.id)] == ["ok", None, None]
+    assert [o for _, o in records(path, game.id)] == ["ok", None, "ok"]  # the last written on closing
+    with Journal(path) as journal:  # the whole check replays the game whose outcome is missing
+        assert journal.problems == []
+        assert journal.open_game(game.id).state == state
+    assert [o for _, o in records(path, game.id)] == ["ok", "ok", "ok"]
