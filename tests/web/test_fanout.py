@@ -296,3 +296,21 @@ def test_threads_follow_while_the_server_has_no_socket_to_give(client: Any, tabl
     reader.join(WITHIN)
     assert got and got[0].startswith(b"id:") and b"event:delta" in got[0]
     response.close()
+
+
+def test_an_http_1_0_phone_is_written_the_events_without_chunks(app: Flask, server: WebServer, table: Table) -> None:
+    """A client of HTTP/1.0 gets the stream without chunks (cheroot frames none, and closes at its end): the fan-out
+    writes the event's bytes alone."""
+    with socket.create_connection((server.host, server.port), WITHIN) as sock:
+        sock.sendall(b"GET /api/stream HTTP/1.0\r\nHost: companion\r\nAccept: text/event-stream\r\n\r\n")
+        received = b""
+        while b"event:state" not in received or not received.endswith(b"\n\n"):
+            received += sock.recv(65536)
+        assert b"Transfer-Encoding: chunked" not in received
+        assert settled(lambda: fanout_of(app).following() == 1)
+        table.submit({"roll": [1, 2]}, source="buttons")
+        event = b""
+        while not event.endswith(b"\n\n"):
+            event += sock.recv(65536)
+        assert fanout_of(app).handed_back == {}  # written by the fan-out
+    assert event.startswith(f"id:{table.game.id}:1\nevent:delta\ndata:[".encode())  # type: ignore[union-attr]
