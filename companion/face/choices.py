@@ -21,7 +21,7 @@ presses them).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -74,30 +74,42 @@ def prompt_choices(state: State, labels: Labels) -> list[ButtonChoice]:
     prompt's player wherever money may be needed (a debt, a buy, a tax...), an offer's answers.
 
     ``state`` is the engine's whole state (as the table holds it), not the public one: the cards a player may
-    play and the deeds are found by trying them."""
+    play and the deeds are found by trying them. Every label worked out (the buttons' own list,
+    :func:`browsed_choices`, works out the deeds entry's words only when they are read)."""
+    return [c.choice() if isinstance(c, DeedsEntry) else c for c in browsed_choices(state, labels)]
+
+
+def browsed_choices(state: State, labels: Labels, before: Sequence[Browsed] = ()) -> list[Browsed]:
+    """:func:`prompt_choices`, the deeds entry a :class:`DeedsEntry` whose words are worked out when read (``before``:
+    the list of a state before, whose entry says which act to try first)."""
     prompt = state.get("prompt") or {}
-    own, offers = prompt_own_choices(state, prompt, labels), offer_answers(state, labels.words)
+    entry = next((c for c in before if isinstance(c, DeedsEntry)), None)
+    own, offers = prompt_own_choices(state, prompt, labels, entry), offer_answers(state, labels.words)
     if offers:  # beside another player's offer, whose deeds these are ("Ann: mortgage", not "Mortgage")
-        own = [replace(c, label=f"{prompt.get('player')}: {c.label[:1].lower()}{c.label[1:]}") if c.line is None
-               else c for c in own]
+        whose = str(prompt.get("player"))
+        own = [c.but(whose=whose) if isinstance(c, DeedsEntry) else
+               replace(c, label=f"{whose}: {c.label[:1].lower()}{c.label[1:]}") if c.line is None else c for c in own]
     return [*own, *offers]
 
 
-def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels) -> list[ButtonChoice]:
-    """The prompt's options (or bids, or acts before a roll) and the deeds of its player, in the order browsed."""
+def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels,
+                       before: DeedsEntry | None = None) -> list[Browsed]:
+    """The prompt's options (or bids, or acts before a roll) and the deeds of its player, in the order browsed
+    (``before``: a deeds entry of a state before, :meth:`DeedsEntry.found`)."""
     options = prompt.get("options") or []
     player, kind = prompt.get("player"), prompt.get("kind")
     if kind == "auction":
-        return auction_choices(state, prompt, labels.words)
+        return list(auction_choices(state, prompt, labels.words))
     if not player:
         return [option_choice(state, prompt, option, labels) for option in options if options != ["yes", "no"]]
-    deeds = deeds_entry(state, player, labels)
+    entry = DeedsEntry.found(state, player, labels, before)
+    deeds = [entry] if entry is not None else []
     if options == ["yes", "no"]:  # YES and NO answer it; the deeds are one NEXT away (buy after a mortgage)
-        return [replace(c, extra=True) for c in deeds]
+        return [c.but(extra=True) for c in deeds]
     if kind in ("debt", "real-estate-office"):  # raising the money, the office's business: the deeds first
         return [*deeds, *(option_choice(state, prompt, option, labels) for option in options)]
     if kind == "roll":
-        others = [*roll_extras(state, prompt, labels), *deeds]
+        others: list[Browsed] = [*roll_extras(state, prompt, labels), *deeds]
         return [replace(ROLL_CHOICE, label=labels.words.t(ROLL_CHOICE.label)), *others] if others else []
     return [*(option_choice(state, prompt, option, labels) for option in options), *deeds]
 
@@ -222,22 +234,98 @@ def tried_whole(ruleset: Ruleset, state: State, line: Mapping[str, Any]) -> tupl
 
 def deeds_entry(state: State, name: str, labels: Labels) -> list[ButtonChoice]:
     """The entry that opens ``name``'s deeds ("Build, mortgage": the words of the first two kinds of act the engine
-    takes now, in :func:`deed_choices`' order), when it takes any.
+    takes now, in :func:`deed_choices`' order), when it takes any: :class:`DeedsEntry`, its words worked out."""
+    entry = DeedsEntry.found(state, name, labels)
+    return [entry.choice()] if entry is not None else []
 
-    Worked out for every new state (its screen shows the entry, or counts it), so each kind of act is tried only until
-    the engine takes one, and the kinds after the first two not at all: a few tries of the engine, not every act on
-    every deed (the whole list is made when the deeds are opened)."""
-    ruleset = find_ruleset(state["ruleset"])
-    words: list[str] = []
-    for act in ruleset.candidate_acts(state, name):
-        word = DEED_WORDS.get(act["do"], ("",))[0]
-        if word not in words and _taken(ruleset, state, act):
-            words.append(word)
-            if len(words) == 2:
-                break
-    said = [labels.words.t(word) for word in words]
-    label = screens.capital(", ".join(said))  # not str.capitalize(): German's nouns keep theirs ("Bauen, Hypothek")
-    return [ButtonChoice(label if len(label) <= ENTRY_COLS else screens.capital(said[0]), None)] if words else []
+
+class DeedsEntry:
+    """The entry that opens a player's deeds, found for every new state only as far as the screen needs it.
+
+    Whether it is there at all (the screen counts it: "< > 1 of 2") is found by trying the player's
+    :meth:`~companion.engine.core.Ruleset.candidate_acts` only until the engine takes one (:meth:`found`: first the
+    act the entry of the state before was found by, which a phone's change elsewhere seldom touches); its words
+    ("Build, mortgage": the first two kinds taken, in :func:`deed_choices`' order) only when they are read
+    (:attr:`label`: the cursor is on it, or it is the "NEXT:" row of a yes/no question, or a phone's change looks for
+    it again). A screen that does not show the words tries the engine about once, not for every kind of act
+    (issue 43: a phone's money action tried it ~5 times for words never drawn). Every try is on this entry's own
+    state (a state is never changed once built), so the words are never those of the state before. The whole list
+    is made when the deeds are opened (:func:`deed_choices`)."""
+
+    line: dict[str, Any] | None = None  # YES opens the player's deeds
+    confirm: str | None = None
+    roll = False
+
+    def __init__(self, state: State, name: str, labels: Labels, ruleset: Ruleset, acts: list[dict[str, Any]],
+                 tried: dict[int, bool], *, extra: bool = False, whose: str | None = None) -> None:
+        self.state, self.name, self.labels, self.ruleset = state, name, labels, ruleset
+        self.acts, self.tried = acts, tried  # the candidate acts; those tried on ``state``, by index: taken?
+        self.extra = extra  # as :attr:`ButtonChoice.extra`: one NEXT away from a yes/no question
+        self.whose = whose  # beside another player's offer, the entry says whose deeds ("Ann: mortgage")
+        self._label: str | None = None
+
+    @classmethod
+    def found(cls, state: State, name: str, labels: Labels, before: DeedsEntry | None = None) -> DeedsEntry | None:
+        """``name``'s entry in ``state``, if the engine takes any of their acts now: tried until one is taken, first
+        the one ``before`` (the entry of a state before) was found by."""
+        ruleset = find_ruleset(state["ruleset"])
+        acts = ruleset.candidate_acts(state, name)
+        tried: dict[int, bool] = {}
+        entry = cls(state, name, labels, ruleset, acts, tried)
+        likely = before.taken() if before is not None and before.name == name else None
+        order = list(range(len(acts)))
+        if likely is not None and likely in acts:
+            order.insert(0, order.pop(acts.index(likely)))
+        return entry if any(entry._taken(i) for i in order) else None
+
+    def _taken(self, index: int) -> bool:
+        if index not in self.tried:
+            self.tried[index] = _taken(self.ruleset, self.state, self.acts[index])
+        return self.tried[index]
+
+    def taken(self) -> dict[str, Any] | None:
+        """An act the engine takes in this entry's state (one of those tried)."""
+        return next((self.acts[i] for i, taken in self.tried.items() if taken), None)
+
+    def but(self, *, extra: bool | None = None, whose: str | None = None) -> DeedsEntry:
+        """The same entry as an extra, or said as another player's deeds (what was tried is not tried again)."""
+        return DeedsEntry(self.state, self.name, self.labels, self.ruleset, self.acts, self.tried,
+                          extra=self.extra if extra is None else extra, whose=whose or self.whose)
+
+    @property
+    def words(self) -> str:
+        """"Build, mortgage", worked out at the first reading."""
+        if self._label is None:
+            words: list[str] = []
+            for i, act in enumerate(self.acts):
+                word = _word(act)
+                if word not in words and self._taken(i):
+                    words.append(word)
+                    if len(words) == 2:
+                        break
+            said = [self.labels.words.t(word) for word in words]
+            # not str.capitalize(): German's nouns keep theirs ("Bauen, Hypothek")
+            label = screens.capital(", ".join(said))
+            self._label = label if len(label) <= ENTRY_COLS else screens.capital(said[0])
+        return self._label
+
+    @property
+    def label(self) -> str:
+        """What the OLED shows for it: :attr:`words`, after whose deeds they are beside an offer."""
+        words = self.words
+        return f"{self.whose}: {words[:1].lower()}{words[1:]}" if self.whose is not None else words
+
+    def choice(self) -> ButtonChoice:
+        """As a :class:`ButtonChoice`, its words worked out."""
+        return ButtonChoice(self.label, None, extra=self.extra)
+
+
+#: What a list of the buttons holds: a choice, or a player's deeds' entry whose words are worked out when read.
+Browsed = ButtonChoice | DeedsEntry
+
+
+def _word(act: Mapping[str, Any]) -> str:
+    return DEED_WORDS.get(act["do"], ("",))[0]
 
 
 def _taken(ruleset: Ruleset, state: State, act: Mapping[str, Any]) -> bool:
@@ -350,8 +438,20 @@ def next_deed(deeds: list[ButtonChoice], done: Mapping[str, Any], cursor: int) -
     return next((i for i in order if not undoing[i]), None)
 
 
-def choice_key(choice: ButtonChoice) -> str:
-    """What a choice sends (or opens), to find the same choice in the next state's list."""
+def choice_key(choice: Browsed) -> str:
+    """What a choice sends (or opens), to find the same choice in the next state's list (a deeds entry: by its
+    words, which :func:`may_be` tells apart without working them out)."""
     if choice.roll:
         return "roll"
-    return repr(choice.line) if choice.line is not None else f"deeds:{choice.label}"
+    return repr(choice.line) if choice.line is not None else f"{DEEDS_KEY}{choice.label}"
+
+
+#: How the key of a player's deeds' entry begins ("deeds:Build, mortgage").
+DEEDS_KEY = "deeds:"
+
+
+def may_be(choice: Browsed, key: str) -> bool:
+    """Whether ``choice`` may be the one whose :func:`choice_key` is ``key``: a deeds entry's key only a deeds entry's,
+    so that looking for another choice never works out the entry's words."""
+    opens_deeds = choice.line is None and not choice.roll
+    return opens_deeds == key.startswith(DEEDS_KEY) and choice_key(choice) == key

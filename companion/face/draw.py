@@ -42,6 +42,11 @@ class Painter:
                     self.fonts[name] = ImageFont.load(str(path))
 
     def paint(self, screen: Screen) -> Image.Image:
+        return self.frame(screen)[0]
+
+    def frame(self, screen: Screen) -> tuple[Image.Image, bytes | None]:
+        """The screen's image, and its bytes when it was made of them (its rows' kept bands; None: drawn whole), so
+        that the display need not ask the image for them again (:meth:`~companion.drivers.display.Display.show`)."""
         if not screen.qr:
             return self._from_bands(screen.rows)
         image = Image.new("1", (WIDTH, HEIGHT), 0)
@@ -54,9 +59,9 @@ class Painter:
                 break
             self._row(draw, row, y)
             y += height
-        return image
+        return image, None
 
-    def _from_bands(self, rows: tuple[Row, ...]) -> Image.Image:
+    def _from_bands(self, rows: tuple[Row, ...]) -> tuple[Image.Image, bytes]:
         """The rows' kept bands one under the other: a one-bit image is its lines' bytes in order, so the frame's bytes
         are its bands' bytes joined (and dark lines below the last row)."""
         parts, y = [], 0
@@ -67,7 +72,8 @@ class Painter:
             parts.append(self._band(row))
             y += height
         parts.append(bytes((HEIGHT - y) * WIDTH // 8))
-        return Image.frombytes("1", (WIDTH, HEIGHT), b"".join(parts))
+        data = b"".join(parts)
+        return Image.frombytes("1", (WIDTH, HEIGHT), data), data
 
     def _band(self, row: Row) -> bytes:
         """The row drawn alone at the top of a band as wide as the screen and as high as its font's cell: its bytes."""

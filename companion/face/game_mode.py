@@ -7,15 +7,15 @@ question go onto its extras (the player's deeds, an offer's answers); NO goes ba
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from companion.engine import State, find_ruleset
 from companion.words import N_
 
-from .choices import ButtonChoice, choice_key, first_choice, prompt_choices
+from .choices import Browsed, browsed_choices, choice_key, first_choice, may_be
 from .modes import Desk, Mode
 from .screens import Choice
 
@@ -27,11 +27,49 @@ ROLL_ONLY = N_("Press ROLL to roll the dice")
 class Action:
     """One choice of the game's question: its label and what YES does."""
 
-    label: str
+    choice: Browsed  # what it is (a deeds entry works out its words when they are read)
     run: Callable[[], object]  # its result, if any, is not used
-    confirm: str | None = None  # ask "are you sure?" first
-    extra: bool = False  # taken only once PREV/NEXT went to it (see ButtonChoice.extra)
-    key: str = ""  # what it sends, to find it again in the next state's list
+
+    @property
+    def label(self) -> str:
+        return self.choice.label
+
+    @property
+    def confirm(self) -> str | None:
+        """Ask "are you sure?" first."""
+        return self.choice.confirm
+
+    @property
+    def extra(self) -> bool:
+        """Taken only once PREV/NEXT went to it (see ButtonChoice.extra)."""
+        return self.choice.extra
+
+    @property
+    def key(self) -> str:
+        """What it sends, to find it again in the next state's list."""
+        return choice_key(self.choice)
+
+
+class Labelled(Sequence[str]):
+    """The actions' labels as the screen reads them (:class:`~.screens.Choice`): each worked out when read, so that
+    a screen showing one label (the cursor's) never works out the deeds entry's words it does not show."""
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = actions
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [a.label for a in self.actions[index]]
+        return self.actions[index].label
 
 
 class Player(Desk, Protocol):
@@ -117,15 +155,15 @@ class GameMode(Mode):
         """What PREV/NEXT browse for the current prompt (:mod:`.choices`), each sending its input on YES.
 
         Found once per state (a state is never changed once built): the screen is worked out every tick, and
-        finding the cards a player may play tries each on the engine."""
+        finding the cards a player may play tries each on the engine; the deeds entry's words only when read."""
         if self._choices_of is None or self._choices_of[0] is not state:
             player = (state.get("prompt") or {}).get("player") or ""
-            actions = [Action(c.label, self._run(c, player), c.confirm, c.extra, choice_key(c))
-                       for c in prompt_choices(state, self.desk.labels())]
+            before = [a.choice for a in self._choices_of[1]] if self._choices_of is not None else []
+            actions = [Action(c, self._run(c, player)) for c in browsed_choices(state, self.desk.labels(), before)]
             self._choices_of = (state, actions)
         return self._choices_of[1]
 
-    def _run(self, choice: ButtonChoice, player: str) -> Callable[[], object]:
+    def _run(self, choice: Browsed, player: str) -> Callable[[], object]:
         """What YES on a choice does: send its input, say that ROLL rolls (the roll's own row), or open the player's
         deeds."""
         if choice.line is not None:
@@ -150,9 +188,9 @@ class GameMode(Mode):
         state = self.desk.game()
         if state is None:
             return
-        keys = [a.key for a in self.choices(state)]
-        if key in keys:
-            self.cursor = keys.index(key)
+        at = next((i for i, a in enumerate(self.choices(state)) if may_be(a.choice, key)), None)
+        if at is not None:
+            self.cursor = at
         else:
             self.cursor, self.selected = first_choice(state, find_ruleset(state["ruleset"])), None
 
@@ -163,4 +201,4 @@ class GameMode(Mode):
         if not choices:
             return None
         confirm = self.confirming.confirm if self.confirming is not None else None
-        return Choice(tuple(a.label for a in choices), self.cursor % len(choices), confirm, self.selected_in(choices))
+        return Choice(Labelled(choices), self.cursor % len(choices), confirm, self.selected_in(choices))

@@ -267,7 +267,7 @@ def header(state: Mapping[str, Any], labels: Labels) -> Row:
 class Choice:
     """A list the buttons browse: labels, the highlighted one, and what YES does."""
 
-    labels: tuple[str, ...]
+    labels: Sequence[str]  # read only at the cursor (or the first, not selected) and counted: may work each out when read
     cursor: int = 0
     confirm: str | None = None  # a question waiting for a second YES
     #: False: the cursor is on none of them yet (they are extras: the deeds at a yes/no question, an offer's

@@ -16,7 +16,7 @@ from luma.oled.device import ssd1306
 from PIL import Image, ImageDraw
 
 from companion.drivers.clock import SimClock
-from companion.drivers.display import Display, PagedSH1106, PagedSSD1306, page_bytes
+from companion.drivers.display import Display, PagedSH1106, PagedSSD1306, changed_spans, page_bytes, pages_bytes
 from companion.drivers.pins import load_pins
 from companion.drivers.virtual import VirtualI2CBus, virtual_smbus
 from companion.startup.parts import oled_opener
@@ -47,6 +47,35 @@ def test_page_bytes_match_luma_full_frame() -> None:
     bus.reset()
     device.display(image)
     assert bus.data() == expected_pages(image)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 2000), st.sampled_from([(128, 64), (128, 32), (132, 64)]))
+def test_every_page_at_once_is_each_page_alone(seed: int, dots: int, size: tuple[int, int]) -> None:
+    """The drivers turn the whole frame once (:func:`pages_bytes`): the same bytes as each page cut and turned alone."""
+    image = Image.new("1", size)
+    rng = random.Random(seed)
+    for _ in range(dots):
+        image.putpixel((rng.randrange(size[0]), rng.randrange(size[1])), 1)
+    assert pages_bytes(image) == [page_bytes(image, p) for p in range(size[1] // 8)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=128, max_size=128), st.lists(st.tuples(st.integers(0, 127), st.integers(0, 255)),
+                                                      max_size=30), st.integers(1, 20))
+def test_the_changed_spans_cover_every_changed_column_and_merge_only_near_ones(
+        old: bytes, changes: list[tuple[int, int]], gap: int) -> None:
+    """Each span starts and ends on a changed column, every changed column is in one, and two spans are more than
+    ``gap`` equal columns apart (closer ones are one window)."""
+    new = bytearray(old)
+    for column, value in changes:
+        new[column] = value
+    spans = changed_spans(old, bytes(new), gap)
+    changed = [i for i in range(128) if old[i] != new[i]]
+    assert [i for i in changed if not any(first <= i <= last for first, last in spans)] == []
+    assert all(old[first] != new[first] and old[last] != new[last] for first, last in spans)
+    assert all(b[0] - a[1] > gap for a, b in zip(spans, spans[1:]))
+    assert changed_spans(None, bytes(new)) == [(0, 127)]
 
 
 @pytest.mark.parametrize("driver, ram", [(PagedSSD1306, SSD1306Ram), (PagedSH1106, SH1106Ram)])

@@ -220,11 +220,14 @@ def test_one_press_never_spends_plays_or_does_what_cannot_be_undone(ruleset: str
 @pytest.mark.parametrize("ruleset", ["classic", "addon", "magie-1904", "magie-1924"])
 def test_the_deeds_entry_says_what_the_whole_list_of_deed_acts_would(ruleset: str) -> None:
     """The entry ("Build, mortgage") is worked out by trying each kind of act only until one is taken (issue 43):
-    at every state of a bot game, for every player, it is what the whole list (:func:`deed_choices`) makes of it."""
+    at every state of a bot game, for every player, it is what the whole list (:func:`deed_choices`) makes of it;
+    and so is the buttons' own entry, found by first trying the act the state before's was found by, its words
+    worked out when read."""
     lines: list[dict] = []
     play_game(GameSpec(ruleset, 3, seed=6), 0, lines)
     labels = space_labels(find_ruleset(ruleset))
     state, _ = new_game(lines[0]["setup"])
+    before: dict[str, choices_module.DeedsEntry | None] = {}
     for line in lines[1:160]:
         for player in state["players"]:
             deeds = choices_module.deed_choices(state, player["name"], labels)
@@ -234,6 +237,9 @@ def test_the_deeds_entry_says_what_the_whole_list_of_deed_acts_would(ruleset: st
             whole = [ButtonChoice(label if len(label) <= choices_module.ENTRY_COLS else words[0].capitalize(), None)] \
                 if deeds else []
             assert choices_module.deeds_entry(state, player["name"], labels) == whole, (state["seq"], player["name"])
+            entry = choices_module.DeedsEntry.found(state, player["name"], labels, before.get(player["name"]))
+            assert ([entry.choice()] if entry is not None else []) == whole, (state["seq"], player["name"])
+            before[player["name"]] = entry or before.get(player["name"])
         state, _ = apply(state, line)
 
 

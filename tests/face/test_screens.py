@@ -96,6 +96,19 @@ def test_key_screen_matches_reference(name: str) -> None:
     assert difference is None, f"{name} differs from {path.name} in the box {difference}"
 
 
+def test_the_frames_bytes_handed_to_the_display_are_the_images() -> None:
+    """The painter hands the display a frame's bytes with its image (the display compares them with the last frame's
+    and keeps them): they are the image's own, for every key screen, drawn from kept rows or whole."""
+    painter, whole = Painter(), set()
+    for name, screen in sorted(key_screens().items()):
+        for _ in range(2):  # its rows drawn, then kept
+            image, data = painter.frame(screen)
+            assert data is None or data == image.tobytes(), name
+            if data is None:
+                whole.add(name)
+    assert whole == {name for name, screen in key_screens().items() if screen.qr}  # a QR code is drawn whole
+
+
 def test_join_qr_code_is_drawn_with_two_pixel_modules() -> None:
     matrix = qr_matrix("http://192.168.1.20:8080/join#code=482913")
     image = Painter().paint(screens.join_screen(matrix, "http://192.168.1.20:8080", "482913"))

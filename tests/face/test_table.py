@@ -292,11 +292,11 @@ def test_a_press_is_answered_at_once_by_a_cue_that_never_shows_the_dice(tmp_path
         frames: list[tuple[str, str, int]] = []  # (layout, its text, inputs journaled when it was drawn)
         show = t.station.display.show
 
-        def recording(image: Any) -> bool:
+        def recording(image: Any, data: bytes | None = None) -> bool:
             shown = t.station.controller.shown
             assert shown is not None
             frames.append((shown.name, " ".join(row.text for row in shown.rows), len(t.inputs())))
-            return show(image)
+            return show(image, data)
 
         t.station.display.show = recording  # type: ignore[method-assign]
         t.play("ROLL")
@@ -346,10 +346,10 @@ def test_a_press_cue_takes_the_answered_row_and_leaves_the_hint_unsent(tmp_path:
         shown: list[screens.Screen] = []
         show = station.display.show
 
-        def recording(image: Any) -> bool:
+        def recording(image: Any, data: bytes | None = None) -> bool:
             assert station.controller.shown is not None
             shown.append(station.controller.shown)
-            return show(image)
+            return show(image, data)
 
         station.display.show = recording  # type: ignore[method-assign]
         bus.reset()
