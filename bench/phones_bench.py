@@ -12,6 +12,8 @@ connection, each once every phone has the one before. Printed:
   bench/pi_box.py, scaled to :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle
   table's own CPU (nothing happening, the phones following) per second, over the same time, which the figure
   includes;
+* how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
+  voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken;
 * all phones updated: from the action's request sent to the last phone's event parsed, p50 and p99;
 * bytes per phone per action: everything each phone's socket received over the actions (HTTP chunk framing and
   server-sent events' fields included), divided by the actions; the phones ask for gzip as a browser does
@@ -328,6 +330,19 @@ def main() -> None:
             table.stop()
 
 
+def wake_ups(pid: int) -> int:
+    """How many times the threads of process ``pid`` have gone to sleep and been woken so far (the kernel's count of
+    voluntary context switches, every thread; 0 where there is no /proc)."""
+    total = 0
+    for status in Path(f"/proc/{pid}/task").glob("*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue  # a thread that ended meanwhile
+        total += sum(int(line.split()[1]) for line in text.splitlines() if line.startswith("voluntary_ctxt_switches"))
+    return total
+
+
 def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
     print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
     host = Host(table)
@@ -349,23 +364,26 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         raise SystemExit(f"the phones' streams did not start: {[f.broken for f in followers]}")
     mortgaged = {deed: False for deed in DEEDS}
     time.sleep(1.0)  # the joins' and the new game's work done
-    cpu, wall = table.cpu_seconds(), time.monotonic()
+    cpu, wall, woken = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     time.sleep(args.idle)
     idle = (table.cpu_seconds() - cpu) / (time.monotonic() - wall)
+    woken = (wake_ups(table.proc.pid) - woken) / (time.monotonic() - wall)
     print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
-          f"({1000 * idle:.1f} ms of CPU per second; target <= 1%)")
+          f"({1000 * idle:.1f} ms of CPU per second; target <= 1%), its threads woken {woken:.0f} times a second")
     _, _, _, seq = money_actions(host, phones, args.warm_up, args.phones, game, seq, mortgaged)
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
-    received, cpu, wall = phones.received(), table.cpu_seconds(), time.monotonic()
+    received, cpu, wall, woken = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged)
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
+    woken = wake_ups(table.proc.pid) - woken
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
     print(cpu_figures(cpu, n, idle, wall, here_us))
+    print(f"the server's threads woken {woken / n:.1f} times per action (the request's, the OLED's, the streams')")
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
           f"p99 <= {TARGETS['p99']:g} ms)")

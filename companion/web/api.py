@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
@@ -31,7 +32,8 @@ from .phone_words import phone_language, refusal_said, said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
-from .server import CLIENT_GONE, PATIENCE
+from .fanout import Tail
+from .server import CLIENT_GONE, PATIENCE, STREAM_SOCKET
 from .story_words import StoryWords
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -281,6 +283,7 @@ def get_stream() -> Any:
 
     Each state is shown as this phone may see it when it is sent (:func:`as_seen_by`), not when the stream opened;
     when only that changes (the host freed this phone's seat), the whole state is sent again as it may see it now.
+    While the phone is up to date this thread sleeps and the feed's fan-out writes to it (:mod:`.fanout`).
     """
     ctx = context()
     kept = dict(session)  # the cookie's session; the generator runs outside the request
@@ -296,33 +299,50 @@ def get_stream() -> Any:
         """The phone has gone, or this anonymous view yielded its slot to a player's phone."""
         return slot.ended.is_set() or client_gone()
 
-    def events() -> Iterator[str]:
-        held: tuple[Frame, Viewer] | None = None  # the state the phone holds, as whom it saw it
-        version = ctx.feed.version
-        yield RETRY
-        while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
-            frame = ctx.feed.latest()
-            if frame is not None:
-                viewer = viewer_of(ctx.access, frame.state, kept)
-                if held is None and last == frame.event_id:
-                    held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
-                if held != (frame, viewer):  # a new state, or this phone's view of it changed
-                    since = held[0] if held is not None and held[1] == viewer else None
-                    yield ctx.feed.catch_up(since, frame, viewer, partial(seen_as, viewer=viewer, story=ctx.feed.story))
-                    held = (frame, viewer)
-            new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
-            if new is None:
-                return
-            if new == version:
-                yield ": keep-alive\n\n"
-            version = new
+    packed = "gzip" in request.accept_encodings  # every browser: a sixth of the bytes (packed_stream.py)
+    tail = Tail(lambda state: viewer_of(ctx.access, state, kept),
+                lambda viewer: partial(seen_as, viewer=viewer, story=ctx.feed.story),
+                ctx.packer.start if packed else None, slot.ended.is_set)
+    slot.on_end = tail.woken.set  # a stream that must yield its slot wakes at once, not at its next look
+    stream_socket: Callable[[], tuple[socket.socket, bool]] | None = request.environ.get(STREAM_SOCKET)
+
+    def events() -> Iterator[bytes]:
+        yield ctx.packer.head if packed else RETRY.encode()
+        try:
+            while not ctx.feed.closed and not slot.ended.is_set():  # ended: nothing more under a replaced session id
+                version = ctx.feed.version
+                if tail.pending and not (stream_socket is not None and tail.write_pending(stream_socket()[0])):
+                    return
+                frame = ctx.feed.latest()
+                if frame is not None:
+                    viewer = tail.viewer_of(frame.state)
+                    if tail.held is None and last == frame.event_id:
+                        tail.held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
+                    if tail.held != (frame, viewer):  # a new state, or this phone's view of it changed
+                        since = tail.held[0] if tail.held is not None and tail.held[1] == viewer else None
+                        text = ctx.feed.catch_up(since, frame, viewer, tail.build(viewer))
+                        tail.held = (frame, viewer)
+                        yield tail.pack(text)
+                        tail.sent_at = time.monotonic()
+                        continue
+                if stream_socket is not None and frame is not None:  # up to date: the fan-out writes what comes
+                    tail.attach(*stream_socket())
+                    woken = ctx.feed.fanout.sleep(tail, ctx.stream_keepalive, gone, GONE_CHECK)
+                else:  # another server than ours (the tests' client): this thread waits for every change
+                    new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
+                    woken = None if new is None else new != version
+                if woken is None:
+                    return
+                if not woken:
+                    yield tail.pack(": keep-alive\n\n")
+                    tail.sent_at = time.monotonic()
+        finally:
+            tail.close()
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    packed = "gzip" in request.accept_encodings  # every browser: a sixth of the bytes (packed_stream.py)
     if packed:
         headers["Content-Encoding"] = "gzip"
-    body = ctx.packer.packed(events()) if packed else events()
-    response = Response(body, mimetype="text/event-stream", headers=headers)
+    response = Response(events(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: ctx.streams.give_back(slot))
     return response
 

@@ -1,12 +1,13 @@
-"""The live feed: one subscription to the table that wakes every open stream, the recent states and their views, and
+"""The live feed: one subscription to the table that brings every open stream each input (through :mod:`.fanout`
+for the phones that are up to date, else by waking the stream's thread), the recent states and their views, and
 the cash history.
 
 Each accepted input becomes a :class:`Frame`. A stream shows a frame as its phone may see it (:class:`Viewer`: the
 host's, a seat's or anyone's view); each view of a frame is built once, by the first stream (or reply) that needs it,
 and shared by every other that shows the same, and so is what changed since the frame before (:mod:`.delta`, which
 is what a stream sends a phone holding that frame: :meth:`Feed.catch_up`): eight phones following one input cost
-one or a few small serialisations, not eight of the whole state. The streams are woken first, before the history and
-the ledger are written.
+one or a few small serialisations, not eight of the whole state. The streams are served first, before the history
+and the ledger are written.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from companion.gamefile import game_file_lines, replay
 from companion.table import Table, Update
 
 from .delta import diff, same
+from .fanout import FanOut
 from .ledger import Ledger
 from .addresses import device, is_own
 from .story_words import StoryWords
@@ -111,6 +113,7 @@ class Feed:
         self.ledger = Ledger()
         self._record(table.state, self._game_id())
         self.ledger.seed(table.state, self._game)
+        self.fanout = FanOut(self)  # the streams whose phones are up to date, written to without their threads
         self._unsubscribe = table.subscribe(self._on_update)
 
     def latest(self) -> Frame | None:
@@ -139,10 +142,17 @@ class Feed:
         one game, else the whole state. A ``delta`` event's data is the operations alone (:mod:`.delta`): they
         apply to the state of the event before it on the same stream (the one resumed from with ``Last-Event-ID``),
         its id says the state they bring."""
-        chain = self._chain(held, latest) if held is not None else None
+        changes = self.changes_since(held, latest, viewer, build) if held is not None else None
+        return changes if changes is not None else sse(latest.event_id, "state", latest.view(viewer, build).text())
+
+    def changes_since(self, held: Frame, latest: Frame, viewer: Viewer,
+                      build: Callable[[State, Sequence[Event]], State]) -> str | None:
+        """The ``delta`` events that bring a phone holding ``held`` to ``latest`` (:meth:`catch_up`); None if only
+        the whole state would."""
+        chain = self._chain(held, latest)
         if chain is None:
-            return sse(latest.event_id, "state", latest.view(viewer, build).text())
-        parts, before = [], held.view(viewer, build)  # type: ignore[union-attr]
+            return None
+        parts, before = [], held.view(viewer, build)
         for frame in chain:
             now = frame.view(viewer, build)
             parts.append(sse(frame.event_id, "delta", frame.changes(before, now)))
@@ -172,6 +182,7 @@ class Feed:
         with self._changed:
             self.closed = True
             self._changed.notify_all()
+        self.fanout.close()
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the version differs from ``version`` (or timeout, or close); returns the version."""
@@ -184,6 +195,7 @@ class Feed:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+        self.fanout.publish()
 
     def history(self) -> dict[str, Any]:
         """``{"game": id, "points": [{"seq": n, "cash": {name: cash}}]}`` since the game was opened here."""
@@ -215,6 +227,7 @@ class Feed:
             self.story.learn(update.events)  # before any view of it is built
             self.version += 1
             self._changed.notify_all()
+        self.fanout.publish()  # the phones that are up to date, from this thread: no stream's thread wakes
         self._record(update.state, game)
         self.ledger.record(update, game)
 
@@ -256,6 +269,7 @@ class Slot:
     member: bool  # a joined player's phone, or the host's
     session: str | None = None  # the phone's session id (None: a phone that never had one)
     ended: threading.Event = field(default_factory=threading.Event)
+    on_end: Callable[[], None] = lambda: None  # wakes the stream holding it (set by the stream)
 
 
 class StreamSlots:
@@ -337,3 +351,4 @@ class StreamSlots:
     def _end(self, slot: Slot) -> None:
         self._held.remove(slot)
         slot.ended.set()
+        slot.on_end()

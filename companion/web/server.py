@@ -260,6 +260,9 @@ BODY_LIMIT = "companion.body_limit"
 #: The environ key of a callable setting how long a write may take no step forward before the connection ends
 #: (an ordinary answer: :data:`.doorway.NO_PROGRESS_SECONDS`; a live stream sets its own).
 PATIENCE = "companion.patience"
+#: The environ key of a callable giving the connection's socket and whether the response is sent in chunks, once
+#: its head is sent: a live stream hands them to the fan-out (:mod:`.fanout`), which writes to it without its thread.
+STREAM_SOCKET = "companion.stream_socket"
 
 
 def no_bound(limit: int) -> None:
@@ -269,15 +272,20 @@ def no_bound(limit: int) -> None:
 class Gateway(wsgi.Gateway_10):
     """cheroot's WSGI 1.0 gateway, adding ``environ[CLIENT_GONE]``: a live stream asks it while it waits, so a gone
     phone's stream ends (and gives its slot back) at once, not when a write to it fails a keep-alive or two later;
-    and ``environ[BODY_LIMIT]``."""
+    ``environ[BODY_LIMIT]`` and ``environ[STREAM_SOCKET]``."""
 
     def get_environ(self) -> dict[str, Any]:  # type: ignore[override]  # cheroot's stub types the base's as None
         environ: dict[str, Any] = super().get_environ()
         environ[CLIENT_GONE] = partial(peer_closed, self.req.conn.socket)
         environ[PATIENCE] = self.req.conn.socket.settimeout
+        environ[STREAM_SOCKET] = self._stream_socket
         body = self.req.rfile
         environ[BODY_LIMIT] = body.bound if isinstance(body, KnownBody | ChunkedBody) else no_bound
         return environ
+
+
+    def _stream_socket(self) -> tuple[socket.socket, bool]:
+        return self.req.conn.socket, bool(self.req.chunked_write)
 
 
 def peer_closed(sock: socket.socket) -> bool:
