@@ -150,6 +150,16 @@ def test_the_first_load_bench_prints_each_kind_and_the_sum() -> None:
                      r"the modules' [+-]\d+ B$", out, re.MULTILINE), out  # the like-for-like figure, each profile
 
 
+def test_the_request_bench_prints_the_requests_cpu_and_its_parts() -> None:
+    out = run_bench("bench/request_bench.py", "--requests", "5", "--rounds", "2", "--parts")
+    assert re.search(rf"^POST /api/input in process, the host's money actions: {NUMBER} µs of thread CPU per request "
+                     rf"\(best of 2 rounds of 5; each: {NUMBER}, {NUMBER}\); load average {NUMBER}$", out,
+                     re.MULTILINE), out
+    for part in ("the view", "the body's JSON", "the table's submit", "its listeners", "the cues", "the feed's history",
+                 "the reply", "the delta's diff"):
+        assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out
+
+
 def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
     figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"

@@ -45,15 +45,16 @@ class Cues:
                 "sounds": list(self.sounds), "speech": list(self.speech)}
 
 
-def cues_of(before: State | None, state: State | None, events: Sequence[Event], words: Words = ENGLISH) -> Cues:
+def cues_of(before: State | None, state: State | None, events: Sequence[Event], words: Words = ENGLISH, *,
+            speech: bool = True) -> Cues:
     """The cues of the input that turned ``before`` into ``state`` with ``events`` (the voice's sentences in the
-    language of ``words``)."""
+    language of ``words``; none when ``speech`` is False: nobody listens)."""
     if state is None:
         return Cues()
     prompt = state.get("prompt") or {}
     key = f"{state.get('seq')}:{prompt.get('kind', '')}:{prompt.get('player', '')}"
     return Cues(lit_seats(state), doubles_seat(state, events), sounds_of(before, state, events),
-                tuple(sentences(before, state, events, words)), key)
+                tuple(sentences(before, state, events, words)) if speech else (), key)
 
 
 def waited_for(state: State) -> dict[str, str]:
@@ -75,12 +76,11 @@ def waited_for(state: State) -> dict[str, str]:
 
 
 def lit_seats(state: State) -> dict[int, str]:
-    lit = {}
-    for name, how in waited_for(state).items():
-        seat = seat_of(state, name)
-        if seat is not None:
-            lit[seat] = how
-    return lit
+    waiting = waited_for(state)
+    if not waiting:
+        return {}
+    seat_of_name = {p["name"]: i for i, p in enumerate(state["players"])}  # seats.seat_of's, once for all
+    return {seat_of_name[name]: how for name, how in waiting.items() if name in seat_of_name}
 
 
 def _doubles(event: Event) -> bool:
@@ -268,16 +268,20 @@ class CueFeed:
         self.words = words  # the table's words now (the host menu may change its language)
         self._before: State | None = None
         self._targets: list[CueTarget] = []
+        self._speech = False  # whether a target reads the speech: the sentences are worked out only then
 
-    def add(self, target: CueTarget) -> None:
+    def add(self, target: CueTarget, *, speech: bool = True) -> None:
+        """Tell ``target`` every input's cues; ``speech=False``: it never reads their speech (the lights, the buzzer)."""
         self._targets.append(target)
+        self._speech = self._speech or speech
 
     def __call__(self, update: Update) -> None:
         fresh = bool(update.events) and update.events[0]["kind"] in ("new-game", "resumed")
-        cues = cues_of(None if fresh else self._before, update.state, update.events, self.words())
+        cues = cues_of(None if fresh else self._before, update.state, update.events, self.words(), speech=self._speech)
         self._before = update.state
+        at_table = seats(update.state)
         for target in self._targets:
             try:
-                target(cues, seats(update.state))
+                target(cues, list(at_table))  # each its own list: a target may keep it
             except Exception:  # noqa: BLE001 - a device's bug must not stop the others
                 log.exception("cue target %r failed", target)

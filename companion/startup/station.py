@@ -236,11 +236,11 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
             count = pins.lights.seats if pins.lights else 8
             lights = SeatLights(_kept(N_("Seat lights"), open_lights, clock, controller), count, clock=clock)
             closers.append(lights.close)
-            feed.add(lights.on_cues)
+            feed.add(lights.on_cues, speech=False)
         if open_tunes is not None:
             buzzer = Buzzer(_kept(N_("Buzzer"), open_tunes, clock, controller), hush or Hush())
             closers.append(buzzer.close)
-            feed.add(buzzer.on_cues)
+            feed.add(buzzer.on_cues, speech=False)
         if open_mouth is not None:
             speaker = Speaker(_kept(N_("Voice"), open_mouth, clock, controller), (hush or Hush()).silent, clock,
                               language=lambda: controller.language)

@@ -9,11 +9,16 @@ address, only in the totals.
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 
 #: The prefix of an IPv6 network that counts as one device.
 IPV6_DEVICE_PREFIX = 64
+#: Addresses whose device is kept worked out: a table's phones and then some (a request asks 5 times: the doorway
+#: twice, the read watch, the limits), each a parse by ``ipaddress`` otherwise.
+KNOWN_ADDRESSES = 1024
 
 
+@lru_cache(maxsize=KNOWN_ADDRESSES)
 def device(address: str | None) -> str:
     """The key the per-address limits count ``address`` under: the IPv4 address, or the IPv6 /64 as ``2001:db8::/64``
     (text that is no address is its own key)."""

@@ -418,8 +418,9 @@ def post_input() -> Any:
     line = check_shape(body.get("input"))
     seq, game = field(body, "seq", int), field(body, "game", int, required=False)
     state = running_state(seq, game)
-    check_allowed(state, line, current_player(), host=is_host(), phone_dice=ctx.phone_dice)
-    return submitted(line, seq, game)
+    host, player = is_host(), current_player()  # asked once: the check and the journal's source say the same
+    check_allowed(state, line, player, host=host, phone_dice=ctx.phone_dice)
+    return submitted(line, seq, game, source(host, player))
 
 
 @api.post("/roll")
@@ -434,19 +435,24 @@ def post_roll() -> Any:
         raise AccessDenied(N_("the dice come from the table, not from a phone"))
     state = running_state(seq, game)
     prompt = state.get("prompt") or {}
-    if not is_host():
-        check_own_roll(prompt, current_player() or "")
+    host, player = is_host(), current_player()
+    if not host:
+        check_own_roll(prompt, player or "")
     elif prompt.get("kind") != "roll":
         raise AccessDenied(N_("nobody is rolling now"))
     ruleset = find_ruleset(state["ruleset"])
     line = software_roll(prompt, ruleset)
-    return submitted(line, seq, game)
+    return submitted(line, seq, game, source(host, player))
 
 
-def submitted(line: dict[str, Any], seq: int, game: int | None = None) -> Any:
-    """Send the line to the table; the game and seq it was made on are checked again under the table's lock,
-    so the permission checked on that state holds for the state it is applied to."""
-    who = "host" if is_host() else f"phone:{current_player()}"
+def source(host: bool, player: str | None) -> str:
+    """Who sent an input from a phone, as the journal keeps it."""
+    return "host" if host else f"phone:{player}"
+
+
+def submitted(line: dict[str, Any], seq: int, game: int | None, who: str) -> Any:
+    """Send the line to the table as ``who`` (:func:`source`); the game and seq it was made on are checked again
+    under the table's lock, so the permission checked on that state holds for the state it is applied to."""
     return accepted(context().table.submit(line, source=who, expect_seq=seq, expect_game=game))
 
 

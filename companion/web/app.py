@@ -27,7 +27,7 @@ from .api import api, input_is_taken_now
 from .assets import serve_assets
 from .cards import cards as cards_routes
 from .compress import compress_when_asked
-from .context import MAX_BODY, MAX_INPUT_BODY, WebContext, context
+from .context import MAX_BODY, MAX_INPUT_BODY, WebContext, context, this_request
 from .csrf import CSRFError, protect
 from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
 from .feed import Feed
@@ -77,7 +77,7 @@ def create_app(
     _bound_bodies(app)  # before the CSRF check
     protect(app)
     app.session_interface = KeptSessions()
-    limiter = Limiter(app)
+    limiter = Limiter()
     context = WebContext(table, access, Feed(table), phone_dice, limiter)
     if cards is not None:
         context.cards = cards
@@ -108,13 +108,13 @@ def route_limits(view: Any) -> list[Limit]:
     accepted = getattr(view, "rate_accepted", None)
     if accepted is not None:
         took = lambda response: response.status_code == 200  # noqa: E731
-        limits += [Limit(parse(accepted), requesting_phone, is_host, took),
-                   Limit(parse(accepted), requesting_device, lambda: is_host() or own_device(), took)]
+        limits += [Limit(parse(accepted), requesting_phone, (is_host,), took),
+                   Limit(parse(accepted), requesting_device, (is_host, own_device), took)]
     rate = getattr(view, "rate_limit", None)
     if rate is not None:
         if getattr(view, "rate_refusals_only", False):
             refused = lambda response: response.status_code == 422  # noqa: E731
-            exempt = lambda: is_host() or input_is_taken_now()  # noqa: E731
+            exempt = (is_host, input_is_taken_now)
             limits += [Limit(parse(rate), requesting_device, exempt, refused),
                        Limit(parse(rate), requesting_phone, exempt, refused)]
         else:
@@ -150,25 +150,29 @@ def _check_host(app: Flask) -> None:
 
     @app.before_request
     def known_host() -> Any:
-        if not request.headers.get("Host"):  # werkzeug would take the server's own name instead
+        asked = this_request()
+        if not asked.headers.get("Host"):  # werkzeug would take the server's own name instead
             return _json_error(400, "unknown-host", said("the request names no host (its Host header)"))
-        if not answers_to(request.host, known):
+        host = asked.host
+        if not answers_to(host, known):
             return _json_error(400, "unknown-host", said("this table does not answer to the name {name}: use the "
                                                          "address on its screen, or list the name in web_names in "
-                                                         "its config file", name=repr(request.host)))
+                                                         "its config file", name=repr(host)))
         return None
 
 
 def _bound_bodies(app: Flask) -> None:
     @app.before_request
     def bound() -> None:
-        view = app.view_functions.get(request.endpoint or "")
+        asked = this_request()
+        view = app.view_functions.get(asked.endpoint or "")
         limit = getattr(view, "max_body", MAX_INPUT_BODY)
-        request.max_content_length = limit  # a Content-Length over it: 413 before anything is read
-        if (request.content_length or 0) > limit:
+        asked.max_content_length = limit  # a Content-Length over it: 413 before anything is read
+        length = asked.content_length
+        if (length or 0) > limit:
             raise RequestEntityTooLarge()  # at once, not when the view reads it (the CSRF check reads no body)
-        request.environ.get(BODY_LIMIT, no_bound)(limit)  # chunks over it: 413 from their size line (server.py)
-        if request.content_length is None and request.method == "POST":
+        asked.environ.get(BODY_LIMIT, no_bound)(limit)  # chunks over it: 413 from their size line (server.py)
+        if length is None and asked.method == "POST":
             read_unsized_body(limit)
 
 
@@ -265,15 +269,16 @@ FILES = frozenset({"text/javascript", "application/javascript", "text/css"})
 def _register_headers(app: Flask) -> None:
     @app.after_request
     def headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers, mimetype = response.headers, response.mimetype
+        headers.setdefault("X-Content-Type-Options", "nosniff")
         if request.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        if response.mimetype in FILES:
+            headers.setdefault("Cache-Control", "no-store")
+        if mimetype in FILES:
             return response
-        if response.mimetype in DATA:
-            response.headers.setdefault("Content-Security-Policy", DATA_POLICY)
+        if mimetype in DATA:
+            headers.setdefault("Content-Security-Policy", DATA_POLICY)
             return response
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Content-Security-Policy", PAGE_POLICY)
         return response

@@ -12,7 +12,9 @@ from __future__ import annotations
 import gzip
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
+
+from .context import this_request
 
 TYPES = frozenset({"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
                    "application/yaml", "image/svg+xml"})
@@ -30,9 +32,13 @@ def compress_when_asked(app: Flask) -> None:
     @app.after_request
     def compress(response: Any) -> Any:
         response.vary.add("Accept-Encoding")
-        if (response.status_code != 200 or response.mimetype not in TYPES  # never the stream (text/event-stream)
-                or request.endpoint in AS_IS or "Content-Encoding" in response.headers or request.endpoint == "static"
-                or "gzip" not in request.accept_encodings):
+        length = response.content_length  # known for a body given whole (an input's reply: a few hundred bytes)
+        if (response.status_code != 200 or (length is not None and length < SMALLEST)
+                or response.mimetype not in TYPES):  # never the stream (text/event-stream)
+            return response
+        asked = this_request()
+        if (asked.endpoint in AS_IS or "Content-Encoding" in response.headers or asked.endpoint == "static"
+                or "gzip" not in asked.accept_encodings):
             return response
         response.direct_passthrough = False  # a file (the API's description): read it whole
         data = response.get_data()

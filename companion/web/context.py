@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app
+from flask import Request, current_app, request
 
 from companion.config import PhoneDice
 from companion.table import Table
@@ -45,6 +45,11 @@ class WebContext:
 def context() -> WebContext:
     """The :class:`WebContext` of the app serving this request."""
     return current_app.extensions["companion"]
+
+
+def this_request() -> Request:
+    """The request itself, for a hook that reads it several times (each read through ``flask.request`` looks it up)."""
+    return request._get_current_object()  # type: ignore[attr-defined]
 
 
 def body_limit(max_bytes: int) -> Any:

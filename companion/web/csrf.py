@@ -16,10 +16,12 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import Flask, request, session
+from flask import Flask, session
 from werkzeug.exceptions import BadRequest
 
 from companion.words import N_
+
+from .context import this_request
 
 KEY = "csrf_token"  # in the session, as Flask-WTF kept it
 HEADERS = ("X-CSRFToken", "X-CSRF-Token")
@@ -44,9 +46,11 @@ def protect(app: Flask) -> None:
 
     @app.before_request
     def csrf_protect() -> None:
-        if request.method not in CHANGING or not request.endpoint:  # no such route (or method): its 404 (405)
+        asked = this_request()
+        if asked.method not in CHANGING or not asked.endpoint:  # no such route (or method): its 404 (405)
             return
-        sent = next((request.headers[h] for h in HEADERS if request.headers.get(h)), None)
+        headers = asked.headers
+        sent = next((headers[h] for h in HEADERS if headers.get(h)), None)
         if not sent:
             raise CSRFError(N_("The CSRF token is missing."))
         kept = session.get(KEY)

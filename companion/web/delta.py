@@ -46,11 +46,13 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         ops.append([path, new])
     elif kind is dict:
         for key, value in new.items():
-            if key in old:
-                _diff(old[key], value, pointer(path, key), ops)
-            else:
+            if key not in old:
                 ops.append([pointer(path, key), value])
-        ops.extend([pointer(path, key)] for key in old if key not in new)
+            elif old[key] is not value:  # a part the input did not touch is the same object: no path made for it
+                _diff(old[key], value, pointer(path, key), ops)
+        gone = old.keys() - new.keys()
+        if gone:
+            ops.extend([pointer(path, key)] for key in old if key in gone)
     elif kind is list:
         _diff_list(old, new, path, ops)
     elif old != new:
@@ -69,7 +71,7 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
                 ops.append([path, new])
                 return
             for i in changed:
-                _diff(old[i], new[i], pointer(path, i), ops)
+                _diff(old[i], new[i], f"{path}/{i}", ops)
         return
     if not _window(old, new, path, ops):
         ops.append([path, new])

@@ -254,11 +254,10 @@ def sse(event_id: str, kind: str, data: str) -> str:
 def net_worth(state: dict[str, Any]) -> dict[str, int]:
     """Each player's total worth as the ruleset counts it (cash, deeds at their price, buildings at cost), for the
     game-over chart; empty for a ruleset that counts none (its cash is its worth)."""
-    worth = getattr(find_ruleset(state["ruleset"]), "worth", None)
-    if worth is None or "queue" not in state:
+    worths = getattr(find_ruleset(state["ruleset"]), "worths", None)
+    if worths is None or "queue" not in state:
         return {}
-    draft = Draft(state)
-    return {p["name"]: worth(draft, p["name"]) for p in state["players"] if "cash" in p and not p.get("bankrupt")}
+    return worths(Draft(state), [p["name"] for p in state["players"] if "cash" in p and not p.get("bankrupt")])
 
 
 @dataclass(eq=False)

@@ -3,7 +3,8 @@
 What Flask-Limiter did here, without its cost on every request: its before-request check of each request (the
 static files, the streams, the host's every input) and its layers of decorators and storage (a timer thread
 started at each hit) took ~12 % of the CPU of an input, for limits that only a few routes have and that the host
-never meets. Here a route's limits are looked at only when it is called, and not at all for whom they exempt.
+never meets. Here a route's limits are looked at only when it is called, and not at all for whom they exempt (each
+exemption asked once a request); what is counted on the answer is counted by a hook of that request alone.
 
 The semantics are Flask-Limiter's fixed window (``limits``' ``FixedWindowRateLimiter`` on memory): a window of a
 key starts at its first hit and counts every hit until it ends; a limit counted only on some answers (``deduct``)
@@ -18,10 +19,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
-from flask import Flask, Response, g
+from flask import Response, after_this_request
 from werkzeug.exceptions import TooManyRequests
 
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
@@ -89,20 +90,20 @@ class Windows:
 
 @dataclass(frozen=True)
 class Limit:
-    """Rates counted under ``key()`` unless ``exempt()``; only answers ``deduct`` counts are counted (all: None)."""
+    """Rates counted under ``key()`` unless one of ``exempt`` says so (each condition asked once a request, however
+    many of the route's limits name it); only answers ``deduct`` counts are counted (all: None)."""
 
     rates: list[Rate]
     key: Callable[[], str]
-    exempt: Callable[[], bool] = lambda: False
+    exempt: tuple[Callable[[], bool], ...] = ()
     deduct: Callable[[Response], bool] | None = None
 
 
 class Limiter:
     """The app's rate limits: :meth:`limit` wraps a view, :meth:`reset` forgets every count."""
 
-    def __init__(self, app: Flask, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.windows = Windows(clock)
-        app.after_request(self._after)
 
     def reset(self) -> None:
         self.windows.reset()
@@ -114,8 +115,9 @@ class Limiter:
         def limited(*args: Any, **kwargs: Any) -> Any:
             wait: float | None = None
             later: list[tuple[tuple[Any, ...], Rate, Callable[[Response], bool]]] = []
+            asked: dict[Callable[[], bool], bool] = {}  # each exemption's answer, for this request
             for limit in limits:
-                if limit.exempt():
+                if _exempt(limit, asked):
                     continue
                 name = limit.key()
                 for rate in limit.rates:
@@ -128,19 +130,31 @@ class Limiter:
                     if over is not None:
                         wait = max(wait or 0.0, over)
             if wait is not None:
-                g.rate_wait = wait
+                after_this_request(partial(_retry_after, wait))  # on the 429 the error handler makes
                 raise TooManyRequests()
-            if later:
-                g.rate_later = later
+            if later:  # counted on the answer (the error handlers' too), this request's alone
+                after_this_request(partial(self._count, later))
             return view(*args, **kwargs)
 
         return limited
 
-    def _after(self, response: Response) -> Response:
-        for key, rate, counts in g.pop("rate_later", ()):
+    def _count(self, later: list[tuple[tuple[Any, ...], Rate, Callable[[Response], bool]]],
+               response: Response) -> Response:
+        for key, rate, counts in later:
             if counts(response):
                 self.windows.hit(key, rate)
-        wait = g.pop("rate_wait", None)
-        if wait is not None:
-            response.headers["Retry-After"] = str(max(1, round(wait)))
         return response
+
+
+def _exempt(limit: Limit, asked: dict[Callable[[], bool], bool]) -> bool:
+    for condition in limit.exempt:
+        if condition not in asked:
+            asked[condition] = condition()
+        if asked[condition]:
+            return True
+    return False
+
+
+def _retry_after(wait: float, response: Response) -> Response:
+    response.headers["Retry-After"] = str(max(1, round(wait)))
+    return response

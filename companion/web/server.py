@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any
 
 from cheroot import server, wsgi
+from cheroot.makefile import MakeFile
 from flask import Flask
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
@@ -29,6 +30,7 @@ from companion.words import N_
 
 from .addresses import device, is_own
 from .doorway import Doorway
+from .line_reader import make_file
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +219,9 @@ class _Connection(server.HTTPConnection):
     closes."""
 
     RequestHandlerClass = _Request
+
+    def __init__(self, server: Any, sock: Any, makefile: Any = MakeFile) -> None:
+        super().__init__(server, sock, make_file if makefile is MakeFile else makefile)  # heads read at C speed
 
     def communicate(self) -> bool:
         try:

@@ -5,7 +5,8 @@ Flask checks the cookie's signature (an HMAC, base64 and zlib) on every request 
 and sends it anew on every answer (``SESSION_REFRESH_EACH_REQUEST``): 0.6 ms of CPU a request here, on the phones'
 every input and look (issue 43). A cookie is a string the server signed: once its signature has been checked, the
 same string is the same session until it expires, so the sessions opened are kept by their cookie (the last
-:data:`KEPT`) with the time it was signed, and its age is still checked on every request. A session changed (joining,
+:data:`KEPT`) with the time it was signed, and its age is still checked on every request; a phone's Cookie header,
+the same on each of its requests, is parsed once too. A session changed (joining,
 logging in, a new id) is signed and sent as before; one unchanged for a day is sent again (signed anew), so a phone
 in use never reaches the cookie's end (its lifetime: ``PERMANENT_SESSION_LIFETIME``, a week).
 """
@@ -17,7 +18,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, Response
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
@@ -38,13 +39,22 @@ class KeptSessions(SecureCookieSessionInterface):
 
     def __init__(self, *, clock: Any = time.time) -> None:
         self._opened: OrderedDict[str, tuple[dict[str, Any], float]] = OrderedDict()
+        self._cookies: OrderedDict[str, str] = OrderedDict()  # a request's Cookie header -> its session cookie
         self._lock = threading.Lock()
         self._clock = clock
 
     def open_session(self, app: Flask, request: Request) -> Session | None:
         if not app.secret_key:
             return None
-        cookie = request.cookies.get(self.get_cookie_name(app))
+        header = request.environ.get("HTTP_COOKIE", "")
+        with self._lock:
+            cookie = self._cookies.get(header)
+        if cookie is None:  # a Cookie header not seen before: parsed (werkzeug's), its session cookie kept by it
+            cookie = request.cookies.get(self.get_cookie_name(app)) or ""
+            with self._lock:
+                self._cookies[header] = cookie
+                while len(self._cookies) > KEPT:
+                    self._cookies.popitem(last=False)
         if not cookie:
             return Session()
         max_age = app.permanent_session_lifetime.total_seconds()
@@ -70,6 +80,12 @@ class KeptSessions(SecureCookieSessionInterface):
         session = Session(found[0])  # a copy: the view may change it
         session.signed_at = found[1]
         return session
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if self.should_set_cookie(app, session):
+            super().save_session(app, session, response)
+        elif session.accessed:  # what Flask's does then, without first looking up the cookie's every setting
+            response.vary.add("Cookie")
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         if session.modified:

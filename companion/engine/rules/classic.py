@@ -773,7 +773,7 @@ class ClassicRules(RealEstate, Trades, Debts, Ruleset):
         d.say("winner", m("{player} wins: {why}", player=name, why=why), player=name)
 
     def win_by_worth(self, d: Draft) -> None:
-        worth = {n: self.worth(d, n) for n in d.solvent()}
+        worth = self.worths(d, d.solvent())
         best = max(worth.values())
         winner = next(n for n in d.solvent() if worth[n] == best)
         d.say("say", m("Total worth: {parts}", parts=[m("{player} {worth}", player=n, worth=w) for n, w in worth.items()]))

@@ -8,7 +8,7 @@ auction of the bank's last houses or hotels, and the ``mortgage`` and ``unmortga
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..board import Space
@@ -98,10 +98,18 @@ class RealEstate(Auctions, Ruleset):
 
     def worth(self, d: Draft, name: str) -> int:
         """Cash + printed price of all property (mortgaged or not) + cost of buildings."""
-        total = d.player(name)["cash"]
-        for sid in self.owned(d, name):
-            space = self.board.by_id[sid]
-            total += (space.price or 0) + self.buildings(d, d.read_space(sid)) * (space.house or 0)
+        return self.worths(d, (name,))[name]
+
+    def worths(self, d: Draft, names: Iterable[str]) -> dict[str, int]:
+        """The :meth:`worth` of each of ``names``, in one pass over the spaces (every player's at the game's end, and
+        for the page's chart after every input)."""
+        total = {name: d.player(name)["cash"] for name in names}
+        by_id = self.board.by_id
+        for sid, rec in d.state["spaces"].items():
+            owner = rec["owner"]
+            if owner in total:
+                space = by_id[sid]
+                total[owner] += (space.price or 0) + self.buildings(d, rec) * (space.house or 0)
         return total
 
     # ================================================================== building
