@@ -26,7 +26,13 @@ connection, each once every phone has the one before. Printed:
 ``--profile FILE``: the server's threads under yappi (CPU clock) over the actions only, the functions with the most
 CPU written to FILE (per action), for finding where the time goes (yappi: ``pip install yappi``).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE] [--show] [--plain] [--language de]
+``--parts``: the server's CPU per action split into issue 43's components (docs/web.md's table: Flask, the streams,
+the OLED, the journal, cheroot, the buzzer, the engine, the rest of the request's thread, the seat lights, the rest),
+each by the thread CPU around its functions inside the server (bench/server_parts.py, loaded into `companion run`
+only for this), with its share of the process's CPU over the same actions.
+
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts] [--show] [--plain]
+        [--language de]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
 """
@@ -53,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import server_parts  # noqa: E402
 from pi_box import nbody_seconds, percentile  # noqa: E402
 from tests.web.running import RunningTable  # noqa: E402
 from tests.web.sse import MergedConnection, patched  # noqa: E402
@@ -278,6 +285,15 @@ if os.environ.get("COMPANION_YAPPI"):
 '''
 
 
+def server_hook(folder: Path, sitecustomize: str, variable: str, file: str) -> None:
+    """``companion run`` (started after this) loads ``sitecustomize``, with ``variable`` naming ``folder / file``."""
+    custom = folder / "custom"
+    custom.mkdir()
+    (custom / "sitecustomize.py").write_text(sitecustomize, encoding="utf-8")
+    os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    os.environ[variable] = str(folder / file)
+
+
 def write_profile(path: Path, stats_file: Path, actions: int) -> None:
     """The functions with the most CPU (their own, and with what they call), per action, into ``path``."""
     import pstats
@@ -306,7 +322,9 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=24, help="actions before the measured ones")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of the idle table measured")
     parser.add_argument("--steps", type=int, default=50_000, help="n-body steps of the reference loop")
-    parser.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
+    hooks = parser.add_mutually_exclusive_group()
+    hooks.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
+    hooks.add_argument("--parts", action="store_true", help="the server's CPU per action by component (thread CPU)")
     parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
     parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip")
     parser.add_argument("--show", action="store_true", help="print the last event the first phone received")
@@ -318,16 +336,25 @@ def main() -> None:
           f"{REFERENCE_STEP_US / here_us:.2f}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as folder:
         if args.profile:
-            custom = Path(folder) / "custom"
-            custom.mkdir()
-            (custom / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
-            os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
-            os.environ["COMPANION_YAPPI"] = str(Path(folder) / "profile.pstat")
+            server_hook(Path(folder), SITECUSTOMIZE, "COMPANION_YAPPI", "profile.pstat")
+        if args.parts:
+            site = server_parts.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
+            server_hook(Path(folder), site, "COMPANION_PARTS", "parts.json")
         table = RunningTable(Path(folder))
         try:
             run(table, args, here_us, Path(folder))
         finally:
             table.stop()
+
+
+def wait_for(path: Path, within: float = 30.0) -> Path:
+    """``path``, once the server has written it (it answers the bench's signals between its own steps)."""
+    deadline = time.monotonic() + within
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the server did not write {path.name} within {within:g} s")
+        time.sleep(0.05)
+    return path
 
 
 def wake_ups(pid: int) -> int:
@@ -374,15 +401,20 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
+    if args.parts:
+        os.kill(table.proc.pid, signal.SIGUSR1)
+        wait_for(folder / "parts.json.start")
     received, cpu, wall, woken = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged)
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
     woken = wake_ups(table.proc.pid) - woken
-    if args.profile:
+    if args.profile or args.parts:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
     print(cpu_figures(cpu, n, idle, wall, here_us))
+    if args.parts:
+        print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
     print(f"the server's threads woken {woken / n:.1f} times per action (the request's, the OLED's, the streams')")
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
@@ -404,10 +436,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         print(f"each phone's state at the end equals GET /api/state's ({args.phones} phones)")
     phones.close()
     if args.profile:
-        stats = folder / "profile.pstat"
-        deadline = time.monotonic() + 30
-        while not stats.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
+        stats = wait_for(folder / "profile.pstat")
         write_profile(args.profile, stats, n)
         shutil.copyfile(stats, args.profile.with_suffix(".pstat"))
         print(f"profile: {args.profile} (and the raw stats, for pstats: {args.profile.with_suffix('.pstat')})")

@@ -170,3 +170,25 @@ def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
                   "fdatasync of a 64-byte append alone (20 times):", "fsync of a 64-byte append alone (20 times):"):
         row(out, label, figures)
     assert len(re.findall(rf"^  its CPU: {figures}$", out, re.MULTILINE)) == 3, out
+
+
+def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts() -> None:
+    """``--parts``: every component of docs/web.md's table, each with its µs and share; the parts are disjoint, so
+    together they are at most the process's CPU per action, and what is left is the rest."""
+    out = run_bench("bench/phones_bench.py", "--actions", "40", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
+                    "--steps", "2000", "--parts")
+    assert re.search(r"^how they nest: .+, so none is counted twice$", out, re.MULTILINE), out
+    figure = rf": (-?{NUMBER}) µs, (-?{NUMBER}) %"  # a part made by subtracting could come out below 0
+    parts = ["Flask around POST /api/input", "the live-stream pushes to 3 phones", "the OLED's redraw", "the journal",
+             "cheroot parsing and replying to the POST", "the buzzer's tune thread", "the engine's apply",
+             "the rest of the request's thread", "the seat lights' tick"]
+    found = {part: re.search(rf"^  {re.escape(part)}{figure}", out, re.MULTILINE) for part in parts}
+    assert all(found.values()), f"missing: {[p for p, m in found.items() if not m]}\n{out}"
+    together, whole, rest = (re.search(rf"^  {re.escape(label)}[^:]*{figure}", out, re.MULTILINE)
+                             for label in ("the parts together", "the whole", "the rest ("))
+    assert together and whole and rest, out
+    micro = {part: float(m.group(1)) for part, m in found.items()}  # type: ignore[union-attr]
+    assert all(value >= 0 for value in micro.values()), micro
+    assert abs(sum(micro.values()) - float(together.group(1))) <= len(parts), out  # each rounded to the µs
+    assert 0 < float(together.group(1)) <= float(whole.group(1)), out
+    assert float(whole.group(2)) == 100.0 and float(rest.group(1)) >= 0, out

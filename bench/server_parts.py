@@ -1,0 +1,192 @@
+"""Issue 43's components of the server's CPU per action, by thread CPU around them inside `companion run`
+(``bench/phones_bench.py --parts``).
+
+Only the bench loads this, in the server's process, through a ``sitecustomize`` it writes for that run
+(:data:`SITECUSTOMIZE`, when ``COMPANION_PARTS`` is set); the product never imports it. :func:`install` wraps the
+functions of :data:`TIMED` so that each adds the ``time.thread_time`` it took (its callees included) to its
+thread's count; SIGUSR1 marks the start of the window (and writes ``PATH.start``), SIGUSR2 writes the counts since
+then, with the process's CPU time over the same window, as JSON to ``PATH``. :func:`components` makes the table of
+docs/web.md from them: each part is its function's time less the timed functions nested inside it (:data:`NESTING`),
+so no time is counted twice, and what no part holds is "the rest".
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: The server's sitecustomize for a ``--parts`` run: ``BENCH`` is this folder.
+SITECUSTOMIZE = '''
+import os
+if os.environ.get("COMPANION_PARTS"):
+    import sys
+    sys.path.insert(0, {bench!r})
+    import server_parts
+    server_parts.install(os.environ["COMPANION_PARTS"])
+'''
+
+#: (module, class or "", function, key): what is timed.
+TIMED = [
+    ("companion.web.server", "_Connection", "communicate", "communicate"),
+    ("flask", "Flask", "__call__", "flask"),
+    ("flask", "Flask", "dispatch_request", "view"),
+    ("companion.web.api", "", "json_body", "json_body"),
+    ("companion.web.api", "", "accepted", "reply"),
+    ("companion.table", "Table", "submit", "submit"),
+    ("companion.table", "Table", "_publish", "publish"),
+    ("companion.journal.store", "StoredGame", "submit", "journal"),
+    ("companion.journal.store", "", "apply", "apply"),
+    ("companion.web.feed", "Feed", "_on_update", "feed"),
+    ("companion.web.fanout", "FanOut", "publish", "fanout"),
+    ("companion.web.fanout", "FanOut", "_event", "event"),
+    ("companion.face.cues", "CueFeed", "__call__", "cues"),
+    ("companion.startup.station", "Station", "step", "station"),
+    ("companion.face.seat_lights", "SeatLights", "tick", "lights"),
+    ("companion.drivers.tunes", "PiezoTunes", "play", "buzzer"),
+]
+
+#: How the timed functions nest (each on its caller's thread), printed with the figures.
+NESTING = ("cheroot's connection.communicate > Flask.__call__ > the view (Flask.dispatch_request) > the body's JSON, "
+           "Table.submit, the reply; Table.submit > StoredGame.submit > the engine's apply, and Table._publish > "
+           "Feed._on_update > FanOut.publish > FanOut._event, and the cues (CueFeed.__call__); on the OLED's thread "
+           "Station.step > SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
+           "less the timed ones inside it, so none is counted twice")
+
+
+def _part(spent: dict[str, float], plus: tuple[str, ...], less: tuple[str, ...] = ()) -> float:
+    return sum(spent[k] for k in plus) - sum(spent[k] for k in less)
+
+
+#: docs/web.md's components (its table's names): (name, how it is made of the timed functions, the keys added, the
+#: keys taken away). Disjoint: together they are at most the process's CPU.
+PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
+    ("Flask around POST /api/input", "Flask.__call__ less the view", ("flask",), ("view",)),
+    ("the live-stream pushes to {phones} phones", "FanOut.publish", ("fanout",), ()),
+    ("the OLED's redraw", "Station.step less the seat lights' tick", ("station",), ("lights",)),
+    ("the journal", "StoredGame.submit less the engine's apply", ("journal",), ("apply",)),
+    ("cheroot parsing and replying to the POST", "connection.communicate less Flask.__call__", ("communicate",),
+     ("flask",)),
+    ("the buzzer's tune thread", "PiezoTunes.play", ("buzzer",), ()),
+    ("the engine's apply", "StoredGame.submit's apply", ("apply",), ()),
+    ("the rest of the request's thread", "the view less StoredGame.submit and FanOut.publish", ("view",),
+     ("journal", "fanout")),
+    ("the seat lights' tick", "SeatLights.tick", ("lights",), ()),
+]
+
+#: Lines under a part: (the part's name, the line's name, keys added, keys taken away).
+DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
+    ("the live-stream pushes to {phones} phones", "the event (the views' diff, its JSON and gzip)", ("event",), ()),
+    ("the live-stream pushes to {phones} phones", "the writes to the phones", ("fanout",), ("event",)),
+    ("the rest of the request's thread", "the body's JSON", ("json_body",), ()),
+    ("the rest of the request's thread", "the view's checks (limits, CSRF, the host's rights)", ("view",),
+     ("json_body", "submit", "reply")),
+    ("the rest of the request's thread", "the reply (its delta shared)", ("reply",), ()),
+    ("the rest of the request's thread", "the feed's frame, history and ledger", ("feed",), ("fanout",)),
+    ("the rest of the request's thread", "the cues", ("cues",), ()),
+    ("the rest of the request's thread", "Table.submit's and its publishing's own", ("submit",),
+     ("journal", "feed", "cues")),
+]
+REST = "the rest (cheroot's selector and connections, the idle table, the wrappers' own clocks)"
+
+
+# ---------------------------------------------------------------------- in the server's process
+class _Counts:
+    """Each thread's seconds and calls per key (a thread adds to its own: no lock, no lost update)."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+        self.threads: list[tuple[dict[str, float], dict[str, int]]] = []
+        self.lock = threading.Lock()
+
+    def mine(self) -> tuple[dict[str, float], dict[str, int]]:
+        own = getattr(self.local, "own", None)
+        if own is None:
+            own = self.local.own = ({key: 0.0 for *_, key in TIMED}, {key: 0 for *_, key in TIMED})
+            with self.lock:
+                self.threads.append(own)
+        return own
+
+    def totals(self) -> dict[str, Any]:
+        with self.lock:
+            threads = list(self.threads)
+        return {"spent": {key: sum(t[0][key] for t in threads) for *_, key in TIMED},
+                "calls": {key: sum(t[1][key] for t in threads) for *_, key in TIMED},
+                "process": time.process_time()}
+
+
+def _timed(function: Callable[..., Any], key: str, counts: _Counts) -> Callable[..., Any]:
+    clock = time.thread_time
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = clock()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent, calls = counts.mine()
+            spent[key] += clock() - start
+            calls[key] += 1
+
+    return timed
+
+
+def install(path: str) -> None:
+    """Wrap :data:`TIMED`; SIGUSR1 starts the window, SIGUSR2 writes what it counted to ``path`` (JSON)."""
+    counts = _Counts()
+    for module, owner, name, key in TIMED:
+        where: Any = importlib.import_module(module)
+        if owner:
+            where = getattr(where, owner)
+        setattr(where, name, _timed(getattr(where, name), key, counts))
+    start: dict[str, Any] = {}
+
+    def begin(*_: Any) -> None:
+        start.update(counts.totals())
+        Path(path + ".start").write_text("", encoding="utf-8")
+
+    def end(*_: Any) -> None:
+        now = counts.totals()
+        window = {"spent": {k: now["spent"][k] - start["spent"][k] for k in now["spent"]},
+                  "calls": {k: now["calls"][k] - start["calls"][k] for k in now["calls"]},
+                  "process": now["process"] - start["process"]}
+        Path(path + ".new").write_text(json.dumps(window), encoding="utf-8")
+        os.replace(path + ".new", path)
+
+    signal.signal(signal.SIGUSR1, begin)
+    signal.signal(signal.SIGUSR2, end)
+
+
+# ---------------------------------------------------------------------- in the bench
+def components(window: dict[str, Any], actions: int, phones: int) -> list[tuple[str, str, float, float]]:
+    """(name, what it is, µs per action, share of the process's CPU) for each part, its details (indented names),
+    the parts together, the rest, and the whole."""
+    spent, whole = window["spent"], window["process"]
+    rows = []
+    for name, made, plus, less in PARTS:
+        rows.append((name.format(phones=phones), made, _part(spent, plus, less)))
+        rows += [(f"  {detail}", "", _part(spent, p, m)) for part, detail, p, m in DETAILS if part == name]
+    together = sum(_part(spent, plus, less) for _, _, plus, less in PARTS)
+    rows += [("the parts together", "", together), (REST, "the whole less the parts", whole - together),
+             ("the whole", "the process's CPU, every thread", whole)]
+    return [(name, made, 1e6 * seconds / actions, 100 * seconds / whole) for name, made, seconds in rows]
+
+
+def report(path: Path, actions: int, phones: int) -> str:
+    """The parts per action from the window the server wrote to ``path``, as the bench prints them."""
+    window = json.loads(path.read_text(encoding="utf-8"))
+    calls = window["calls"]
+    lines = [f"the server's CPU per action by part (time.thread_time around each inside `companion run`, "
+             f"{actions} actions; Table.submit called {calls['submit'] / actions:.2f} times per action, "
+             f"the view {calls['view'] / actions:.2f}, Station.step {calls['station'] / actions:.2f}, "
+             f"PiezoTunes.play {calls['buzzer'] / actions:.2f}); load average {os.getloadavg()[0]:.1f}",
+             f"how they nest: {NESTING}"]
+    for name, made, micro, share in components(window, actions, phones):
+        said = f" ({made})" if made else ""
+        lines.append(f"  {name}: {micro:.0f} µs, {share:.1f} %{said}")
+    return "\n".join(lines)
