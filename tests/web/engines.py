@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,6 +34,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = ("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser", "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
                "/usr/libexec/webkit2gtk-4.1/MiniBrowser")
+#: How long WebKitWebDriver may take to start a session. Once in a while (seen in a full suite on a clean clone) it
+#: waits for a MiniBrowser that never comes up, with no timeout of its own: killed then, and started once more.
+SESSION_START = 90.0
 WIDTH, HEIGHT, SCALE = 390, 844, 2  # a phone's viewport, in CSS pixels, and its device pixels per CSS pixel
 TIMEOUT = 10.0  # seconds: generous for a loaded CI machine; scenarios never assert on speed
 ENGINES = ("chromium", "webkit")
@@ -349,8 +353,7 @@ class WebKitEngine:
         options = self._webdriver.WebKitGTKOptions()
         options.binary_location = self._browser
         options.add_argument("--automation")
-        service = Service(executable_path=WEBKIT_DRIVER, env=self._env)
-        driver = self._webdriver.WebKitGTK(options=options, service=service)
+        driver = self._session(options, lambda: Service(executable_path=WEBKIT_DRIVER, env=self._env))
         driver.set_window_rect(x=0, y=0, width=WIDTH, height=HEIGHT)
 
         def phone_sized() -> bool:
@@ -367,6 +370,28 @@ class WebKitEngine:
             driver.quit()
             raise
         return WebKitPhone(driver)
+
+    def _session(self, options: Any, service_of: Callable[[], Any], tries: int = 2) -> Any:
+        """A WebKitGTK driver with its session started; a start that hangs past :data:`SESSION_START` (the driver
+        waiting for a browser that never came up) has its WebKitWebDriver killed and is tried again."""
+        service = service_of()
+        hung = threading.Event()
+
+        def kill() -> None:
+            hung.set()
+            if service.process is not None:
+                service.process.kill()  # the session's request then fails at once
+
+        watchdog = threading.Timer(SESSION_START, kill)
+        watchdog.start()
+        try:
+            return self._webdriver.WebKitGTK(options=options, service=service)
+        except Exception:
+            if hung.is_set() and tries > 1:
+                return self._session(options, service_of, tries - 1)
+            raise
+        finally:
+            watchdog.cancel()
 
     def close(self) -> None:
         self._xvfb.terminate()
