@@ -24,6 +24,7 @@ regions and the widths of a row are counted in one place.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -124,21 +125,20 @@ LANGUAGE_ABBREVIATIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def _patterns(table: Sequence[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
-    return [(re.compile(rf"(?<!\w){re.escape(long)}(?!\w)"), short) for long, short in table]
-
-
-_WORDS = _patterns(ABBREVIATIONS)
-_LANGUAGE_WORDS = {language: _patterns(table) for language, table in LANGUAGE_ABBREVIATIONS.items()}
+@functools.cache
+def _whole_word(long: str) -> re.Pattern[str]:
+    """``long`` as a whole word, compiled when a label first needs it (all of them at import were ~7 ms of the
+    table's start here: issue 43)."""
+    return re.compile(rf"(?<!\w){re.escape(long)}(?!\w)")
 
 
 def abbreviate(text: str, cols: int, language: str = "en") -> str:
     """Shorten ``text`` word by word until it fits ``cols``, or as far as the tables go: the board's English words
     (:data:`ABBREVIATIONS`), then the language's own (:data:`LANGUAGE_ABBREVIATIONS`); whole words only."""
-    for pattern, short in [*_WORDS, *_LANGUAGE_WORDS.get(language, [])]:
+    for long, short in (*ABBREVIATIONS, *LANGUAGE_ABBREVIATIONS.get(language, ())):
         if len(text) <= cols:
             break
-        text = pattern.sub(short, text)
+        text = _whole_word(long).sub(short, text)
     return text
 
 

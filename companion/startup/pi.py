@@ -8,7 +8,7 @@ import os
 import signal
 import threading
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.config import TableConfig
 from companion.drivers import clock as clocks
@@ -21,8 +21,10 @@ from companion.words import ENGLISH, Words
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
-from .presses import PressFifo
 from .station import build_station
+
+if TYPE_CHECKING:
+    from .presses import PressFifo
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,8 @@ def _mock_presses(config: TableConfig, factory: Any, pins: PinMap) -> PressFifo 
     """The FIFO of test presses ``mock_presses`` names, on mock pins only (the config refuses it otherwise)."""
     if not config.mock_presses or config.pin_factory != "mock":
         return None
+    from .presses import PressFifo  # with the button scripts' parser and unittest.mock: only for a FIFO
+
     return PressFifo(config.mock_presses, factory, pins, roller=config.dice == "roller").start()
 
 
