@@ -3,6 +3,7 @@ down; a journal that cannot be opened is set aside from the OLED (:mod:`.journal
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -63,6 +64,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
                                     network=_network(config), captive_port=config.captive_port)
             break
         except JournalUnusable as error:
+            gc.enable()  # the OLED's question may wait long (cmd_run paused the collections for the start)
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
             # the file aside and a new journal starts.
             log.error("%s", error)
@@ -73,6 +75,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
                                     language=config.language):
                 return 1
             game = None
+    gc.freeze()  # what the start made lives as long as the table: later collections need not look at it again
+    gc.enable()
     stored = station.table.game
     what = (w.t("resumed game {n}", n=stored.id) if station.resumed else w.t("started game {n}", n=stored.id)) \
         if stored else w.t("no game yet: the OLED asks for its ruleset and players")

@@ -22,11 +22,11 @@ print(sorted({m.split(".")[0] if not m.startswith("companion.") else ".".join(m.
 
 #: ``companion run`` itself, until it says where its phone page is: then the modules it holds, and out at once.
 STARTED = """
-import io, os, sys
+import gc, io, os, sys
 class Out(io.StringIO):
     def write(self, text):
         if "phone page on" in text:
-            sys.__stdout__.write(repr(sorted(sys.modules)))
+            sys.__stdout__.write(repr((sorted(sys.modules), gc.isenabled(), gc.get_freeze_count() > 0)))
             sys.__stdout__.flush()
             os._exit(0)
         return super().write(text)
@@ -46,7 +46,8 @@ def test_the_table_starts_without_the_simulator_the_rate_limiter_or_wtforms() ->
 def test_a_started_table_has_not_imported_what_only_a_later_request_or_another_command_uses(tmp_path: Path) -> None:
     """A table resuming a game up to its phone page's address: no version lookup (``--version`` only), no QR writer
     (the host's QR codes and the OLED's join screen make them when shown), no test presses' FIFO and its button
-    scripts (``mock_presses`` only), hence no unittest.mock nor asyncio."""
+    scripts (``mock_presses`` only), hence no unittest.mock nor asyncio. The garbage collector, paused for the start,
+    collects again, what the start made frozen."""
     with Journal(tmp_path / "games.sqlite3") as journal:
         journal.new_game({"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 1})
     config = tmp_path / "config.toml"
@@ -55,7 +56,9 @@ def test_a_started_table_has_not_imported_what_only_a_later_request_or_another_c
                       encoding="utf-8")
     run = subprocess.run([sys.executable, "-c", STARTED, str(config)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
-    modules = set(ast.literal_eval(run.stdout))
+    names, collecting, frozen = ast.literal_eval(run.stdout)
+    assert collecting and frozen  # the collections paused for the start only, what it made frozen
+    modules = set(names)
     for module in ("segno", "unittest.mock", "asyncio", "companion.startup.presses", "companion.drivers.script",
                    "companion.sim"):
         assert module not in modules, module
