@@ -49,7 +49,7 @@ from companion.startup.parts import oled_opener  # noqa: E402
 #: The parts timed: the update drained (the choices found again), the screen laid out, painted (``frame`` since the
 #: painter hands the display its bytes; ``paint`` before), handed to the display.
 PARTS = ((TableController, "_drain"), (TableController, "screen"),
-         (Painter, "frame" if hasattr(Painter, "frame") else "paint"), (Display, "show"))
+         (Painter, "painted" if hasattr(Painter, "painted") else "frame" if hasattr(Painter, "frame") else "paint"), (Display, "show"))
 
 
 @contextmanager

@@ -35,7 +35,7 @@ class Painter:
     text, font, colours and alignment), and a frame is its rows' bands one under the other, its pages theirs; a
     screen with a QR code is drawn whole (its rows are drawn over the code, not beside it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows_kept: int = ROWS_KEPT) -> None:
         self.fonts: dict[str, Any] = {}
         folder = resources.files("companion.face").joinpath("fonts")
         for name, file in FONT_FILES.items():
@@ -44,7 +44,7 @@ class Painter:
                 with resources.as_file(folder.joinpath(file.replace(".pil", ".pbm"))):
                     self.fonts[name] = ImageFont.load(str(path))
         #: A row's band: its bytes and its pages, by (text, font, invert, align) (a bounded LRU, in C).
-        self.band = lru_cache(maxsize=ROWS_KEPT)(self._draw_band)
+        self.band = lru_cache(maxsize=rows_kept)(self._draw_band)
 
     def paint(self, screen: Screen) -> Image.Image:
         return self.painted(screen).image
