@@ -19,7 +19,6 @@ from companion.poweroff import power_off
 from companion.timelimit import utc_now
 from companion.words import ENGLISH, Words
 
-from .heap import settle_heap
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
 from .presses import PressFifo
@@ -86,7 +85,6 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
 
     signal.signal(signal.SIGTERM, on_sigterm)
     presses = _mock_presses(config, factory, pins)
-    settle_heap()  # the start-up is over: what it made lives as long as the table
     try:
         station.run(stop)
     except KeyboardInterrupt:
