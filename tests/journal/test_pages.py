@@ -76,8 +76,8 @@ def test_a_journal_with_4_kb_pages_opens_and_goes_on_with_them(path: Path, monke
 
 
 def test_another_process_reads_the_journal_while_the_table_holds_it(path: Path) -> None:
-    """`companion games` and a read-only look at the file while the table runs (and after a power cut, the box's
-    check): the journal does not take the file for itself (``PRAGMA locking_mode = EXCLUSIVE`` would, docs/journal.md)."""
+    """`companion games` and a read-only look at the file while the table runs: the journal does not take the file
+    for itself (``PRAGMA locking_mode = EXCLUSIVE`` would, docs/journal.md)."""
     with Journal(path, check_all=False) as journal:
         game = journal.new_game(SETUP)
         game.submit({"roll": [1, 2]})
