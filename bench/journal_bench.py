@@ -139,7 +139,7 @@ def main() -> None:
         print(f"  of which the engine's apply (the same inputs applied alone): {figures(engine_inputs(lines))}")
         print(f"journal per input, wall (the wait for the disk included): {figures(wall)}")
         wall, cpu = bare_commits(folder, args.repeat)
-        print(f"bare synced commit (one small row, WAL, synchronous=FULL, {PAGE_SIZE}-byte pages, {args.repeat} times): {figures(wall)}")
+        print(f"bare synced commit (one small row, WAL, synchronous=FULL, {args.repeat} times): {figures(wall)}")
         print(f"  its CPU: {figures(cpu)}")
         for sync in (os.fdatasync, os.fsync):
             wall, cpu = syncs(folder, args.repeat, sync)
