@@ -162,6 +162,8 @@ class Feed:
     def _chain(self, held: Frame, latest: Frame) -> list[Frame] | None:
         """The frames after ``held`` up to ``latest``, each the state after the one before; None if there is none
         such (``held`` is no longer among the recent frames, or a game started or resumed since)."""
+        if latest.before is not None and latest.before is held.state and latest.game == held.game:
+            return [latest]  # the phone holds the state before: every following phone after an input (no scan)
         with self._changed:
             frames = list(self._frames)
         start = next((i for i, f in enumerate(frames) if f is held), None)
