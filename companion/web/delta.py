@@ -18,8 +18,6 @@ Applied in order, they turn a copy of ``old`` into ``new`` (the page: ``patched`
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import is_, is_not
 from typing import Any
 
 Op = list[Any]
@@ -47,10 +45,6 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if kind is not type(old):
         ops.append([path, new])
     elif kind is dict:
-        if len(old) == len(new) and all(map(is_, old, new)):  # a copy's keys, in its order: the changed values in C
-            for key, value in compress(new.items(), map(is_not, old.values(), new.values())):
-                _diff(old[key], value, pointer(path, key), ops)
-            return
         for key, value in new.items():
             if key not in old:
                 ops.append([pointer(path, key), value])
@@ -85,20 +79,13 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
 
 def _window(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> bool:
     """Add the window operation if ``new`` is ``old`` less its first items, more some at its end; False if not."""
-    if not new:
-        return False
-    drop = max(0, len(old) - len(new))  # fewer dropped would leave more kept than ``new`` holds
-    while True:
-        try:  # the next item equal to ``new``'s first (found in C; ``same`` implies equal)
-            drop = old.index(new[0], drop)
-        except ValueError:
-            return False
-        kept = old[drop:]
-        if all(map(is_, kept, new)) or all(a is b or same(a, b) for a, b in zip(kept, new)):
-            if drop or len(kept) < len(new):
-                ops.append([path, new[len(kept):], drop])
+    for drop in range(len(old)):
+        kept = len(old) - drop
+        if kept <= len(new) and same(old[drop], new[0]) and all(a is b or same(a, b) for a, b in zip(old[drop:], new)):
+            if drop or kept < len(new):
+                ops.append([path, new[kept:], drop])
             return True
-        drop += 1
+    return False
 
 
 def same(a: Any, b: Any) -> bool:
@@ -108,12 +95,8 @@ def same(a: Any, b: Any) -> bool:
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind is dict or kind is list:
-        if a != b:  # unequal in Python is unequal in JSON (looked at in C); equal may still hide a True for a 1
-            return False
-        if all(map(is_, a, b)) and (kind is list or all(map(is_, a.values(), b.values()))):
-            return True  # a copy of the other: its keys and values the same objects, in its order
-        if kind is list:
-            return all(x is y or same(x, y) for x, y in zip(a, b))
-        return all(v is b[k] or same(v, b[k]) for k, v in a.items())
+    if kind is dict:
+        return a.keys() == b.keys() and all(v is b[k] or same(v, b[k]) for k, v in a.items())
+    if kind is list:
+        return len(a) == len(b) and all(x is y or same(x, y) for x, y in zip(a, b))
     return bool(a == b)
