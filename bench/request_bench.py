@@ -9,11 +9,16 @@ game is ``phones_bench``'s (classic, eight players owning two deeds each); the h
 lift the mortgage) one after the other, each request's environ built before its clock starts. No socket: cheroot's
 parsing and writing are not in the figure.
 
+``--phones N``: N phones following the live stream through the feed's fan-out, as ``GET /api/stream`` hands a phone
+over once it is up to date (anonymous viewers asking for gzip as browsers do, or ``--plain``), each written to one
+end of a socket pair the bench reads outside the clock: the input's event (its view, delta, JSON and gzip, worked out
+once) and the writes are then in the request's CPU, as in ``companion run``.
+
 Printed: the thread CPU per request, the best of ``--rounds`` rounds of ``--requests`` (the machine's load makes a
 round slower, never faster), and every round's; with ``--parts``, the mean CPU of the parts inside it (each part's
 clock costs a little of its own).
 
-    .venv/bin/python bench/request_bench.py [--requests 300] [--rounds 5] [--parts]
+    .venv/bin/python bench/request_bench.py [--requests 300] [--rounds 5] [--parts] [--phones 8 [--plain]]
 """
 
 from __future__ import annotations
@@ -140,14 +145,12 @@ def main() -> None:
             cues_module.cues_of = parts.wrap("      the cues", cues_module.cues_of)
             feed_module.Feed._record = parts.wrap(  # type: ignore[method-assign]
                 "      the feed's history", feed_module.Feed._record)
-            feed_module.Feed._on_update = parts.wrap(  # type: ignore[method-assign]
-                "      the feed (its frame, the fan-out, history, ledger)", feed_module.Feed._on_update)
             fanout_module.FanOut.publish = parts.wrap(  # type: ignore[method-assign]
-                "        the fan-out", fanout_module.FanOut.publish)
+                "      the fan-out (with --phones)", fanout_module.FanOut.publish)
             fanout_module.FanOut._event = parts.wrap(  # type: ignore[method-assign]
-                "          its events", fanout_module.FanOut._event)
+                "        its events (the view, its delta and JSON, the gzip)", fanout_module.FanOut._event)
             api_module.accepted = parts.wrap("  the reply", api_module.accepted)
-            feed_module.diff = parts.wrap("    the delta's diff (the fan-out's and the reply's)", feed_module.diff)
+            feed_module.diff = parts.wrap("    the delta's diff", feed_module.diff)
         ends = follow(app.extensions["companion"], args.phones, not args.plain)
         received = 0
         game = table.game.id if table.game is not None else None
