@@ -93,7 +93,7 @@ def follow(context: Any, phones: int, packed: bool) -> list[socket.socket]:
         viewer = tail.viewer_of(frame.state)
         tail.pack(context.feed.catch_up(None, frame, viewer, tail.build(viewer)))
         tail.held = (frame, viewer)
-        tail.attach(ours, True)
+        tail.attach(ours, fanout_module.chunk)  # HTTP/1.1's chunks (taken as ``framed``, a truth, where it is one)
         assert context.feed.fanout.follow(tail), "a phone up to date follows"
         ends.append(theirs)
         theirs.setblocking(False)
