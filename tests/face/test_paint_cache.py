@@ -68,12 +68,15 @@ def afresh(screen: Screen) -> Image.Image:
 
 @settings(max_examples=25, deadline=None)
 @given(ruleset=st.sampled_from(RULESETS), seed=st.sampled_from((4, 6)), kept=st.integers(1, 40),
-       order=st.randoms(use_true_random=False))
-def test_a_frame_from_kept_rows_is_the_frame_drawn_afresh(ruleset: str, seed: int, kept: int, order: object) -> None:
-    """Over bot games of every ruleset, in any order and with a cache small enough to forget rows: the same bytes,
-    image and controller pages as the screen drawn whole."""
+       order=st.randoms(use_true_random=False), shorter=st.integers(0, 8))
+def test_a_frame_from_kept_rows_is_the_frame_drawn_afresh(ruleset: str, seed: int, kept: int, order: object,
+                                                         shorter: int) -> None:
+    """Over bot games of every ruleset, in any order, with a cache small enough to forget rows, and every other screen
+    ``shorter`` rows short (dark pages below its last row, as a message's screen has): the same bytes, image and
+    controller pages as the screen drawn whole."""
     shown = list(bot_screens(ruleset, seed))
     order.shuffle(shown)  # type: ignore[attr-defined]
+    shown = [Screen(s.rows[:len(s.rows) - shorter]) if i % 2 else s for i, s in enumerate(shown)]
     painter = Painter(rows_kept=kept)
     for screen in shown[:150]:
         frame = painter.painted(screen)
@@ -113,3 +116,16 @@ def test_a_paged_driver_writes_a_frames_pages_as_it_writes_its_image(driver: typ
         transfers.append(sent)
     assert len(transfers[0]) > 150
     assert transfers[0] == transfers[1]
+
+
+def test_a_turned_panel_is_sent_the_turned_image_not_the_painters_pages() -> None:
+    """luma's ``rotate=2`` (the panel mounted upside down): the pages the painter kept are the frame's as drawn, so the
+    driver turns the image as luma does, and the panel shows the frame upside down."""
+    painter, bus, panel = Painter(), VirtualI2CBus(), SSD1306Ram()
+    device = PagedSSD1306(i2c(bus=bus), rotate=2)
+    panel.feed(bus)
+    for screen in bot_screens("classic", 6)[:20]:
+        frame = painter.painted(screen)
+        device.display_frame(frame)
+        panel.feed(bus)
+        assert panel.pages() == expected_pages(frame.image.rotate(180))
