@@ -12,6 +12,7 @@ so no time is counted twice, and what no part holds is "the rest".
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -49,6 +50,8 @@ TIMED = [
     ("companion.face.cues", "CueFeed", "__call__", "cues"),
     ("companion.startup.station", "Station", "step", "station"),
     ("companion.face.seat_lights", "SeatLights", "tick", "lights"),
+    ("companion.face.controller", "TableController", "refresh", "refresh"),
+    ("companion.drivers.nfc", "NfcReader", "poll", "reader"),
     ("companion.drivers.tunes", "PiezoTunes", "play", "buzzer"),
 ]
 
@@ -56,7 +59,7 @@ TIMED = [
 NESTING = ("cheroot's connection.communicate > Flask.__call__ > the view (Flask.dispatch_request) > the body's JSON, "
            "Table.submit, the reply; Table.submit > StoredGame.submit > the engine's apply, and Table._publish > "
            "Feed._on_update > FanOut.publish > FanOut._event, and the cues (CueFeed.__call__); on the OLED's thread "
-           "Station.step > SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
+           "Station.step > TableController.refresh, NfcReader.poll, SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
            "less the timed ones inside it, so none is counted twice")
 
 
@@ -82,6 +85,11 @@ PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
 
 #: Lines under a part: (the part's name, the line's name, keys added, keys taken away).
 DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
+    ("the OLED's redraw", "its refresh (the choices found again, the screen laid out, painted, shown)", ("refresh",),
+     ()),
+    ("the OLED's redraw", "the card reader's poll (at every step of the station, input or not)", ("reader",), ()),
+    ("the OLED's redraw", "the rest of the step (the tick's checks: the disk after an input, notices, clocks)",
+     ("station",), ("lights", "refresh", "reader")),
     ("the live-stream pushes to {phones} phones", "the event (the views' diff, its JSON and gzip)", ("event",), ()),
     ("the live-stream pushes to {phones} phones", "the writes to the phones", ("fanout",), ("event",)),
     ("the rest of the request's thread", "the body's JSON", ("json_body",), ()),
@@ -93,6 +101,9 @@ DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     ("the rest of the request's thread", "Table.submit's and its publishing's own", ("submit",),
      ("journal", "feed", "cues")),
 ]
+#: The garbage collector's own count (not a part: it runs inside whichever part allocated when a generation filled),
+#: by generation.
+GC_KEYS = ("gc", "gc0", "gc1", "gc2")
 REST = "the rest (cheroot's selector and connections, the idle table, the wrappers' own clocks)"
 
 
@@ -108,7 +119,8 @@ class _Counts:
     def mine(self) -> tuple[dict[str, float], dict[str, int]]:
         own = getattr(self.local, "own", None)
         if own is None:
-            own = self.local.own = ({key: 0.0 for *_, key in TIMED}, {key: 0 for *_, key in TIMED})
+            keys = [*(key for *_, key in TIMED), *GC_KEYS]
+            own = self.local.own = (dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0))
             with self.lock:
                 self.threads.append(own)
         return own
@@ -116,8 +128,9 @@ class _Counts:
     def totals(self) -> dict[str, Any]:
         with self.lock:
             threads = list(self.threads)
-        return {"spent": {key: sum(t[0][key] for t in threads) for *_, key in TIMED},
-                "calls": {key: sum(t[1][key] for t in threads) for *_, key in TIMED},
+        keys = [*(key for *_, key in TIMED), *GC_KEYS]
+        return {"spent": {key: sum(t[0][key] for t in threads) for key in keys},
+                "calls": {key: sum(t[1][key] for t in threads) for key in keys},
                 "process": time.process_time()}
 
 
@@ -136,9 +149,28 @@ def _timed(function: Callable[..., Any], key: str, counts: _Counts) -> Callable[
     return timed
 
 
+def _count_collections(counts: _Counts) -> None:
+    """Add each collection's thread CPU to the thread it ran on (under :data:`GC_KEYS`)."""
+    began = threading.local()
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began.at = time.thread_time()
+            return
+        spent, calls = counts.mine()
+        took = time.thread_time() - getattr(began, "at", time.thread_time())
+        spent["gc"] += took
+        calls["gc"] += 1
+        spent[f"gc{info['generation']}"] += took
+        calls[f"gc{info['generation']}"] += 1
+
+    gc.callbacks.append(collecting)
+
+
 def install(path: str) -> None:
     """Wrap :data:`TIMED`; SIGUSR1 starts the window, SIGUSR2 writes what it counted to ``path`` (JSON)."""
     counts = _Counts()
+    _count_collections(counts)
     for module, owner, name, key in TIMED:
         where: Any = importlib.import_module(module)
         if owner:
@@ -189,4 +221,11 @@ def report(path: Path, actions: int, phones: int) -> str:
     for name, made, micro, share in components(window, actions, phones):
         said = f" ({made})" if made else ""
         lines.append(f"  {name}: {micro:.0f} µs, {share:.1f} %{said}")
+    spent = window["spent"]
+    if "gc" in spent:  # inside the parts above, wherever a generation filled
+        lines.append(f"  of which Python's garbage collector (inside the parts above): "
+                     f"{1e6 * spent['gc'] / actions:.0f} µs, {100 * spent['gc'] / window['process']:.1f} %; "
+                     f"collections per action: " + ", ".join(
+                         f"generation {g} {calls[f'gc{g}'] / actions:.2f} ({1e6 * spent[f'gc{g}'] / actions:.0f} µs)"
+                         for g in range(3)))
     return "\n".join(lines)
