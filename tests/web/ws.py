@@ -42,10 +42,11 @@ class SocketPhone:
     input and returns its reply."""
 
     def __init__(self, host: str, port: int, *, cookie: str = "", origin: str | None = None,
-                 extra: Sequence[tuple[str, str]] = ()) -> None:
+                 extra: Sequence[tuple[str, str]] = (), connected: socket.socket | None = None) -> None:
+        """``connected``: a socket connected already (its options set before), else a new one."""
         self.replies: list[dict[str, Any]] = []  # replies read while waiting for an event
         self.events: list[tuple[str, str, str]] = []  # events read while waiting for a reply
-        self.sock = socket.create_connection((host, port), timeout=WITHIN)
+        self.sock = connected or socket.create_connection((host, port), timeout=WITHIN)
         self.ws = WSConnection(ConnectionType.CLIENT)
         headers = [(b"Cookie", cookie.encode())] if cookie else []
         origin = f"http://{host}:{port}" if origin is None else origin
