@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .sse import patched
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import (AcceptConnection, CloseConnection, Event, Message, Ping, RejectConnection, RejectData,
                             Request, TextMessage)
@@ -46,6 +47,8 @@ class SocketPhone:
         """``connected``: a socket connected already (its options set before), else a new one."""
         self.replies: list[dict[str, Any]] = []  # replies read while waiting for an event
         self.events: list[tuple[str, str, str]] = []  # events read while waiting for a reply
+        self.state: Any = None  # as :meth:`next_state` holds it
+        self.kinds: list[str] = []
         self.sock = connected or socket.create_connection((host, port), timeout=WITHIN)
         self.ws = WSConnection(ConnectionType.CLIENT)
         headers = [(b"Cookie", cookie.encode())] if cookie else []
@@ -120,6 +123,13 @@ class SocketPhone:
             name, ident, data = sse_fields(text)
             if name in ("state", "delta"):
                 return name, ident, data
+
+    def next_state(self, within: float = WITHIN) -> tuple[str, Any]:
+        """The next event applied to the state held (as the page applies it): its kind and the state now."""
+        name, _, data = self.event(within)
+        self.kinds.append(name)
+        self.state = json.loads(data) if name == "state" else patched(self.state, json.loads(data))
+        return name, self.state
 
     def send_text(self, text: str) -> None:
         self.sock.sendall(self.ws.send(Message(data=text)))

@@ -44,10 +44,19 @@ async function loadBoard(ruleset) {
   drawBoard();
 }
 
+// The live stream comes over the page's websocket (/api/socket: the state, then what changed after each input, and
+// this phone's inputs and their replies, talk.js) when it opens; when it cannot (refused, or no websocket on the way),
+// over an EventSource (/api/stream), the inputs then POSTed. Either is app.stream, with the same events.
 export function follow() {
   clearTimeout(follow.again);
   if (app.stream) app.stream.close();
-  const stream = new EventSource("/api/stream");
+  if (typeof WebSocket !== "function") return listen(new EventSource("/api/stream"));
+  const socket = new Socket();
+  socket.addEventListener("refused", () => { if (app.stream === socket) listen(new EventSource("/api/stream")); });
+  listen(socket);
+}
+
+function listen(stream) {
   app.stream = stream;
   stream.addEventListener("open", () => {
     follow.pause = 0;
@@ -72,6 +81,62 @@ export function follow() {
     changed(game, seq, { base: before, ops: JSON.parse(event.data) });
     before = seq;
   });
+}
+
+// The websocket, seen as an EventSource: "open", the stream's "state" and "delta" events (each frame the text of one
+// event as the stream sends it), "error" once it has dropped (readyState CLOSED: opened again as a refused stream
+// is), "refused" if it never opened. Each other frame is the reply to an input (`{"id", "status", "body"}`).
+class Socket extends EventTarget {
+  constructor() {
+    super();
+    this.replies = new Map();  // an input's id -> what its reply resolves
+    this.count = 0;
+    this.opened = false;
+    this.ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/api/socket");
+    this.ws.addEventListener("open", () => { this.opened = true; this.dispatchEvent(new Event("open")); });
+    this.ws.addEventListener("message", (message) => this.received(message.data));
+    this.ws.addEventListener("close", () => {
+      for (const [, answer] of this.replies) answer({ status: 0, body: { message: t("reconnecting…") } });
+      this.replies.clear();
+      if (!this.shut) this.dispatchEvent(new Event(this.opened ? "error" : "refused"));
+    });
+  }
+
+  get readyState() { return [0, 1, 2, 2][this.ws.readyState]; }  // CONNECTING, OPEN, CLOSED as an EventSource's
+
+  get open() { return this.ws.readyState === WebSocket.OPEN; }
+
+  close() {
+    this.shut = true;
+    this.ws.close();
+  }
+
+  received(text) {
+    if (text[0] === "{") {
+      const reply = JSON.parse(text), answer = this.replies.get(reply.id);
+      this.replies.delete(reply.id);
+      if (answer) answer(reply);
+      return;
+    }
+    let type = "message", lastEventId = "";
+    const data = [];
+    for (const line of text.split("\n")) {
+      const colon = line.indexOf(":"), field = line.slice(0, colon), value = line.slice(colon + 1).replace(/^ /, "");
+      if (field === "event") type = value;
+      else if (field === "id") lastEventId = value;
+      else if (field === "data") data.push(value);
+    }
+    if (type === "state" || type === "delta") this.dispatchEvent(new MessageEvent(type, { data: data.join("\n"), lastEventId }));
+  }
+
+  // An input (POST /api/input's body) sent over the socket: its reply's status and body.
+  input(body) {
+    const id = ++this.count;
+    return new Promise((resolve) => {
+      this.replies.set(id, resolve);
+      this.ws.send(JSON.stringify({ ...body, id }));
+    });
+  }
 }
 
 // A state to show: the board of its ruleset first, a point of the cash history (all of it fetched again for another
