@@ -83,53 +83,40 @@ function listen(stream) {
   });
 }
 
-// The websocket, seen as an EventSource: "open", the stream's "state" and "delta" events (each frame the text of one
-// event as the stream sends it), "error" once it has dropped (readyState CLOSED: opened again as a refused stream
-// is), "refused" if it never opened. Each other frame is the reply to an input (`{"id", "status", "body"}`).
+// The websocket seen as an EventSource: "open", "state" and "delta" (a frame holds an event's text as the stream
+// sends it, its data one line of JSON), "error" once dropped (readyState CLOSED), "refused" if it never opened. Any
+// other frame is an input's reply, {id, status, body}.
 class Socket extends EventTarget {
   constructor() {
     super();
-    this.replies = new Map();  // an input's id -> what its reply resolves
+    this.replies = new Map();
     this.count = 0;
-    this.opened = false;
     this.ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/api/socket");
-    this.ws.addEventListener("open", () => { this.opened = true; this.dispatchEvent(new Event("open")); });
-    this.ws.addEventListener("message", (message) => this.received(message.data));
-    this.ws.addEventListener("close", () => {
-      for (const [, answer] of this.replies) answer({ status: 0, body: { message: t("reconnecting…") } });
+    this.ws.onopen = () => { this.opened = true; this.dispatchEvent(new Event("open")); };
+    this.ws.onmessage = (message) => this.received(message.data);
+    this.ws.onclose = () => {
+      for (const answer of this.replies.values()) answer({ status: 0, body: { message: t("reconnecting…") } });
       this.replies.clear();
       if (!this.shut) this.dispatchEvent(new Event(this.opened ? "error" : "refused"));
-    });
+    };
   }
 
-  get readyState() { return [0, 1, 2, 2][this.ws.readyState]; }  // CONNECTING, OPEN, CLOSED as an EventSource's
-
+  get readyState() { return [0, 1, 2, 2][this.ws.readyState]; }
   get open() { return this.ws.readyState === WebSocket.OPEN; }
-
-  close() {
-    this.shut = true;
-    this.ws.close();
-  }
+  close() { this.shut = true; this.ws.close(); }
 
   received(text) {
     if (text[0] === "{") {
-      const reply = JSON.parse(text), answer = this.replies.get(reply.id);
-      this.replies.delete(reply.id);
-      if (answer) answer(reply);
-      return;
+      const reply = JSON.parse(text);
+      this.replies.get(reply.id)?.(reply);
+      return this.replies.delete(reply.id);
     }
-    let type = "message", lastEventId = "";
-    const data = [];
-    for (const line of text.split("\n")) {
-      const colon = line.indexOf(":"), field = line.slice(0, colon), value = line.slice(colon + 1).replace(/^ /, "");
-      if (field === "event") type = value;
-      else if (field === "id") lastEventId = value;
-      else if (field === "data") data.push(value);
-    }
-    if (type === "state" || type === "delta") this.dispatchEvent(new MessageEvent(type, { data: data.join("\n"), lastEventId }));
+    const field = (name) => (text.match(new RegExp(`^${name}: ?(.*)$`, "m")) || [])[1];
+    const type = field("event");
+    if (type === "state" || type === "delta") this.dispatchEvent(new MessageEvent(type, { data: field("data"), lastEventId: field("id") || "" }));
   }
 
-  // An input (POST /api/input's body) sent over the socket: its reply's status and body.
+  // An input (POST /api/input's body): its reply's status and body.
   input(body) {
     const id = ++this.count;
     return new Promise((resolve) => {
