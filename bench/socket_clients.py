@@ -12,19 +12,22 @@ import socket
 from typing import Any
 
 from wsproto import ConnectionType, WSConnection
+from wsproto.extensions import PerMessageDeflate
 from wsproto.events import AcceptConnection, Event, Message, Ping, RejectConnection, Request, TextMessage
 
 from phones_bench import HOST_ADDRESS, WITHIN, Follower, Host  # noqa: E402
 from tests.web.running import RunningTable  # noqa: E402
 
 
-def opened(table: RunningTable, source: str, cookie: str) -> tuple[socket.socket, WSConnection]:
-    """A websocket to the table from ``source`` under ``cookie``, its handshake answered (the page's Origin)."""
+def opened(table: RunningTable, source: str, cookie: str, deflate: bool) -> tuple[socket.socket, WSConnection]:
+    """A websocket to the table from ``source`` under ``cookie``, its handshake answered (the page's Origin),
+    offering permessage-deflate (``deflate``) as browsers do."""
     sock = socket.create_connection((table.host, table.port), timeout=WITHIN, source_address=(source, 0))
     ws = WSConnection(ConnectionType.CLIENT)
     origin = f"http://{table.host}:{table.port}"
     sock.sendall(ws.send(Request(host=f"{table.host}:{table.port}", target="/api/socket",
-                                 extra_headers=[(b"Cookie", cookie.encode()), (b"Origin", origin.encode())])))
+                                 extra_headers=[(b"Cookie", cookie.encode()), (b"Origin", origin.encode())],
+                                 extensions=[PerMessageDeflate()] if deflate else [])))
     while True:
         ws.receive_data(sock.recv(65536) or None)
         for event in ws.events():
@@ -35,11 +38,12 @@ def opened(table: RunningTable, source: str, cookie: str) -> tuple[socket.socket
 
 
 class SocketFollower(Follower):
-    """One phone following the game over its websocket (a :class:`Follower` whose events come as text frames)."""
+    """One phone following the game over its websocket (a :class:`Follower` whose events come as text frames),
+    offering permessage-deflate as a browser does (``gzip``; ``--plain``: not)."""
 
     def __init__(self, table: RunningTable, source: str, cookie: str, *, gzip: bool = True) -> None:
         self.table, self.source, self.cookie = table, source, cookie
-        self.sock, self.ws = opened(table, source, cookie)
+        self.sock, self.ws = opened(table, source, cookie, gzip)
         self.sock.setblocking(False)
         self.received = 0  # from the first frame on (the handshake's answer left out, as the stream's head is not)
         self.text = b""
@@ -87,7 +91,7 @@ class SocketHost(Host):
 
     def __init__(self, table: RunningTable) -> None:
         super().__init__(table)
-        self.sock, self.ws = opened(table, HOST_ADDRESS, self.headers["Cookie"])
+        self.sock, self.ws = opened(table, HOST_ADDRESS, self.headers["Cookie"], True)
         self.count = 0
         self._parts: list[str] = []
 

@@ -4,7 +4,8 @@ The handshake is an ordinary request of the app's: the Host check, the session's
 the live stream), the permission to look, a slot among the live streams. Its ``Origin`` must be this table's page:
 the cookie goes with any page's request, the Origin a page cannot choose, so a foreign page cannot act through it
 (what the CSRF token does for a POST). After the ``101`` the connection's thread serves it (:mod:`.websocket`): the
-live stream's events come as text frames holding each event's text as the stream sends it, and each text message is
+live stream's events come as text frames holding each event's text as the stream sends it (compressed when the
+phone offers permessage-deflate, as every browser does: shared as the stream's gzip is), and each text message is
 an input, answered by ``POST /api/input``'s own view behind its own limits and error handlers (:class:`Inputs`).
 """
 
@@ -25,7 +26,7 @@ from .context import MAX_INPUT_BODY, context
 from .errors import BadRequest, error_body
 from .guard import json_body, requires
 from .server import UPGRADE
-from .websocket import VERSION, PhoneSocket, accept_token, same_origin, upgrade_asked
+from .websocket import VERSION, PhoneSocket, accept_token, deflate_accepted, same_origin, upgrade_asked
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,8 @@ def get_socket() -> Any:
     if upgrade is None:
         raise BadRequest(N_("this server cannot hand its connection over to a websocket: use the live stream"))
     ctx = context()
-    slot, tail = following(None)  # no gzip: an event is ~90 bytes (docs/web.md, "The socket")
+    deflate = deflate_accepted(headers.get("Sec-WebSocket-Extensions"))  # every browser offers it
+    slot, tail = following(ctx.deflater if deflate is not None else None)
     inputs = Inputs(current_app._get_current_object(), request.environ)  # type: ignore[attr-defined]
 
     def serve() -> None:
@@ -67,12 +69,15 @@ def get_socket() -> Any:
             sock, held = upgrade()
             PhoneSocket(sock, held, tail, ctx.feed.fanout, answer=inputs.answer,
                         behind=lambda: behind(ctx.feed, tail, ctx.feed.latest()), closed=lambda: ctx.feed.closed,
-                        keepalive=ctx.stream_keepalive, max_message=MAX_INPUT_BODY).run()
+                        keepalive=ctx.stream_keepalive, max_message=MAX_INPUT_BODY,
+                        deflate=deflate[1] if deflate is not None else None).run()
         finally:
             ctx.streams.give_back(slot)
 
     response = Response(status=101, headers={"Upgrade": "websocket", "Connection": "Upgrade",
                                              "Sec-WebSocket-Accept": accept})
+    if deflate is not None:
+        response.headers["Sec-WebSocket-Extensions"] = deflate[0]
     response.call_on_close(serve)  # after the (empty) body: the 101 is sent, the request's context gone
     return response
 

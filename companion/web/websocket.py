@@ -32,21 +32,65 @@ from urllib.parse import urlsplit
 from wsproto import ConnectionType
 from wsproto.connection import Connection, ConnectionState
 from wsproto.events import BytesMessage, CloseConnection, Ping, TextMessage
+from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import generate_accept_token
 
 from .fanout import FanOut, Tail
+from .packed_stream import WINDOW_BITS
 
 log = logging.getLogger(__name__)
 
 VERSION = "13"  # RFC 6455's, the only one browsers speak
-READ_BYTES = 16 * 1024  # a read from the phone (an input is a few hundred bytes)
+READ_BYTES = 4 * 1024  # a read from the phone (an input is a few hundred bytes; a compressed one inflates at most
+#                       ~1000-fold before the message's bound is checked)
+FLUSHED = b"\x00\x00\xff\xff"  # how a flushed deflate block ends
 LOOK = 1.0  # seconds between looks at the feed while the fan-out does not write to this phone (no game yet)
 
 
 def text_frame(data: bytes) -> bytes:
     """``data`` (UTF-8 text) as one text frame of a server's (unmasked): the same bytes for every phone."""
-    return Connection(ConnectionType.SERVER).send(TextMessage(data=data.decode()))
+    return _framed(0x81, data)
+
+
+def deflated_frame(data: bytes) -> bytes:
+    """An event's text compressed after the phone's events before it, flushed (:mod:`.packed_stream`), as one text
+    frame of permessage-deflate (RFC 7692: RSV1 set, the flush's closing ``00 00 ff ff`` left off)."""
+    return _framed(0xC1, data[:-4] if data.endswith(FLUSHED) else data)
+
+
+def _keepable(param: str) -> bool:
+    """Whether an offer's parameter lets the server keep its compressor between messages, with its window."""
+    name, _, value = (part.strip() for part in param.partition("="))
+    if name == "server_no_context_takeover":
+        return False
+    return name != "server_max_window_bits" or (value.isdigit() and int(value) >= WINDOW_BITS)
+
+
+def _framed(first: int, payload: bytes) -> bytes:
+    """A frame whose first byte is ``first`` (FIN, RSV and opcode), unmasked (RFC 6455, 5.2)."""
+    length = len(payload)
+    if length < 126:
+        return bytes((first, length)) + payload
+    if length < 1 << 16:
+        return bytes((first, 126)) + length.to_bytes(2, "big") + payload
+    return bytes((first, 127)) + length.to_bytes(8, "big") + payload
+
+
+def deflate_accepted(offers: str | None) -> tuple[str, PerMessageDeflate] | None:
+    """The ``Sec-WebSocket-Extensions`` answer taking the client's permessage-deflate offer, and wsproto's extension
+    for its messages (which it may compress too); None when it offers none we can keep to: the events are compressed
+    once for every phone at the same point, after what each phone had before (context takeover, a 4 KB window)."""
+    for offer in (offers or "").split(","):
+        params = [p.strip() for p in offer.split(";")]
+        if params[0] != PerMessageDeflate.name or not all(map(_keepable, params[1:])):
+            continue
+        extension = PerMessageDeflate()
+        answer = extension.accept(offer.strip())
+        if not isinstance(answer, str):
+            continue
+        return (f"{extension.name}; {answer}" if answer else extension.name), extension
+    return None
 
 
 def accept_token(key: str) -> str | None:
@@ -89,15 +133,17 @@ class PhoneSocket:
 
     def __init__(self, sock: socket.socket, held: bytes, tail: Tail, fanout: FanOut, *,
                  answer: Callable[[str], str], behind: Callable[[], str | None], closed: Callable[[], bool],
-                 keepalive: float, max_message: int) -> None:
+                 keepalive: float, max_message: int, deflate: PerMessageDeflate | None = None) -> None:
         """``sock``: the connection's (its 101 sent), ``held``: what the client sent after its head; ``tail``: the
         phone's end of the fan-out; ``answer``: an input message's reply; ``behind``: the events the phone lacks
         (None: it is up to date); ``closed``: the feed closed (the server stops); ``keepalive``: seconds without a
-        frame sent before a ping; ``max_message``: the bytes of an input message at most."""
+        frame sent before a ping; ``max_message``: the bytes of an input message at most; ``deflate``: the
+        extension agreed on (the events compressed from ``tail``'s compressor, the phone's messages inflated)."""
         self.sock, self.tail, self.fanout = sock, tail, fanout
         self.answer, self.behind, self.closed = answer, behind, closed
         self.keepalive, self.max_message = keepalive, max_message
-        self.conn = Connection(ConnectionType.SERVER)
+        self.conn = Connection(ConnectionType.SERVER, [deflate] if deflate is not None else None)
+        self.frame = deflated_frame if deflate is not None else text_frame
         self._held = held
         self._following = False
         self._parts: list[str] = []  # a message's fragments so far
@@ -109,7 +155,7 @@ class PhoneSocket:
 
     def run(self) -> None:
         """Serve the phone until either side closes the connection."""
-        self.tail.attach(self.sock, text_frame)
+        self.tail.attach(self.sock, self.frame)
         self.tail.on_wake = self._poke
         try:
             self._serve()
@@ -158,7 +204,7 @@ class PhoneSocket:
             text = self.behind()
             if text is None:
                 break
-            self._send(text_frame(text.encode()))
+            self._send(self.frame(self.tail.pack(text)))
         self._following = self.fanout.follow(self.tail)  # False: no game yet, or it changed meanwhile (looked again)
 
     def _receive(self, data: bytes) -> bool:

@@ -57,7 +57,7 @@ def joined(server: WebServer, player: str | None = "Ann", *, host: bool = False)
 def socket_of(server: WebServer, phone: Phone, **options: Any) -> SocketPhone:
     """``phone``'s websocket, its first state read."""
     ws = SocketPhone(server.host, server.port, cookie=cookie_of(phone), **options)
-    assert ws.event()[0] == "state"
+    assert ws.next_state()[0] == "state"
     return ws
 
 
@@ -303,3 +303,42 @@ def test_a_socket_phone_that_stops_reading_delays_nobody_and_catches_up_whole(
     assert settled(lambda: fanout_of(app).following() == 3)
     for phone in [*fast, slow]:
         phone.close()
+
+
+# ---------------------------------------------------------------------- permessage-deflate
+def test_phones_offering_deflate_get_the_events_compressed_and_hold_the_same_state(
+        app: Flask, server: WebServer, table: Table) -> None:
+    """Two phones offering permessage-deflate (as browsers do) and one that does not follow a run of money actions:
+    all hold GET /api/state's state after each, the compressed ones for much fewer bytes; a compressed phone's own
+    inputs (wsproto compresses them) are taken."""
+    bot = Banker(table)
+    packed = [socket_of(server, joined(server, None), deflate=True) for _ in range(2)]
+    plain = socket_of(server, joined(server, None))
+    assert all(phone.accepted.extensions for phone in packed) and not plain.accepted.extensions
+    assert settled(lambda: fanout_of(app).following() == 3)
+    counted = [phone.received for phone in [*packed, plain]]
+    for _ in range(RECENT_FRAMES + 10):
+        bot.play()
+        states = [phone.next_state()[1] for phone in [*packed, plain]]
+        assert states[0] == states[1] == states[2] == view_of_anyone(server)
+    sizes = [phone.received - before for phone, before in zip([*packed, plain], counted)]
+    assert sizes[0] == sizes[1] and 3 * sizes[0] < sizes[2], sizes  # the same frames to both, a fraction of plain
+    assert fanout_of(app).following() == 3
+    host = socket_of(server, joined(server, None, host=True), deflate=True)
+    seq = table.state["seq"]  # type: ignore[index]
+    mortgage = {"act": {"player": "Ann", "do": "mortgage", "space": "mediterranean-avenue"}}
+    if table.state["spaces"]["mediterranean-avenue"]["mortgaged"]:  # type: ignore[index]
+        mortgage["act"]["do"] = "unmortgage"
+    assert host.act({"input": mortgage, "seq": seq, "game": table.game.id})["status"] == 200  # type: ignore[union-attr]
+    assert table.state["seq"] == seq + 1  # type: ignore[index]
+    for phone in [*packed, plain, host]:
+        phone.close()
+
+
+@pytest.mark.parametrize("offer", ["permessage-deflate; server_no_context_takeover",
+                                   "permessage-deflate; server_max_window_bits=9", "x-webkit-deflate-frame"])
+def test_a_deflate_offer_the_shared_compressor_cannot_keep_to_is_declined(server: WebServer, offer: str) -> None:
+    ws = SocketPhone(server.host, server.port, extra=[("Sec-WebSocket-Extensions", offer)])
+    assert not ws.accepted.extensions
+    assert ws.event()[0] == "state"  # plain frames
+    ws.close()

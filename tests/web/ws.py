@@ -11,6 +11,7 @@ from typing import Any
 
 from .sse import patched
 from wsproto import ConnectionType, WSConnection
+from wsproto.extensions import PerMessageDeflate
 from wsproto.events import (AcceptConnection, CloseConnection, Event, Message, Ping, RejectConnection, RejectData,
                             Request, TextMessage)
 
@@ -43,8 +44,10 @@ class SocketPhone:
     input and returns its reply."""
 
     def __init__(self, host: str, port: int, *, cookie: str = "", origin: str | None = None,
-                 extra: Sequence[tuple[str, str]] = (), connected: socket.socket | None = None) -> None:
-        """``connected``: a socket connected already (its options set before), else a new one."""
+                 extra: Sequence[tuple[str, str]] = (), connected: socket.socket | None = None,
+                 deflate: bool = False) -> None:
+        """``connected``: a socket connected already (its options set before), else a new one; ``deflate``: offer
+        permessage-deflate, as browsers do."""
         self.replies: list[dict[str, Any]] = []  # replies read while waiting for an event
         self.events: list[tuple[str, str, str]] = []  # events read while waiting for a reply
         self.state: Any = None  # as :meth:`next_state` holds it
@@ -56,7 +59,10 @@ class SocketPhone:
         if origin:
             headers.append((b"Origin", origin.encode()))
         headers += [(k.encode(), v.encode()) for k, v in extra]
-        self.sock.sendall(self.ws.send(Request(host=f"{host}:{port}", target="/api/socket", extra_headers=headers)))
+        self.extensions = [PerMessageDeflate()] if deflate else []
+        self.sock.sendall(self.ws.send(Request(host=f"{host}:{port}", target="/api/socket", extra_headers=headers,
+                                               extensions=self.extensions)))
+        self.received = 0  # bytes from the server after the handshake's answer
         self.pending: list[Event] = []
         self.closed: CloseConnection | None = None
         self._next_id = 0
@@ -66,6 +72,7 @@ class SocketPhone:
         while True:
             event = self._next()
             if isinstance(event, AcceptConnection):
+                self.accepted = event
                 return
             if isinstance(event, RejectConnection):
                 reject = event
@@ -93,6 +100,7 @@ class SocketPhone:
                 raise TimeoutError("nothing from the server")
             self.sock.settimeout(left)
             data = self.sock.recv(65536)
+            self.received += len(data)
             self.ws.receive_data(data or None)
 
     def message(self, within: float = WITHIN) -> str:
