@@ -233,6 +233,24 @@ class FanOut:
             if tail in self._following:
                 self._remove(tail)
 
+    def write(self, tail: Tail, data: bytes) -> bool:
+        """Write ``data`` (a frame of the stream's own: a websocket's reply) to ``tail``'s phone between the events,
+        the stream staying with the fan-out; what the socket does not take at once is left pending and the stream
+        handed back (its thread writes the rest). False if the fan-out does not hold it (its thread writes)."""
+        with self._lock:
+            if tail not in self._following:
+                return False
+            try:
+                sent = tail.send(data)
+            except OSError:
+                sent = 0
+            if sent < len(data):
+                tail.pending = data[sent:]
+                self._hand_back(tail, "slow")
+            else:
+                tail.sent_at = time.monotonic()
+            return True
+
     def following(self) -> int:
         with self._lock:
             return len(self._following)

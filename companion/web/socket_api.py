@@ -90,10 +90,12 @@ socket_api.add_url_rule("/socket", view_func=get_socket, websocket=True)
 class Inputs:
     """A websocket's messages, each answered as ``POST /api/input`` with that body: in a request of its own made
     from the handshake's (the phone's cookie and address), through the route's view with its limits, its error
-    handlers and the hooks after it. Not the hooks before it: the Host was checked by the handshake, the body's
-    bound by the socket (a larger message closes it), and the CSRF token's place is taken by the handshake's
-    Origin. The reply is ``{"id": ..., "status": ..., "body": ...}``: the message's ``id`` (a number or a string
-    the page matches the reply by), the status and body the POST would be answered with."""
+    handlers and what it asks to be done after it (``after_this_request``: the limits' counting). Not the app's
+    hooks around a request: the Host was checked by the handshake, the body's bound is the socket's (a larger
+    message closes it), the CSRF token's place is taken by the handshake's Origin, and an HTTP answer's headers,
+    gzip and cookie have no place in a frame. The reply is ``{"id": ..., "status": ..., "body": ...}``: the
+    message's ``id`` (a number or a string the page matches the reply by), the status and body the POST would be
+    answered with."""
 
     def __init__(self, app: Flask, environ: dict[str, Any]) -> None:
         self.app = app
@@ -105,16 +107,21 @@ class Inputs:
     def answer(self, text: str) -> str:
         data = text.encode()
         environ = {**self.environ, "CONTENT_LENGTH": str(len(data)), "wsgi.input": io.BytesIO(data)}
-        ident: Any = None
-        with self.app.request_context(environ):
-            try:
-                ident = message_id(json_body())
-                response = self.app.make_response(self.view())
-            except Exception as error:  # as Flask's own dispatch: the app's error handlers answer
-                response = self.app.make_response(self.handled(error))
-            response = self.app.process_response(response)
+        with self.app.request_context(environ) as asked:
+            ident, response = self.respond()
+            for hook in asked._after_request_functions:  # after_this_request's (the limits' counting); not the
+                response = hook(response)  # app's hooks: headers, gzip and the cookie are an HTTP answer's
             body = response.get_data(as_text=True)
         return f'{{"id":{json.dumps(ident)},"status":{response.status_code},"body":{body}}}'
+
+    def respond(self) -> tuple[Any, Response]:
+        """This request's message's id (None if it has none or cannot be read) and the view's answer to it."""
+        ident: Any = None
+        try:
+            ident = message_id(json_body())
+            return ident, self.app.make_response(self.view())
+        except Exception as error:  # as Flask's own dispatch: the app's error handlers answer
+            return ident, self.app.make_response(self.handled(error))
 
     def handled(self, error: Exception) -> Any:
         try:

@@ -235,10 +235,11 @@ class PhoneSocket:
             self._write(text_frame(self.answer(text).encode()))
 
     def _write(self, data: bytes) -> None:
-        """Write ``data`` from this thread: the fan-out gives its writes back first (frames never interleave)."""
-        if self._following:
-            self.fanout.leave(self.tail)
-            self._following = False
+        """Write ``data`` from this thread, never inside another frame: between the fan-out's writes while it holds
+        the phone (what the socket did not take is then this thread's to write, :meth:`_catch_up`), else itself."""
+        if self._following and self.fanout.write(self.tail, data):
+            return
+        self._following = False
         if self.tail.pending and not self.tail.write_pending(self.sock):
             raise OSError("the phone has gone")
         self._send(data)
@@ -249,6 +250,8 @@ class PhoneSocket:
 
     def _close(self, code: int, reason: str) -> None:
         """Say why the connection ends, if it is still open, and end it."""
+        self.fanout.leave(self.tail)
+        self._following = False  # the close frame is the last: written by this thread
         try:
             if self.conn.state is ConnectionState.OPEN:
                 self._write(self.conn.send(CloseConnection(code=code, reason=reason)))
