@@ -91,13 +91,17 @@ class SocketHost(Host):
 
     def __init__(self, table: RunningTable) -> None:
         super().__init__(table)
-        self.sock, self.ws = opened(table, HOST_ADDRESS, self.headers["Cookie"], True)
-        self.count = 0
+        self.table = table
+        self.opened: tuple[socket.socket, WSConnection] | None = None  # at the first input: after the phones', so
+        self.count = 0  # that the fan-out writes to them before the host's own view (as a POST's host had none)
         self._parts: list[str] = []
 
     def post(self, path: str, body: Any) -> tuple[int, Any, int]:
         if path != "/api/input":
             return super().post(path, body)
+        if self.opened is None:
+            self.opened = opened(self.table, HOST_ADDRESS, self.headers["Cookie"], True)
+        self.sock, self.ws = self.opened
         self.count += 1
         self.sock.sendall(self.ws.send(Message(data=json.dumps({**body, "id": self.count}, separators=(",", ":")))))
         while True:
