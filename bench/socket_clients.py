@@ -26,7 +26,8 @@ def opened(table: RunningTable, source: str, cookie: str, deflate: bool) -> tupl
     ws = WSConnection(ConnectionType.CLIENT)
     origin = f"http://{table.host}:{table.port}"
     sock.sendall(ws.send(Request(host=f"{table.host}:{table.port}", target="/api/socket",
-                                 extra_headers=[(b"Cookie", cookie.encode()), (b"Origin", origin.encode())],
+                                 extra_headers=[(b"Origin", origin.encode())]
+                                 + ([(b"Cookie", cookie.encode())] if cookie else []),
                                  extensions=[PerMessageDeflate()] if deflate else [])))
     while True:
         ws.receive_data(sock.recv(65536) or None)
