@@ -340,9 +340,10 @@ def main() -> None:
                     raise SystemExit(f"the phones' streams did not start: {[f.broken for f in phones.followers]}")
                 pollers = [Poller(table, f"127.0.5.{n + 1}", stop, args.poll) for n in range(PHONES)] \
                     if args.poll > 0 else []
-                profile = (f"polling profile: the phones follow and each asks /api/state every {args.poll:g} s"
-                           if pollers else "the page's profile: the phones follow")
-                print(f"{profile}; transport: {TRANSPORTS[args.transport]}")
+                how = "the stream" if args.transport == "stream" else "the page's websocket"
+                print(f"polling profile: the phones follow {how} and each asks /api/state every {args.poll:g} s"
+                      if pollers else f"the page's profile: the phones follow {how}")
+                print(f"transport: {TRANSPORTS[args.transport]}")
                 share = box.quota / box.period  # of one core here: the box's core
                 time.sleep(2.0)  # the streams' and the host's start done
                 cpu, wall = table.cpu_seconds(), time.monotonic()

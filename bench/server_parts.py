@@ -78,8 +78,8 @@ PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     ("the journal", "StoredGame.submit less the engine's apply", ("journal",), ("apply",)),
     ("cheroot parsing and replying to the POST", "connection.communicate less Flask.__call__", ("communicate",),
      ("flask",)),
-    ("the socket's frames and writes (wsproto; its select and reads are the rest's)",
-     "PhoneSocket._receive less the message", ("socket",), ("message",)),
+    ("the socket's frames and writes (wsproto)", "PhoneSocket._receive less the message; its waits and reads are "
+     "the rest's", ("socket",), ("message",)),
     ("Flask around the socket's message", "Inputs.answer less the view", ("message",), ("message_view",)),
     ("the buzzer's tune thread", "PiezoTunes.play", ("buzzer",), ()),
     ("the engine's apply", "StoredGame.submit's apply", ("apply",), ()),
