@@ -396,8 +396,8 @@ def wake_ups(pid: int) -> int:
 def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
     print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
     print(f"transport: {TRANSPORTS[args.transport]}")
-    follower, host = clients(args.transport)
-    host = host(table)
+    following, acting = clients(args.transport)
+    host = acting(table)
     status, reply, _ = host.post("/api/host/new-game", {"setup": setup(args.phones)})
     assert status == 200, reply
     game = int(host.get("/api/session")["game_id"])
@@ -409,7 +409,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
             status, _, got = table.request("GET", f"/?lang={args.language}", source=source, headers=joined)
             assert status == 200, status
             joined["Cookie"] = got.get("Set-Cookie", "").split(";")[0] or joined["Cookie"]
-        followers.append(follower(table, source, joined["Cookie"], gzip=not args.plain))
+        followers.append(following(table, source, joined["Cookie"], gzip=not args.plain))
     phones = Phones(followers)
     seq = int(host.get("/api/state")["seq"])
     if phones.all_have(seq) is None:

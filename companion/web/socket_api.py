@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, request
 
@@ -110,7 +110,7 @@ class Inputs:
         with self.app.request_context(environ) as asked:
             ident, response = self.respond()
             for hook in asked._after_request_functions:  # after_this_request's (the limits' counting); not the
-                response = hook(response)  # app's hooks: headers, gzip and the cookie are an HTTP answer's
+                response = cast(Response, hook(response))  # app's: headers, gzip and cookie are an HTTP answer's
             body = response.get_data(as_text=True)
         return f'{{"id":{json.dumps(ident)},"status":{response.status_code},"body":{body}}}'
 
@@ -119,7 +119,7 @@ class Inputs:
         ident: Any = None
         try:
             ident = message_id(json_body())
-            return ident, self.app.make_response(self.view())
+            return ident, self.app.make_response(cast(Any, self.view()))
         except Exception as error:  # as Flask's own dispatch: the app's error handlers answer
             return ident, self.app.make_response(self.handled(error))
 
@@ -128,9 +128,8 @@ class Inputs:
             return self.app.handle_user_exception(error)
         except Exception:
             log.exception("an input over the websocket failed")
-            answer = Response(json.dumps(error_body("internal", "the table failed this input")), status=500,
-                              mimetype="application/json")
-            return answer
+            return Response(json.dumps(error_body("internal", "the table failed this input")), status=500,
+                            mimetype="application/json")
 
 
 def message_id(body: dict[str, Any]) -> Any:

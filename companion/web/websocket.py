@@ -185,10 +185,10 @@ class PhoneSocket:
             wait = self.tail.sent_at + self.keepalive - time.monotonic()
             if not self._following:
                 wait = min(wait, LOOK)
-            readable, _, _ = select.select([self.sock, self._wake_read], [], [], max(0.0, wait))
+            readable, _, _ = select.select([self.sock.fileno(), self._wake_read], [], [], max(0.0, wait))
             if self._wake_read in readable:
                 os.read(self._wake_read, 64)
-            if self.sock in readable:
+            if self.sock.fileno() in readable:
                 data = self.sock.recv(READ_BYTES)
                 if not data or self._receive(data):
                     return  # gone without a word, or closed
