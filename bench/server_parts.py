@@ -12,6 +12,7 @@ so no time is counted twice, and what no part holds is "the rest".
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -59,7 +60,8 @@ TIMED = [
 #: How the timed functions nest (each on its caller's thread), printed with the figures.
 NESTING = ("cheroot's connection.communicate > Flask.__call__ > the view (Flask.dispatch_request) > the body's JSON, "
            "Table.submit, the reply; over the socket, communicate > PhoneSocket._receive (the frames) > "
-           "Inputs.answer (the message's request) > the view (Inputs.respond) > the same; Table.submit > StoredGame.submit > the engine's apply, and Table._publish > "
+           "Inputs.answer (the message's request) > the view (Inputs.respond) > the same; Table.submit > "
+           "StoredGame.submit > the engine's apply, and Table._publish > "
            "Feed._on_update > FanOut.publish > FanOut._event, and the cues (CueFeed.__call__); on the OLED's thread "
            "Station.step > SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
            "less the timed ones inside it, so none is counted twice")
@@ -101,6 +103,9 @@ DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     ("the rest of the request's thread", "Table.submit's and its publishing's own", ("submit",),
      ("journal", "feed", "cues")),
 ]
+#: The garbage collector's own count (not a part: it runs inside whichever part allocated when a generation filled),
+#: by generation.
+GC_KEYS = ("gc", "gc0", "gc1", "gc2")
 REST = "the rest (cheroot's selector and connections, the idle table, the wrappers' own clocks)"
 
 
@@ -116,7 +121,8 @@ class _Counts:
     def mine(self) -> tuple[dict[str, float], dict[str, int]]:
         own = getattr(self.local, "own", None)
         if own is None:
-            own = self.local.own = ({key: 0.0 for *_, key in TIMED}, {key: 0 for *_, key in TIMED})
+            keys = [*(key for *_, key in TIMED), *GC_KEYS]
+            own = self.local.own = (dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0))
             with self.lock:
                 self.threads.append(own)
         return own
@@ -124,8 +130,9 @@ class _Counts:
     def totals(self) -> dict[str, Any]:
         with self.lock:
             threads = list(self.threads)
-        return {"spent": {key: sum(t[0][key] for t in threads) for *_, key in TIMED},
-                "calls": {key: sum(t[1][key] for t in threads) for *_, key in TIMED},
+        keys = [*(key for *_, key in TIMED), *GC_KEYS]
+        return {"spent": {key: sum(t[0][key] for t in threads) for key in keys},
+                "calls": {key: sum(t[1][key] for t in threads) for key in keys},
                 "process": time.process_time()}
 
 
@@ -144,9 +151,28 @@ def _timed(function: Callable[..., Any], key: str, counts: _Counts) -> Callable[
     return timed
 
 
+def _count_collections(counts: _Counts) -> None:
+    """Add each collection's thread CPU to the thread it ran on (under :data:`GC_KEYS`)."""
+    began = threading.local()
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began.at = time.thread_time()
+            return
+        spent, calls = counts.mine()
+        took = time.thread_time() - getattr(began, "at", time.thread_time())
+        spent["gc"] += took
+        calls["gc"] += 1
+        spent[f"gc{info['generation']}"] += took
+        calls[f"gc{info['generation']}"] += 1
+
+    gc.callbacks.append(collecting)
+
+
 def install(path: str) -> None:
     """Wrap :data:`TIMED`; SIGUSR1 starts the window, SIGUSR2 writes what it counted to ``path`` (JSON)."""
     counts = _Counts()
+    _count_collections(counts)
     for module, owner, name, key in TIMED:
         where: Any = importlib.import_module(module)
         if owner:
@@ -191,10 +217,18 @@ def report(path: Path, actions: int, phones: int) -> str:
     calls = window["calls"]
     lines = [f"the server's CPU per action by part (time.thread_time around each inside `companion run`, "
              f"{actions} actions; Table.submit called {calls['submit'] / actions:.2f} times per action, "
-             f"the view {(calls['view'] + calls['message_view']) / actions:.2f}, Station.step {calls['station'] / actions:.2f}, "
+             f"the view {(calls['view'] + calls['message_view']) / actions:.2f}, "
+             f"Station.step {calls['station'] / actions:.2f}, "
              f"PiezoTunes.play {calls['buzzer'] / actions:.2f}); load average {os.getloadavg()[0]:.1f}",
              f"how they nest: {NESTING}"]
     for name, made, micro, share in components(window, actions, phones):
         said = f" ({made})" if made else ""
         lines.append(f"  {name}: {micro:.0f} µs, {share:.1f} %{said}")
+    spent = window["spent"]
+    if "gc" in spent:  # inside the parts above, wherever a generation filled
+        lines.append(f"  of which Python's garbage collector (inside the parts above): "
+                     f"{1e6 * spent['gc'] / actions:.0f} µs, {100 * spent['gc'] / window['process']:.1f} %; "
+                     f"collections per action: " + ", ".join(
+                         f"generation {g} {calls[f'gc{g}'] / actions:.2f} ({1e6 * spent[f'gc{g}'] / actions:.0f} µs)"
+                         for g in range(3)))
     return "\n".join(lines)

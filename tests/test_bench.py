@@ -162,6 +162,14 @@ def test_the_request_bench_prints_the_requests_cpu_and_its_parts() -> None:
         assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out
 
 
+def test_the_request_bench_with_phones_following_counts_their_event_and_bytes() -> None:
+    out = run_bench("bench/request_bench.py", "--requests", "5", "--rounds", "2", "--parts", "--phones", "3")
+    assert re.search(rf"^  3 phones following through the fan-out \(gzip\): {NUMBER} bytes per phone per request$", out,
+                     re.MULTILINE), out
+    for part in ("the fan-out (with --phones)", "its events (the view, its delta and JSON, the gzip)"):
+        assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out
+
+
 def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
     figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"

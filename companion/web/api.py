@@ -26,7 +26,7 @@ from .csrf import generate_csrf
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
-from .feed import RETRY, Feed, Frame, Slot, Viewer
+from .feed import RETRY, Feed, Frame, Slot, Viewer, compact
 from .phone_words import KEY as PHONE_LANGUAGE
 from .phone_words import phone_language, refusal_said, said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
@@ -485,7 +485,7 @@ def accepted(update: Update) -> Response:
     frame = ctx.feed.frame_of(update)
     before = ctx.feed.frame_before(frame)
     assert before is not None, "an input's update names the state it followed"
-    events = json.dumps([e["text"] for e in update.events], separators=(",", ":"))
+    events = compact([e["text"] for e in update.events])
     ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
     return Response(f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
                     f'"ops":{ops},"events":{events}}}', mimetype="application/json")

@@ -18,6 +18,8 @@ Applied in order, they turn a copy of ``old`` into ``new`` (the page: ``patched`
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_, is_not
 from typing import Any
 
 Op = list[Any]
@@ -45,6 +47,10 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if kind is not type(old):
         ops.append([path, new])
     elif kind is dict:
+        if len(old) == len(new) and all(map(is_, old, new)):  # a copy's keys in its order: its changed values in C
+            for key, value in compress(new.items(), map(is_not, old.values(), new.values())):
+                _diff(old[key], value, pointer(path, key), ops)
+            return
         for key, value in new.items():
             if key not in old:
                 ops.append([pointer(path, key), value])
@@ -63,7 +69,7 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     """Index by index when few items changed in place; else as a window that moved on (the first items dropped, new
     ones added at the end); else the whole array."""
     if len(old) == len(new):
-        changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and not same(a, b)]
+        changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and (a != b or not same(a, b))]
         if not changed:
             return
         if len(changed) == 1 or not _window(old, new, path, ops):
@@ -79,12 +85,20 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
 
 def _window(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> bool:
     """Add the window operation if ``new`` is ``old`` less its first items, more some at its end; False if not."""
-    for drop in range(len(old)):
-        kept = len(old) - drop
-        if kept <= len(new) and same(old[drop], new[0]) and all(a is b or same(a, b) for a, b in zip(old[drop:], new)):
-            if drop or kept < len(new):
-                ops.append([path, new[kept:], drop])
+    if not new:
+        return False
+    drop = max(0, len(old) - len(new))  # fewer dropped would keep more than ``new`` holds
+    while drop < len(old):
+        try:  # the next item equal to ``new``'s first, found in C (``same`` implies equal)
+            drop = old.index(new[0], drop)
+        except ValueError:
+            return False
+        kept = old[drop:]
+        if all(map(is_, kept, new)) or all(a is b or same(a, b) for a, b in zip(kept, new)):
+            if drop or len(kept) < len(new):
+                ops.append([path, new[len(kept):], drop])
             return True
+        drop += 1
     return False
 
 
@@ -95,8 +109,8 @@ def same(a: Any, b: Any) -> bool:
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind is dict:
-        return a.keys() == b.keys() and all(v is b[k] or same(v, b[k]) for k, v in a.items())
+    if kind is dict:  # unequal in Python is unequal in JSON, found in C; equal may still hide a True for a 1
+        return a == b and all(v is b[k] or same(v, b[k]) for k, v in a.items())
     if kind is list:
-        return len(a) == len(b) and all(x is y or same(x, y) for x, y in zip(a, b))
+        return a == b and all(x is y or same(x, y) for x, y in zip(a, b))
     return bool(a == b)

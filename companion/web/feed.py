@@ -34,6 +34,9 @@ HISTORY_POINTS = 400
 #: A live stream's first text: the pause before the browser opens a dropped stream again (ms).
 RETRY = "retry: 1000\n\n"
 RECENT_FRAMES = 16  # the inputs a stream may be behind and still be sent what changed, not the whole state
+#: JSON without spaces, as ``json.dumps(value, separators=(",", ":"))`` makes it, by one encoder (``json.dumps`` with
+#: arguments makes an encoder at every call).
+compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 class Viewer(NamedTuple):
@@ -55,7 +58,7 @@ class View:
 
     def text(self) -> str:
         if self._text is None:
-            self._text = json.dumps(self.value, separators=(",", ":"))
+            self._text = compact(self.value)
         return self._text
 
 
@@ -77,7 +80,7 @@ class Frame:
         with self._lock:
             found = self._changes.get(id(before))
             if found is None or found[0] is not before or found[1] is not now:
-                found = (before, now, json.dumps(diff(before.value, now.value), separators=(",", ":")))
+                found = (before, now, compact(diff(before.value, now.value)))
                 self._changes[id(before)] = found
             return found[2]
 
@@ -162,6 +165,8 @@ class Feed:
     def _chain(self, held: Frame, latest: Frame) -> list[Frame] | None:
         """The frames after ``held`` up to ``latest``, each the state after the one before; None if there is none
         such (``held`` is no longer among the recent frames, or a game started or resumed since)."""
+        if latest.before is not None and latest.before is held.state and latest.game == held.game:
+            return [latest]  # the phone holds the state before: every following phone after an input (no scan)
         with self._changed:
             frames = list(self._frames)
         start = next((i for i, f in enumerate(frames) if f is held), None)

@@ -4,6 +4,7 @@ a fake SPI bus: tests/drivers/test_lights.py)."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,11 @@ from companion.drivers.faults import Kept
 from companion.drivers.said import Said
 from companion.drivers.lights import SeatLeds
 from companion.face.cues import CueFeed
+from companion.engine import IllegalInput, apply, find_ruleset
 from companion.face.seat_lights import BLINK, CHASE_STEP, SeatLights
 from companion.journal import Journal
-from companion.seats import led_rgb
+from companion.seats import led_rgb, seats
+from companion.sim.registry import strategy_for
 from companion.table import Table
 
 GAMES = Path(__file__).resolve().parents[1] / "gamefiles"
@@ -162,3 +165,33 @@ def test_on_the_table_a_strip_that_fails_is_a_notice_on_the_oled_and_the_game_go
         t.play("ROLL")
         assert t.state["seq"] == 1  # the roll was taken
         t.station.controller.frame().save(tmp_path / "notice.png")
+
+
+def test_the_seats_kept_between_inputs_are_each_state_s_seats(tmp_path: Path) -> None:
+    """The cue feed works out the seats again only when the players' names change (a new game, other players, another
+    order): what each target is handed is the seats of the state it is told about, input after input."""
+    def taken(state: Any, line: Any) -> bool:
+        try:
+            apply(state, line)
+        except IllegalInput:
+            return False
+        return True
+
+    handed: list[tuple[Any, list[Any]]] = []
+    with Journal(tmp_path / "games.sqlite3") as journal:
+        table = Table(journal)
+        feed = CueFeed()
+        feed.add(lambda cues, at_table: handed.append((table.state, at_table)), speech=False)
+        table.subscribe(feed)
+        for players in (["Ann", "Bob", "Cy"], ["Ann", "Bob", "Cy"], ["Bob", "Ann"], ["Ann", "Bob", "Cy", "Dee"]):
+            table.new_game({"ruleset": "classic", "players": players, "seed": 3})
+            bot = strategy_for("classic")(find_ruleset("classic"), random.Random(len(players)))
+            for _ in range(3):
+                state = table.state
+                assert state is not None
+                table.submit(next(line for line in [bot.next_input(state), *bot.fallback(state)]
+                                  if taken(state, line)), source="host")
+    assert len(handed) == 16
+    for state, at_table in handed:
+        assert at_table == seats(state)
+    assert handed[1][1] is not handed[2][1]  # each target its own list, which it may keep
