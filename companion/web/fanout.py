@@ -314,8 +314,8 @@ class FanOut:
             tail.sent_at = time.monotonic()
 
     def _event(self, held: Frame, latest: Frame, viewer: Viewer, tail: Tail) -> tuple[bytes, Packed | None] | None:
-        """The bytes (the transport's framing included) that bring a phone holding ``held`` to ``latest``, and its compressor
-        after them; None if only the whole state would."""
+        """The bytes (the transport's framing included) that bring a phone holding ``held`` to ``latest``, and its
+        compressor after them; None if only the whole state would."""
         text = self.feed.changes_since(held, latest, viewer, tail.build(viewer))
         if text is None:
             return None
