@@ -11,8 +11,10 @@ import random
 import socket
 import sqlite3
 import struct
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,11 +27,13 @@ from companion.sim.registry import strategy_for
 from companion.table import Table
 from companion.web import Access, WebServer, create_app, make_server
 from companion.web.context import MAX_INPUT_BODY
+from companion.web.fanout import FanOut, Tail
 from companion.web.feed import RECENT_FRAMES
+from companion.web.websocket import text_frame
 
 from .conftest import CODE, PIN, SETUP
 from .sse import Client, patched
-from .test_fanout import Banker, fanout_of, settled, view_of_anyone
+from .test_fanout import DEEDS, Banker, fanout_of, settled, view_of_anyone
 from .test_stream import Phone
 from .ws import Refused, SocketPhone
 
@@ -213,6 +217,7 @@ def test_a_fragmented_input_is_one_input_and_pings_are_answered(server: WebServe
     ws.sock.sendall(masked(0x9, b"are you there") + masked(0x1, text[:10], fin=False) + masked(0x0, text[10:]))
     assert ws.reply("split")["status"] == 200
     assert table.state["seq"] == 1  # type: ignore[index]
+    assert ws.pongs == [b"are you there"]  # answered before the message's reply
     ws.close()
 
 
@@ -342,3 +347,44 @@ def test_a_deflate_offer_the_shared_compressor_cannot_keep_to_is_declined(server
     assert not ws.accepted.extensions
     assert ws.event()[0] == "state"  # plain frames
     ws.close()
+
+
+def test_a_reply_the_socket_cannot_take_whole_is_left_to_its_thread_in_order() -> None:
+    """FanOut.write (a socket phone's reply between the events) to a socket that stops taking bytes: what it did not
+    take is kept pending and the phone handed back, nothing more written by the fan-out; the thread's write of the
+    rest then gives the phone every frame whole and in order. (A real socket pair with small buffers; through the
+    server, a phone that neither reads nor is read from stalls its own TCP before its reply's turn comes.)"""
+    frame = SimpleNamespace(state={})
+    fanout = FanOut(SimpleNamespace(closed=False, latest=lambda: frame))  # type: ignore[arg-type]
+    ours, phone = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    tail = Tail(lambda state: "anyone", lambda viewer: lambda state, events: state, None)
+    tail.held = (frame, "anyone")
+    tail.attach(ours, text_frame)
+    assert fanout.follow(tail)
+    frames = [text_frame(json.dumps({"id": n, "body": "x" * 600}).encode()) for n in range(400)]
+    written = 0
+    while fanout.following():
+        assert written < len(frames), "the socket never filled"
+        assert fanout.write(tail, frames[written])
+        written += 1
+    assert tail.woken.is_set() and tail.pending and fanout.handed_back["slow"] == 1
+    assert not fanout.write(tail, frames[written])  # handed back: the thread writes from now on
+    received = bytearray()
+    reader = threading.Thread(target=lambda: received.extend(read_all(phone)))
+    reader.start()
+    assert tail.write_pending(ours)
+    ours.sendall(frames[written])
+    ours.close()
+    tail.close()
+    reader.join(timeout=20)
+    assert bytes(received) == b"".join(frames[:written + 1])
+    phone.close()
+    fanout.close()
+
+
+def read_all(sock: socket.socket) -> bytes:
+    chunks = []
+    while data := sock.recv(65536):
+        chunks.append(data)
+    return b"".join(chunks)

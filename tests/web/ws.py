@@ -12,8 +12,8 @@ from typing import Any
 from .sse import patched
 from wsproto import ConnectionType, WSConnection
 from wsproto.extensions import PerMessageDeflate
-from wsproto.events import (AcceptConnection, CloseConnection, Event, Message, Ping, RejectConnection, RejectData,
-                            Request, TextMessage)
+from wsproto.events import (AcceptConnection, CloseConnection, Event, Message, Ping, Pong, RejectConnection,
+                            RejectData, Request, TextMessage)
 
 WITHIN = 20.0  # seconds for what a test waits for (a loaded two-core machine)
 
@@ -52,6 +52,7 @@ class SocketPhone:
         self.events: list[tuple[str, str, str]] = []  # events read while waiting for a reply
         self.state: Any = None  # as :meth:`next_state` holds it
         self.kinds: list[str] = []
+        self.pongs: list[bytes] = []  # the payloads of the server's pongs
         self.sock = connected or socket.create_connection((host, port), timeout=WITHIN)
         self.ws = WSConnection(ConnectionType.CLIENT)
         headers = [(b"Cookie", cookie.encode())] if cookie else []
@@ -113,6 +114,8 @@ class SocketPhone:
             if isinstance(event, CloseConnection):
                 self.closed = event
                 raise EOFError(f"closed: {event.code} {event.reason}")
+            if isinstance(event, Pong):
+                self.pongs.append(bytes(event.payload))
             if isinstance(event, TextMessage):
                 self._parts.append(event.data)
                 if event.message_finished:
