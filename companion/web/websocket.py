@@ -5,10 +5,12 @@ stream's events. The frames are read and written by wsproto (python-hyper's sans
 client's masked frames, checks their UTF-8, joins fragments and answers close frames); this module does the I/O.
 
 The connection's thread (one of the server's, as a live stream's) reads the phone's frames; meanwhile, while its
-phone is up to date, the feed's fan-out writes the events to it (:mod:`.fanout`), built once per distinct view for
-every phone that gets the same (a server's frames are not masked: the bytes are the same for all). The thread takes
-its writes back from the fan-out before it writes anything itself (a reply, a pong, a ping, a close), so frames
-never interleave, and catches its phone up (as a live stream's thread does) before the fan-out takes over again.
+phone is up to date, the feed's fan-out writes the events to it (:mod:`.fanout`), built once per distinct view and
+compressor for every phone that gets the same (a server's frames are not masked: the bytes are the same for all;
+compressed with permessage-deflate when the phone offers it, from the streams' shared compressor chain). The
+thread's own frames (a reply, a pong, a ping) go between the fan-out's events (:meth:`.FanOut.write`), so frames
+never interleave; a phone the fan-out hands back (slow, behind, its view changed) is caught up by its thread as a
+live stream's is, before the fan-out takes it again.
 
 Each text message is an input, answered by a function it is given (the same route as ``POST /api/input``). What the
 phone may not send ends the connection with a close frame saying why, having changed nothing: a binary message
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import logging
 import os
 import select
 import socket
@@ -38,8 +39,6 @@ from wsproto.utilities import generate_accept_token
 
 from .fanout import FanOut, Tail
 from .packed_stream import WINDOW_BITS
-
-log = logging.getLogger(__name__)
 
 VERSION = "13"  # RFC 6455's, the only one browsers speak
 READ_BYTES = 4 * 1024  # a read from the phone (an input is a few hundred bytes; a compressed one inflates at most
