@@ -43,7 +43,8 @@ KEPT = ("HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "REMOTE_ADDR", "REMO
 @socket_api.get("/socket")
 @requires(Permission.LOOK)
 def get_socket() -> Any:
-    """A websocket (RFC 6455, version 13, no extensions): the live stream's events and this phone's inputs."""
+    """A websocket (RFC 6455, version 13; permessage-deflate when offered): the live stream's events and this
+    phone's inputs."""
     headers = request.headers
     if not upgrade_asked(headers.get("Upgrade"), headers.get("Connection")):
         raise BadRequest(N_("this address is a websocket: open it as one (Upgrade: websocket)"))
