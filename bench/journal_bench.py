@@ -7,7 +7,7 @@ asserts nothing.
   ``bench/phones_bench.py``'s game), the journal as the table opens it (WAL, ``synchronous=FULL``); beside it the
   engine's ``apply`` of the same inputs alone (the rest is the journal's own);
 * a bare synced commit: one small row inserted and committed by SQLite in WAL mode with the journal's settings
-  (``synchronous=FULL``), ``--repeat`` times, p50 / p99 (the least a synced input can wait), and its CPU;
+  (``synchronous=FULL``, a new journal's 1 KB pages), ``--repeat`` times, p50 / p99 (the least a synced input can wait), and its CPU;
 * the disk's sync alone: 64 bytes written at the end of a file and ``fdatasync``'d, then the same with ``fsync``,
   ``--repeat`` times each, p50 / p99.
 
@@ -40,6 +40,7 @@ from pi_box import percentile  # noqa: E402
 
 from companion.engine import apply, new_game  # noqa: E402
 from companion.journal import Journal  # noqa: E402
+from companion.journal.schema import PAGE_SIZE  # noqa: E402
 
 
 def money_actions(count: int) -> list[dict[str, Any]]:
@@ -80,10 +81,11 @@ def engine_inputs(lines: list[dict[str, Any]]) -> list[float]:
 
 
 def bare_commits(folder: Path, repeat: int) -> tuple[list[float], list[float]]:
-    """Wall and CPU seconds of each ``INSERT`` + ``COMMIT`` of one small row, WAL and ``synchronous=FULL``, as the
-    journal."""
+    """Wall and CPU seconds of each ``INSERT`` + ``COMMIT`` of one small row, WAL, ``synchronous=FULL`` and the
+    journal's pages, as the journal."""
     db = sqlite3.connect(folder / "bare.sqlite3", isolation_level=None)
     try:
+        db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.execute("CREATE TABLE records (id INTEGER PRIMARY KEY AUTOINCREMENT, line TEXT NOT NULL)")

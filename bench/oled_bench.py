@@ -46,10 +46,11 @@ from companion.face.draw import Painter  # noqa: E402
 from companion.startup.mock import mock_station  # noqa: E402
 from companion.startup.parts import oled_opener  # noqa: E402
 
-#: The parts timed: the update drained (the choices found again), the screen laid out, painted (``frame`` since the
-#: painter hands the display its bytes; ``paint`` before), handed to the display.
+#: The parts timed: the update drained (the choices found again), the screen laid out, painted (``painted`` since the
+#: painter hands the display a frame's bytes and pages, its image made only if the device wants one: with luma's
+#: dummy the image is made in ``show`` then; ``frame`` before, ``paint`` before that), handed to the display.
 PARTS = ((TableController, "_drain"), (TableController, "screen"),
-         (Painter, "frame" if hasattr(Painter, "frame") else "paint"), (Display, "show"))
+         (Painter, "painted" if hasattr(Painter, "painted") else "frame" if hasattr(Painter, "frame") else "paint"), (Display, "show"))
 
 
 @contextmanager

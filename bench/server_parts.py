@@ -54,6 +54,8 @@ TIMED = [
     ("companion.face.cues", "CueFeed", "__call__", "cues"),
     ("companion.startup.station", "Station", "step", "station"),
     ("companion.face.seat_lights", "SeatLights", "tick", "lights"),
+    ("companion.face.controller", "TableController", "refresh", "refresh"),
+    ("companion.drivers.nfc", "NfcReader", "poll", "reader"),
     ("companion.drivers.tunes", "PiezoTunes", "play", "buzzer"),
 ]
 
@@ -63,7 +65,7 @@ NESTING = ("cheroot's connection.communicate > Flask.__call__ > the view (Flask.
            "Inputs.answer (the message's request) > the view (Inputs.respond) > the same; Table.submit > "
            "StoredGame.submit > the engine's apply, and Table._publish > "
            "Feed._on_update > FanOut.publish > FanOut._event, and the cues (CueFeed.__call__); on the OLED's thread "
-           "Station.step > SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
+           "Station.step > TableController.refresh, NfcReader.poll, SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
            "less the timed ones inside it, so none is counted twice")
 
 
@@ -92,6 +94,11 @@ PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
 
 #: Lines under a part: (the part's name, the line's name, keys added, keys taken away).
 DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
+    ("the OLED's redraw", "its refresh (the choices found again, the screen laid out, painted, shown)", ("refresh",),
+     ()),
+    ("the OLED's redraw", "the card reader's poll (at every step of the station, input or not)", ("reader",), ()),
+    ("the OLED's redraw", "the rest of the step (the tick's checks: the disk after an input, notices, clocks)",
+     ("station",), ("lights", "refresh", "reader")),
     ("the live-stream pushes to {phones} phones", "the event (the views' diff, its JSON and gzip)", ("event",), ()),
     ("the live-stream pushes to {phones} phones", "the writes to the phones", ("fanout",), ("event",)),
     ("the rest of the request's thread", "the body's JSON", ("json_body",), ()),

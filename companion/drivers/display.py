@@ -26,26 +26,12 @@ from PIL import Image
 from companion.engine import CompanionError
 
 from .clock import Clock, monotonic
+from .frame import PAGES_OF, Frame, page_bytes, pages_bytes
+
+__all__ = ["PAGES_OF", "Display", "DisplayUnavailable", "Frame", "PagedSH1106", "PagedSSD1306", "changed_spans",
+           "page_bytes", "pages_bytes"]
 
 log = logging.getLogger(__name__)
-
-PAGES_OF = 8  # pixel rows per controller page
-
-
-def page_bytes(image: Image.Image, page: int) -> bytes:
-    """The 128 bytes of one controller page: bit i of byte x is pixel (x, 8·page + i)."""
-    strip = image.crop((0, page * PAGES_OF, image.width, (page + 1) * PAGES_OF))
-    # Rotated clockwise, each pixel column becomes one byte with the top pixel in the low bit.
-    return strip.transpose(Image.Transpose.ROTATE_270).tobytes()
-
-
-def pages_bytes(image: Image.Image) -> list[bytes]:
-    """Every page's :func:`page_bytes` at once: the whole frame turned once (a column of the frame is then one line of
-    bytes, the bottom page's first), and each page every ``pages``-th byte of it: 8 times fewer crops and turns."""
-    pages = image.height // PAGES_OF
-    turned = image.transpose(Image.Transpose.ROTATE_270).tobytes()
-    return [turned[pages - 1 - page::pages] for page in range(pages)]
-
 
 SPLIT_GAP = 12  # equal columns that cost more than a new window command (about 10 bytes on the bus)
 
@@ -87,13 +73,27 @@ class _PagedMixin:
 
     def display(self, image: Image.Image) -> None:
         assert image.mode == self.mode and image.size == self.size  # type: ignore[attr-defined]
-        image = self.preprocess(image)  # type: ignore[attr-defined]
+        self._send(pages_bytes(self.preprocess(image)))  # type: ignore[attr-defined]
+
+    def display_frame(self, frame: Frame) -> None:
+        """A :class:`~.frame.Frame`: its pages as the painter made them when it has them and the panel is not turned
+        (luma's ``rotate``), else its image as :meth:`display` takes it."""
+        if frame.pages is not None and not self.rotate and frame.size == self.size:  # type: ignore[attr-defined]
+            self._send(frame.pages)
+        else:
+            self.display(frame.image)
+
+    def _send(self, pages: list[bytes] | tuple[bytes, ...]) -> None:
         if not hasattr(self, "_sent"):
             self.forget()
-        for page, new in enumerate(pages_bytes(image)):
-            for first, last in changed_spans(self._sent[page], new):
+        sent = self._sent
+        for page, new in enumerate(pages):
+            old = sent[page]
+            if old is new:  # the same row's page as last time: nothing to compare
+                continue
+            for first, last in changed_spans(old, new):
                 self._write(page, first, new[first:last + 1])
-            self._sent[page] = new
+            sent[page] = new
 
     def _write(self, page: int, column: int, data: bytes) -> None:
         raise NotImplementedError
@@ -144,8 +144,7 @@ class Display:
         self.frames_skipped = 0
         self.faults = 0
         self._last: bytes | None = None
-        self._pending: Image.Image | None = None
-        self._pending_bytes: bytes | None = None  # its bytes
+        self._pending: Frame | None = None
         self._retry_at = 0.0
         self._delay = first_retry
         self._open()
@@ -154,15 +153,18 @@ class Display:
     def available(self) -> bool:
         return self.device is not None
 
-    def show(self, image: Image.Image, data: bytes | None = None) -> bool:
-        """Hand a frame to the display; False if it was equal to the last one or the display is away. ``data``: the
-        image's bytes (``image.tobytes()``), when the caller has them."""
-        if data is None:
-            data = image.tobytes()  # once a frame: compared now, kept as the last frame once sent
-        if data == self._last and self._pending is None:
+    def show(self, image: Image.Image | Frame, data: bytes | None = None) -> bool:
+        """Hand a frame to the display; False if it was equal to the last one or the display is away. ``image``: a
+        :class:`~.frame.Frame` (its bytes and maybe its pages; its image made only if the device or ``on_frame``
+        wants one) or an image; ``data``: the image's bytes (``image.tobytes()``), when the caller has them."""
+        if isinstance(image, Frame):
+            frame = image
+        else:  # its bytes once a frame: compared now, kept as the last frame once sent
+            frame = Frame(image.tobytes() if data is None else data, image.size, None, image)
+        if frame.data == self._last and self._pending is None:
             self.frames_skipped += 1
             return False
-        self._pending, self._pending_bytes = image, data
+        self._pending = frame
         return self._flush()
 
     def poll(self) -> None:
@@ -172,19 +174,23 @@ class Display:
             self._flush()
 
     def _flush(self) -> bool:
-        image = self._pending
-        if image is None or self.device is None:
+        frame, device = self._pending, self.device
+        if frame is None or device is None:
             return False
         try:
-            self.device.display(image if image.mode == self.device.mode else image.convert(self.device.mode))
+            if isinstance(device, _PagedMixin):  # our paged drivers take the frame's pages as the painter made them
+                device.display_frame(frame)
+            else:
+                image = frame.image
+                device.display(image if image.mode == device.mode else image.convert(device.mode))
         except Exception as error:  # noqa: BLE001 - luma raises its own errors and OSError alike
             self._lost(error)
             return False
         self._pending = None
-        self._last = self._pending_bytes
+        self._last = frame.data
         self.frames_sent += 1
         if self.on_frame is not None:
-            self.on_frame(image)
+            self.on_frame(frame.image)
         return True
 
     def _open(self) -> None:

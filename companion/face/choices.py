@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from companion.bids import quick_bids
@@ -55,6 +56,12 @@ class ButtonChoice:
 
 #: The first row at a roll prompt with other choices: the roll itself.
 ROLL_CHOICE = ButtonChoice(screens.ROLL_LABEL, None, roll=True)
+
+
+@lru_cache(maxsize=16)
+def roll_choice(label: str) -> ButtonChoice:
+    """:data:`ROLL_CHOICE` in a language (its ``label``): one object per language, not one per roll prompt's list."""
+    return replace(ROLL_CHOICE, label=label)
 
 
 #: How the OLED says each act: its words in a short list ("Build, mortgage", "Lift a mortgage, mortgage": never a
@@ -110,7 +117,7 @@ def prompt_own_choices(state: State, prompt: Mapping[str, Any], labels: Labels,
         return [*deeds, *(option_choice(state, prompt, option, labels) for option in options)]
     if kind == "roll":
         others: list[Browsed] = [*roll_extras(state, prompt, labels), *deeds]
-        return [replace(ROLL_CHOICE, label=labels.words.t(ROLL_CHOICE.label)), *others] if others else []
+        return [roll_choice(labels.words.t(ROLL_CHOICE.label)), *others] if others else []
     return [*(option_choice(state, prompt, option, labels) for option in options), *deeds]
 
 

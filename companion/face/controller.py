@@ -658,7 +658,7 @@ class TableController:
     def _draw(self, screen: Screen) -> None:
         """Paint and hand a screen to the display; the first frame after a button edge is timed."""
         self._screen = screen
-        self.display.show(*self.painter.frame(screen))
+        self.display.show(self.painter.painted(screen))
         if self._waiting_edge is not None and not self._edge_answered:
             self.latencies.append(self.clock() - self._waiting_edge)
             self._edge_answered = True

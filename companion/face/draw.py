@@ -9,11 +9,13 @@ package, so every table draws the same pixels; the letters of German, French and
 from __future__ import annotations
 
 import unicodedata
-from collections import OrderedDict
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from companion.drivers.frame import PAGES_OF, Frame, page_bytes
 
 from .glyphs import EURO
 from .screens import CELL, HEIGHT, WIDTH, Row, Screen
@@ -21,18 +23,19 @@ from .screens import CELL, HEIGHT, WIDTH, Row, Screen
 FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
 
 
-ROWS_KEPT = 256  # rows drawn and kept for the next frames (a 16-pixel row is 256 bytes)
+ROWS_KEPT = 256  # rows drawn and kept for the next frames (a 16-pixel row is 256 bytes, and its pages as many)
+BLANK_PAGE = bytes(WIDTH)  # a controller page below the last row: one object, so a driver sees it unchanged at once
 
 
 class Painter:
     """Draws screens with the bundled fonts (loaded once).
 
     A frame shows the rows of the one before but two or three: each row is drawn once into a band of its own and kept
-    (the last :data:`ROWS_KEPT`), and a frame is its rows' bands one under the other; a screen with a QR code is
-    drawn whole (its rows are drawn over the code, not beside it)."""
+    with its controller pages (the last :data:`ROWS_KEPT` distinct rows: a least-recently-used cache keyed by the row's
+    text, font, colours and alignment), and a frame is its rows' bands one under the other, its pages theirs; a
+    screen with a QR code is drawn whole (its rows are drawn over the code, not beside it)."""
 
-    def __init__(self) -> None:
-        self._bands: OrderedDict[Row, bytes] = OrderedDict()
+    def __init__(self, rows_kept: int = ROWS_KEPT) -> None:
         self.fonts: dict[str, Any] = {}
         folder = resources.files("companion.face").joinpath("fonts")
         for name, file in FONT_FILES.items():
@@ -40,13 +43,20 @@ class Painter:
                 # Pillow reads the .pbm glyph sheet beside the .pil metrics file.
                 with resources.as_file(folder.joinpath(file.replace(".pil", ".pbm"))):
                     self.fonts[name] = ImageFont.load(str(path))
+        #: A row's band: its bytes and its pages, by (text, font, invert, align) (a bounded LRU, in C).
+        self.band = lru_cache(maxsize=rows_kept)(self._draw_band)
 
     def paint(self, screen: Screen) -> Image.Image:
-        return self.frame(screen)[0]
+        return self.painted(screen).image
 
     def frame(self, screen: Screen) -> tuple[Image.Image, bytes | None]:
-        """The screen's image, and its bytes when it was made of them (its rows' kept bands; None: drawn whole), so
-        that the display need not ask the image for them again (:meth:`~companion.drivers.display.Display.show`)."""
+        """The screen's image, and its bytes when it was made of them (its rows' kept bands; None: drawn whole)."""
+        frame = self.painted(screen)
+        return frame.image, (None if screen.qr else frame.data)
+
+    def painted(self, screen: Screen) -> Frame:
+        """The screen as a :class:`~companion.drivers.frame.Frame` for the display: from its rows' kept bands (its
+        bytes and pages joined, its image made only if asked), or drawn whole when it has a QR code."""
         if not screen.qr:
             return self._from_bands(screen.rows)
         image = Image.new("1", (WIDTH, HEIGHT), 0)
@@ -59,34 +69,33 @@ class Painter:
                 break
             self._row(draw, row, y)
             y += height
-        return image, None
+        return Frame.of(image)
 
-    def _from_bands(self, rows: tuple[Row, ...]) -> tuple[Image.Image, bytes]:
+    def _from_bands(self, rows: tuple[Row, ...]) -> Frame:
         """The rows' kept bands one under the other: a one-bit image is its lines' bytes in order, so the frame's bytes
-        are its bands' bytes joined (and dark lines below the last row)."""
-        parts, y = [], 0
+        are its bands' bytes joined (and dark lines below the last row); its pages are its bands' pages in turn."""
+        parts: list[bytes] = []
+        pages: list[bytes] = []
+        band, y = self.band, 0
         for row in rows:
             height = CELL[row.font][1]
             if y + height > HEIGHT:
                 break
-            parts.append(self._band(row))
+            data, its_pages = band(row.text, row.font, row.invert, row.align)
+            parts.append(data)
+            pages += its_pages
             y += height
-        parts.append(bytes((HEIGHT - y) * WIDTH // 8))
-        data = b"".join(parts)
-        return Image.frombytes("1", (WIDTH, HEIGHT), data), data
+        if y < HEIGHT:
+            parts.append(bytes((HEIGHT - y) * WIDTH // 8))
+            pages += [BLANK_PAGE] * ((HEIGHT - y) // PAGES_OF)
+        return Frame(b"".join(parts), (WIDTH, HEIGHT), tuple(pages))
 
-    def _band(self, row: Row) -> bytes:
-        """The row drawn alone at the top of a band as wide as the screen and as high as its font's cell: its bytes."""
-        band = self._bands.get(row)
-        if band is None:
-            image = Image.new("1", (WIDTH, CELL[row.font][1]), 0)
-            self._row(ImageDraw.Draw(image), row, 0)
-            band = self._bands[row] = image.tobytes()
-            if len(self._bands) > ROWS_KEPT:
-                self._bands.popitem(last=False)
-        else:
-            self._bands.move_to_end(row)
-        return band
+    def _draw_band(self, text: str, font: str, invert: bool, align: str) -> tuple[bytes, tuple[bytes, ...]]:
+        """The row drawn alone at the top of a band as wide as the screen and as high as its font's cell: its bytes,
+        and its controller pages (every font is a whole number of pages tall, and every row starts on a page)."""
+        image = Image.new("1", (WIDTH, CELL[font][1]), 0)
+        self._row(ImageDraw.Draw(image), Row(text, font, invert, align), 0)  # type: ignore[arg-type]
+        return image.tobytes(), tuple(page_bytes(image, p) for p in range(image.height // PAGES_OF))
 
     def _row(self, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
         width, height = CELL[row.font]

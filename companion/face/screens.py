@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
 
 from companion.engine import find_ruleset
 from companion.words import ENGLISH, N_, Words
@@ -44,9 +45,9 @@ MIN_STORY_ROWS = 2  # story rows kept beside a question that holds still
 NOTICE_ROWS = 2  # rows a notice covers (a longer one turns its pages in them)
 
 
-@dataclass(frozen=True)
-class Row:
-    """One row of text."""
+class Row(NamedTuple):
+    """One row of text (a named tuple: a screen makes a dozen at every input, and a frozen dataclass costs twice as
+    much to make and ten times as much to compare)."""
 
     text: str
     font: Font = "small"
@@ -161,7 +162,14 @@ def fit_label(text: str, cols: int, language: str = "en") -> str:
 
 
 def wrap(text: str, cols: int = COLS["small"]) -> list[str]:
-    """Word-wrap to ``cols`` characters; words longer than a row are cut."""
+    """Word-wrap to ``cols`` characters; words longer than a row are cut. A new list each call (callers extend
+    theirs), of rows worked out once per distinct text and width (:func:`_wrapped`: the screen is laid out again at
+    every input, and most of its texts were on the screen before)."""
+    return list(_wrapped(text, cols))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, cols: int) -> tuple[str, ...]:
     rows: list[str] = []
     for paragraph in text.split("\n"):
         row = ""
@@ -180,7 +188,7 @@ def wrap(text: str, cols: int = COLS["small"]) -> list[str]:
                 rows.append(row)
                 row = word
         rows.append(row)
-    return [r for r in rows if r] or [""]
+    return tuple(r for r in rows if r) or ("",)
 
 
 def spread(left: str, right: str, cols: int = COLS["small"]) -> str:
@@ -208,8 +216,14 @@ SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!St\.)(?<!Mr\.)(?<!No\.)\
 
 
 def sentences(text: str) -> list[str]:
-    """A text cut into its sentences (each starts on a new row of the story)."""
-    return [s for s in SENTENCE_END.split(text) if s.strip()]
+    """A text cut into its sentences (each starts on a new row of the story): a new list each call, of sentences
+    found once per distinct text."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=1024)
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(s for s in SENTENCE_END.split(text) if s.strip())
 
 
 def sentence_window(blocks: Sequence[Sequence[str]], size: int, scroll: int) -> tuple[list[str], bool]:

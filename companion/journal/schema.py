@@ -6,6 +6,10 @@ import hashlib
 import zlib
 
 VERSION = 1  # PRAGMA user_version of a journal written by this code
+#: The page size of a new journal (SQLite's default is 4096). An input's commit writes ~4 pages to the WAL (the
+#: record's, the index's, the game's row, the records' sequence): 1 KB pages write a quarter of the bytes, which the
+#: kernel copies and the disk syncs (issue 43: docs/journal.md). A journal made with other pages keeps them.
+PAGE_SIZE = 1024
 
 SCHEMA: tuple[str, ...] = (
     """

@@ -33,7 +33,7 @@ from companion.said import N_, Said
 from .bookkeeping import Bookkeeping, Mark, insert_snapshot, snapshot_of, winner_of
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
-from .schema import SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_crc
+from .schema import PAGE_SIZE, SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_crc
 
 log = logging.getLogger(__name__)
 
@@ -351,6 +351,7 @@ class Journal:
         except sqlite3.Error as error:
             raise self._error(error, f"opening the journal {self.path}") from error
         try:
+            db.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # a new file's (before WAL writes its first page)
             (mode,) = db.execute("PRAGMA journal_mode = WAL").fetchone()
             db.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as error:

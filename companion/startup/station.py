@@ -11,11 +11,12 @@ reader, and the phone page (:mod:`.phone_page`) when the web package is there.
 from __future__ import annotations
 
 import logging
-import shutil
+import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,13 @@ TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs an
 IDLE_TICK = 0.1  # seconds between the face's looks at its timers (notices, pages, the disk) while nothing moves
 LEVELS_EVERY = 1.0  # seconds between readings of the buttons' levels while the edges say nothing (a lost edge)
 CLOCK_EVERY = 1.0  # seconds between the time limit's checks
+
+
+def free_space(folder: str) -> int:
+    """Bytes free for an ordinary user in ``folder``'s filesystem (``shutil.disk_usage``'s ``free``, without its
+    tuple: asked after every input)."""
+    fs = os.statvfs(folder)
+    return fs.f_bavail * fs.f_frsize
 
 
 def default_setup(seed: int) -> dict[str, Any]:
@@ -208,7 +216,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         controller = TableController(table, display, dice=dice, roller=roller_dice, clock=clock, join_info=join,
                                      shutdown=shutdown, new_seed=new_seed, network=network,
                                      hush=hush if open_tunes or open_mouth else None,  # "Sound" in the host menu
-                                     disk_free=lambda: shutil.disk_usage(Path(journal_path).parent).free,
+                                     disk_free=partial(free_space, str(Path(journal_path).parent)),
                                      cards=cards, pin_lock=pin_lock, language=language)
         controller_box.append(controller)
         closers.append(controller.close)
