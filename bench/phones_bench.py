@@ -3,9 +3,8 @@ asserts nothing.
 
 `companion run` (as systemd starts it: mock pins, software dice, the phone page on loopback; tests/web/running.py)
 with a game of eight players, each owning two deeds. Eight phones (one loopback address each, each joined as its
-player) follow ``GET /api/stream`` over a keep-alive connection, as the page does; the host sends ``--actions``
-money actions (mortgage, lift the mortgage, in turn round the table) one after the other over one keep-alive
-connection, each once every phone has the one before. Printed:
+player) follow the game as the page does (``--transport``); the host sends ``--actions`` money actions (mortgage,
+lift the mortgage, in turn round the table) one after the other, each once every phone has the one before. Printed:
 
 * the server's CPU per action: the process's CPU time (user and system, every thread) over the actions, divided by
   their number; beside it the same at the reference speed (this machine's CPU time of the n-body loop of
@@ -15,9 +14,10 @@ connection, each once every phone has the one before. Printed:
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
   voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken;
 * all phones updated: from the action's request sent to the last phone's event parsed, p50 and p99;
-* bytes per phone per action: everything each phone's socket received over the actions (HTTP chunk framing and
-  server-sent events' fields included), divided by the actions; the phones ask for gzip as a browser does
-  (``Accept-Encoding: gzip, deflate``), and ``--plain`` counts the stream as a client that does not ask gets it;
+* bytes per phone per action: everything each phone's socket received over the actions (HTTP chunk framing or the
+  websocket's frame heads, and server-sent events' fields included), divided by the actions; the stream's phones ask
+  for gzip as a browser does (``Accept-Encoding: gzip, deflate``), and ``--plain`` counts the stream as a client
+  that does not ask gets it (the websocket sends no gzip: docs/web.md, "The socket");
 * the host's reply: its round trip and its bytes;
 * each phone's state at the end against ``GET /api/state`` (its own view): the stream's updates add up.
 
@@ -31,8 +31,13 @@ the OLED, the journal, cheroot, the buzzer, the engine, the rest of the request'
 each by the thread CPU around its functions inside the server (bench/server_parts.py, loaded into `companion run`
 only for this), with its share of the process's CPU over the same actions.
 
+``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
+events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
+(``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
+issue 43's socket).
+
     .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts] [--show] [--plain]
-        [--language de]
+        [--language de] [--transport socket|stream]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
 """
@@ -326,7 +331,9 @@ def main() -> None:
     hooks.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
     hooks.add_argument("--parts", action="store_true", help="the server's CPU per action by component (thread CPU)")
     parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
-    parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip")
+    parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip (the stream's)")
+    parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
+                        help="the page's websocket (inputs and events), or the live stream and POSTs before it")
     parser.add_argument("--show", action="store_true", help="print the last event the first phone received")
     args = parser.parse_args()
 
@@ -345,6 +352,22 @@ def main() -> None:
             run(table, args, here_us, Path(folder))
         finally:
             table.stop()
+
+
+#: The two profiles: what the page does now, and what it did before (and does where it cannot open a websocket).
+TRANSPORTS = {"socket": "the page's websocket (/api/socket): each phone's events as frames, the host's inputs as "
+                        "messages on its own (which follows the game too)",
+              "stream": "the live stream (/api/stream) and POST /api/input, the page's fallback (before issue 43's "
+                        "socket)"}
+
+
+def clients(transport: str) -> tuple[type[Follower], type[Host]]:
+    """The phones' and the host's classes for ``transport``."""
+    if transport == "stream":
+        return Follower, Host
+    from socket_clients import SocketFollower, SocketHost
+
+    return SocketFollower, SocketHost
 
 
 def wait_for(path: Path, within: float = 30.0) -> Path:
@@ -372,7 +395,9 @@ def wake_ups(pid: int) -> int:
 
 def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
     print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
-    host = Host(table)
+    print(f"transport: {TRANSPORTS[args.transport]}")
+    following, acting = clients(args.transport)
+    host = acting(table)
     status, reply, _ = host.post("/api/host/new-game", {"setup": setup(args.phones)})
     assert status == 200, reply
     game = int(host.get("/api/session")["game_id"])
@@ -384,7 +409,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
             status, _, got = table.request("GET", f"/?lang={args.language}", source=source, headers=joined)
             assert status == 200, status
             joined["Cookie"] = got.get("Set-Cookie", "").split(";")[0] or joined["Cookie"]
-        followers.append(Follower(table, source, joined["Cookie"], gzip=not args.plain))
+        followers.append(following(table, source, joined["Cookie"], gzip=not args.plain))
     phones = Phones(followers)
     seq = int(host.get("/api/state")["seq"])
     if phones.all_have(seq) is None:

@@ -29,9 +29,9 @@ Zero 2 W's ~490), while Python runs many times faster here.
 The table runs with its ``.pyc`` files, as a Pi's install has them (the package is compiled first, and
 ``PYTHONDONTWRITEBYTECODE`` taken from the table's environment).
 
-Load, as phones use the table: 8 phones (one device each) follow the live stream over keep-alive connections, as
-the page does (it asks for the state once, then applies what the stream sends), and the host submits inputs (a
-bot's choice, on the state its own replies bring it) over one keep-alive connection, each once every phone has the
+Load, as phones use the table: 8 phones (one device each) follow the game as the page does (it asks for the state
+once, then applies what its websocket or stream sends: ``--transport``), and the host submits inputs (a bot's
+choice, on the state its own replies bring it) over its websocket (or POSTs them), each once every phone has the
 one before and 0.2 s after (people do not play 100 inputs a second). ``--poll S``: a second profile, labelled so, in
 which each phone also asks ``/api/state`` every S seconds (as the box did before; no page does). Printed beside the
 latencies: the table's own CPU, idle (the phones following, nothing played) and per input, as a share of the box's
@@ -39,7 +39,12 @@ core. Then the worst attacks of tests/web/test_hostile.py on the boxed table (it
 table bench (button edge -> frame) in the same box. ``--startups N``: only the start-up, N times in the box and N
 unboxed in turn, each with the CPU the table took to its page's address.
 
+``--transport``: the phones follow and the host acts over the page's websocket (``socket``, the default, as the page
+now does: bench/socket_clients.py), or follow ``/api/stream`` and POST (``stream``, the page's fallback and the
+profile before issue 43's socket).
+
     .venv/bin/python bench/pi_box.py [--inputs 60] [--memory 256] [--factor F] [--poll S] [--presses 100]
+        [--transport socket|stream]
     .venv/bin/python bench/pi_box.py --startups 3
 
 Run as root (cgroups). The machine is shared: its load makes the box slower still, never faster.
@@ -217,12 +222,13 @@ class Poller:
         conn.close()
 
 
-def submit_inputs(table: RunningTable, phones: Phones, count: int) -> tuple[list[float], int, float]:
-    """The host's inputs over one keep-alive connection, one at a time, each after every phone had the one before:
-    input -> all phones (s), the inputs the engine refused, the table's CPU seconds over them."""
-    from phones_bench import Host
+def submit_inputs(table: RunningTable, phones: Phones, count: int, transport: str) -> tuple[list[float], int, float]:
+    """The host's inputs (over its websocket, or POSTed over one keep-alive connection: ``transport``), one at a
+    time, each after every phone had the one before: input -> all phones (s), the inputs the engine refused, the
+    table's CPU seconds over them."""
+    from phones_bench import clients
 
-    host = Host(table)
+    host = clients(transport)[1](table)
     state = host.get("/api/state")
     game = int(host.get("/api/session")["game_id"])
     bot = strategy_for(state["ruleset"])(find_ruleset(state["ruleset"]), random.Random(1))
@@ -321,8 +327,10 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle table measured")
     parser.add_argument("--startups", type=int, default=0,
                         help="only the start-up, this many times in the box and as many unboxed (its CPU each time)")
+    parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
+                        help="the page's websocket (inputs and events), or the live stream and POSTs before it")
     args = parser.parse_args()
-    from phones_bench import Follower, Phones
+    from phones_bench import TRANSPORTS, Phones, clients
 
     here = nbody_seconds(args.steps) / args.steps
     zero2 = ZERO2_STEP_PY37 / SPEEDUP_TO_311[args.from_python]
@@ -355,14 +363,16 @@ def main() -> None:
                 print(f"start-up to the phone page's address (the first OLED frame is drawn before it): "
                       f"{table.startup:.1f} s (target <= 10 s); its CPU {started:.2f} s here, x {factor:.1f} = "
                       f"{started * factor:.1f} s of the box's core")
-                phones = Phones([Follower(table, f"127.0.5.{n + 1}", "") for n in range(PHONES)])
+                follower = clients(args.transport)[0]
+                phones = Phones([follower(table, f"127.0.5.{n + 1}", "") for n in range(PHONES)])
                 if phones.all_have(int(table.state()["seq"]), WITHIN) is None:
                     raise SystemExit(f"the phones' streams did not start: {[f.broken for f in phones.followers]}")
                 pollers = [Poller(table, f"127.0.5.{n + 1}", stop, args.poll) for n in range(PHONES)] \
                     if args.poll > 0 else []
-                profile = (f"polling profile: the phones follow the stream and each asks /api/state every "
-                           f"{args.poll:g} s" if pollers else "the page's profile: the phones follow the stream")
-                print(profile)
+                how = "the stream" if args.transport == "stream" else "the page's websocket"
+                print(f"polling profile: the phones follow {how} and each asks /api/state every {args.poll:g} s"
+                      if pollers else f"the page's profile: the phones follow {how}")
+                print(f"transport: {TRANSPORTS[args.transport]}")
                 share = box.quota / box.period  # of one core here: the box's core
                 time.sleep(2.0)  # the streams' and the host's start done
                 cpu, wall = table.cpu_seconds(), time.monotonic()
@@ -371,7 +381,7 @@ def main() -> None:
                 print(f"the box's own CPU, idle ({PHONES} phones following): {100 * idle / share:.1f}% of the box's "
                       f"core ({1000 * idle:.2f} ms of CPU per second here) (target <= 10%)")
                 wall = time.monotonic()
-                delays, refused, cpu = submit_inputs(table, phones, args.inputs)
+                delays, refused, cpu = submit_inputs(table, phones, args.inputs, args.transport)
                 wall = time.monotonic() - wall
                 stop.set()
                 looks = [t for poller in pollers for t in poller.looks]

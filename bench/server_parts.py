@@ -38,7 +38,11 @@ TIMED = [
     ("companion.web.server", "_Connection", "communicate", "communicate"),
     ("flask", "Flask", "__call__", "flask"),
     ("flask", "Flask", "dispatch_request", "view"),
+    ("companion.web.websocket", "PhoneSocket", "_receive", "socket"),
+    ("companion.web.socket_api", "Inputs", "answer", "message"),
+    ("companion.web.socket_api", "Inputs", "respond", "message_view"),  # the view, over the socket
     ("companion.web.api", "", "json_body", "json_body"),
+    ("companion.web.socket_api", "", "json_body", "json_body"),
     ("companion.web.api", "", "accepted", "reply"),
     ("companion.table", "Table", "submit", "submit"),
     ("companion.table", "Table", "_publish", "publish"),
@@ -57,7 +61,9 @@ TIMED = [
 
 #: How the timed functions nest (each on its caller's thread), printed with the figures.
 NESTING = ("cheroot's connection.communicate > Flask.__call__ > the view (Flask.dispatch_request) > the body's JSON, "
-           "Table.submit, the reply; Table.submit > StoredGame.submit > the engine's apply, and Table._publish > "
+           "Table.submit, the reply; over the socket, communicate > PhoneSocket._receive (the frames) > "
+           "Inputs.answer (the message's request) > the view (Inputs.respond) > the same; Table.submit > "
+           "StoredGame.submit > the engine's apply, and Table._publish > "
            "Feed._on_update > FanOut.publish > FanOut._event, and the cues (CueFeed.__call__); on the OLED's thread "
            "Station.step > TableController.refresh, NfcReader.poll, SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
            "less the timed ones inside it, so none is counted twice")
@@ -76,10 +82,13 @@ PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     ("the journal", "StoredGame.submit less the engine's apply", ("journal",), ("apply",)),
     ("cheroot parsing and replying to the POST", "connection.communicate less Flask.__call__", ("communicate",),
      ("flask",)),
+    ("the socket's frames and writes (wsproto)", "PhoneSocket._receive less the message; its waits and reads are "
+     "the rest's", ("socket",), ("message",)),
+    ("Flask around the socket's message", "Inputs.answer less the view", ("message",), ("message_view",)),
     ("the buzzer's tune thread", "PiezoTunes.play", ("buzzer",), ()),
     ("the engine's apply", "StoredGame.submit's apply", ("apply",), ()),
-    ("the rest of the request's thread", "the view less StoredGame.submit and FanOut.publish", ("view",),
-     ("journal", "fanout")),
+    ("the rest of the request's thread", "the view less StoredGame.submit and FanOut.publish",
+     ("view", "message_view"), ("journal", "fanout")),
     ("the seat lights' tick", "SeatLights.tick", ("lights",), ()),
 ]
 
@@ -93,8 +102,8 @@ DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     ("the live-stream pushes to {phones} phones", "the event (the views' diff, its JSON and gzip)", ("event",), ()),
     ("the live-stream pushes to {phones} phones", "the writes to the phones", ("fanout",), ("event",)),
     ("the rest of the request's thread", "the body's JSON", ("json_body",), ()),
-    ("the rest of the request's thread", "the view's checks (limits, CSRF, the host's rights)", ("view",),
-     ("json_body", "submit", "reply")),
+    ("the rest of the request's thread", "the view's checks (limits, CSRF, the host's rights)",
+     ("view", "message_view"), ("json_body", "submit", "reply")),
     ("the rest of the request's thread", "the reply (its delta shared)", ("reply",), ()),
     ("the rest of the request's thread", "the feed's frame, history and ledger", ("feed",), ("fanout",)),
     ("the rest of the request's thread", "the cues", ("cues",), ()),
@@ -215,7 +224,8 @@ def report(path: Path, actions: int, phones: int) -> str:
     calls = window["calls"]
     lines = [f"the server's CPU per action by part (time.thread_time around each inside `companion run`, "
              f"{actions} actions; Table.submit called {calls['submit'] / actions:.2f} times per action, "
-             f"the view {calls['view'] / actions:.2f}, Station.step {calls['station'] / actions:.2f}, "
+             f"the view {(calls['view'] + calls['message_view']) / actions:.2f}, "
+             f"Station.step {calls['station'] / actions:.2f}, "
              f"PiezoTunes.play {calls['buzzer'] / actions:.2f}); load average {os.getloadavg()[0]:.1f}",
              f"how they nest: {NESTING}"]
     for name, made, micro, share in components(window, actions, phones):

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion.engine import ruleset_ids
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,12 +103,12 @@ def test_the_presence_bench_prints_the_light_and_the_voice_latencies() -> None:
 
 
 def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
-    """The page's profile (the phones follow the stream) with the box's own CPU beside the latencies (issue 43)."""
+    """The page's profile (the phones follow its websocket) with the box's own CPU beside the latencies (issue 43)."""
     out = run_bench("bench/pi_box.py", "--inputs", "3", "--steps", "2000", "--factor", "2", "--presses", "16")
     assert re.search(r"^box: ", out, re.MULTILINE)
     row(out, "reference loop (n-body, pure Python", rf".*CPU factor {NUMBER} \(given\)")
     row(out, "start-up to the phone page's address", rf".*: {NUMBER} s .*its CPU {NUMBER} s here")
-    assert re.search(r"^the page's profile: the phones follow the stream$", out, re.MULTILINE), out
+    assert re.search(r"^the page's profile: the phones follow the page's websocket$", out, re.MULTILINE), out
     row(out, "the box's own CPU, idle (8 phones following):", rf"{NUMBER}% of the box's core")
     row(out, "input -> all 8 phones' streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
     row(out, "the box's own CPU per input:", rf"{NUMBER} ms of CPU here")
@@ -127,7 +129,7 @@ def test_the_pi_box_measures_the_start_up_alone_with_its_cpu() -> None:
 
 def test_the_pi_box_polling_profile_is_labelled_and_measured() -> None:
     out = run_bench("bench/pi_box.py", "--inputs", "3", "--steps", "2000", "--factor", "2", "--presses", "4",
-                    "--poll", "1")
+                    "--poll", "1", "--transport", "stream")  # the profile before the socket, kept as an option
     assert re.search(r"^polling profile: the phones follow the stream and each asks /api/state every 1 s$", out,
                      re.MULTILINE), out
     row(out, "/api/state, 8 phones every 1 s each:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms over {NUMBER} requests")
@@ -189,15 +191,18 @@ def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     assert len(re.findall(rf"^  its CPU: {figures}$", out, re.MULTILINE)) == 3, out
 
 
-def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts() -> None:
+@pytest.mark.parametrize("transport", ["socket", "stream"])
+def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport: str) -> None:
     """``--parts``: every component of docs/web.md's table, each with its µs and share; the parts are disjoint, so
-    together they are at most the process's CPU per action, and what is left is the rest."""
+    together they are at most the process's CPU per action, and what is left is the rest. Over the page's
+    websocket and over the stream and POSTs."""
     out = run_bench("bench/phones_bench.py", "--actions", "40", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
-                    "--steps", "2000", "--parts")
+                    "--steps", "2000", "--parts", "--transport", transport)
     assert re.search(r"^how they nest: .+, so none is counted twice$", out, re.MULTILINE), out
     figure = rf": (-?{NUMBER}) µs, (-?{NUMBER}) %"  # a part made by subtracting could come out below 0
     parts = ["Flask around POST /api/input", "the live-stream pushes to 3 phones", "the OLED's redraw", "the journal",
-             "cheroot parsing and replying to the POST", "the buzzer's tune thread", "the engine's apply",
+             "cheroot parsing and replying to the POST", "the socket's frames and writes (wsproto)",
+             "Flask around the socket's message", "the buzzer's tune thread", "the engine's apply",
              "the rest of the request's thread", "the seat lights' tick"]
     found = {part: re.search(rf"^  {re.escape(part)}{figure}", out, re.MULTILINE) for part in parts}
     assert all(found.values()), f"missing: {[p for p, m in found.items() if not m]}\n{out}"

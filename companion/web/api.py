@@ -26,14 +26,15 @@ from .csrf import generate_csrf
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
-from .feed import RETRY, Feed, Frame, Viewer, compact
+from .feed import RETRY, Feed, Frame, Slot, Viewer, compact
 from .phone_words import KEY as PHONE_LANGUAGE
 from .phone_words import phone_language, refusal_said, said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
-from .fanout import Tail
+from .fanout import Tail, chunk
 from .server import CLIENT_GONE, PATIENCE, STREAM_SOCKET
+from .packed_stream import Packed
 from .story_words import StoryWords
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -286,24 +287,15 @@ def get_stream() -> Any:
     While the phone is up to date this thread sleeps and the feed's fan-out writes to it (:mod:`.fanout`).
     """
     ctx = context()
-    kept = dict(session)  # the cookie's session; the generator runs outside the request
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
     client_gone: Callable[[], bool] = request.environ.get(CLIENT_GONE, lambda: False)
-    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None,
-                            session=session.get("sid"))
-    if slot is None:
-        raise TooMany(N_("too many live views open from this address: close a tab and reload"))
-    request.environ.get(PATIENCE, lambda seconds: None)(STREAM_PATIENCE)  # not an ordinary answer's few seconds
+    packed = "gzip" in request.accept_encodings  # every browser: a sixth of the bytes (packed_stream.py)
+    slot, tail = following(ctx.packer.start if packed else None)
 
     def gone() -> bool:
         """The phone has gone, or this anonymous view yielded its slot to a player's phone."""
         return slot.ended.is_set() or client_gone()
 
-    packed = "gzip" in request.accept_encodings  # every browser: a sixth of the bytes (packed_stream.py)
-    tail = Tail(lambda state: viewer_of(ctx.access, state, kept),
-                lambda viewer: partial(seen_as, viewer=viewer, story=ctx.feed.story),
-                ctx.packer.start if packed else None, slot.ended.is_set)
-    slot.on_end = tail.woken.set  # a stream that must yield its slot wakes at once, not at its next look
     stream_socket: Callable[[], tuple[socket.socket, bool]] | None = request.environ.get(STREAM_SOCKET)
 
     def events() -> Iterator[bytes]:
@@ -314,19 +306,14 @@ def get_stream() -> Any:
                 if tail.pending and not (stream_socket is not None and tail.write_pending(stream_socket()[0])):
                     return
                 frame = ctx.feed.latest()
-                if frame is not None:
-                    viewer = tail.viewer_of(frame.state)
-                    if tail.held is None and last == frame.event_id:
-                        tail.held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
-                    if tail.held != (frame, viewer):  # a new state, or this phone's view of it changed
-                        since = tail.held[0] if tail.held is not None and tail.held[1] == viewer else None
-                        text = ctx.feed.catch_up(since, frame, viewer, tail.build(viewer))
-                        tail.held = (frame, viewer)
-                        yield tail.pack(text)
-                        tail.sent_at = time.monotonic()
-                        continue
+                text = behind(ctx.feed, tail, frame, last)
+                if text is not None:
+                    yield tail.pack(text)
+                    tail.sent_at = time.monotonic()
+                    continue
                 if stream_socket is not None and frame is not None:  # up to date: the fan-out writes what comes
-                    tail.attach(*stream_socket())
+                    sock, chunked = stream_socket()
+                    tail.attach(sock, chunk if chunked else bytes)
                     woken = ctx.feed.fanout.sleep(tail, ctx.stream_keepalive, gone, GONE_CHECK)
                 else:  # another server than ours (the tests' client): this thread waits for every change
                     new = next_version(ctx.feed, version, ctx.stream_keepalive, gone)
@@ -345,6 +332,39 @@ def get_stream() -> Any:
     response = Response(events(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: ctx.streams.give_back(slot))
     return response
+
+
+def following(packer: Packed | None) -> tuple[Slot, Tail]:
+    """A live stream's slot (429 if this phone's address or the table holds too many) and its end of the fan-out, for
+    the phone of this request (its session kept: the stream runs outside the request); ``packer``: its gzip."""
+    ctx = context()
+    kept = dict(session)
+    slot = ctx.streams.take(request.remote_addr, member=is_host() or current_player() is not None,
+                            session=session.get("sid"))
+    if slot is None:
+        raise TooMany(N_("too many live views open from this address: close a tab and reload"))
+    request.environ.get(PATIENCE, lambda seconds: None)(STREAM_PATIENCE)  # not an ordinary answer's few seconds
+    tail = Tail(lambda state: viewer_of(ctx.access, state, kept),
+                lambda viewer: partial(seen_as, viewer=viewer, story=ctx.feed.story), packer, slot.ended.is_set)
+    slot.on_end = tail.wake  # a stream that must yield its slot wakes at once, not at its next look
+    return slot, tail
+
+
+def behind(feed: Feed, tail: Tail, frame: Frame | None, last: str = "") -> str | None:
+    """The events that bring ``tail``'s phone to ``frame`` (the feed's newest) as it may see it now, noted as sent;
+    None if it has it. ``last``: the event id it resumed from (``Last-Event-ID``), before anything was sent."""
+    if frame is None:
+        return None
+    viewer = tail.viewer_of(frame.state)
+    if tail.held is None and last == frame.event_id:
+        tail.held = (frame, viewer)  # resumed with Last-Event-ID at this state: the phone has it
+    if tail.held == (frame, viewer):
+        return None
+    # a new state, or this phone's view of it changed
+    since = tail.held[0] if tail.held is not None and tail.held[1] == viewer else None
+    text = feed.catch_up(since, frame, viewer, tail.build(viewer))
+    tail.held = (frame, viewer)
+    return text
 
 
 def next_version(feed: Feed, version: int, keepalive: float, gone: Callable[[], bool]) -> int | None:

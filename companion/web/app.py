@@ -39,6 +39,7 @@ from .phone_words import phone_words, refusal_said, said
 from .rates import Limit, Limiter, parse
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
+from .socket_api import socket_api
 from .url_rules import LazyRule
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ def create_app(
     serve_assets(app, Path(__file__).parent / "static")
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    app.register_blueprint(socket_api)
     app.register_blueprint(host)
     app.register_blueprint(cards_routes)
     for endpoint, view in list(app.view_functions.items()):

@@ -17,7 +17,7 @@ from companion.table import Table
 
 from .access import Access
 from .feed import RETRY, Feed, StreamSlots
-from .packed_stream import StreamPacker
+from .packed_stream import Packed, StreamPacker, deflating
 from .rates import Limiter
 
 MAX_BODY = 256 * 1024  # the largest request: an imported game file
@@ -38,6 +38,8 @@ class WebContext:
     streams: StreamSlots = field(default_factory=StreamSlots)
     #: The live streams' gzip, shared by those that send the same (:mod:`.packed_stream`).
     packer: StreamPacker = field(default_factory=lambda: StreamPacker(RETRY))
+    #: Where the websockets' compression starts (permessage-deflate), shared as the streams' gzip is.
+    deflater: Packed = field(default_factory=deflating)
     #: The table's card reader, once the table has one (``companion.web.cards.CardDesk``; None: no reader).
     cards: Callable[[], Any] = lambda: None
 

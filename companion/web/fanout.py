@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 Builder = Callable[[State, Sequence[Event]], State]
 Viewer = Hashable  # whom a view is for (:class:`.feed.Viewer`)
 #: The events worked out in one publish, by what the phones hold, as whom, their compressor and framing.
-Made = dict[tuple[int, Viewer, int, bool], tuple[bytes, Packed | None] | None]
+Made = dict[tuple[int, Viewer, int, Callable[[bytes], bytes]], tuple[bytes, Packed | None] | None]
 
 
 class Frame(Protocol):
@@ -77,8 +77,9 @@ class Tail:
         self.held: tuple[Any, Any] | None = None  # a :class:`.feed.Frame` and a :class:`.feed.Viewer`
         self.pending = b""
         self.sent_at = time.monotonic()  # the last event or comment written (a keep-alive is due after a while)
-        self.woken = threading.Event()  # set when the fan-out hands the stream back to its thread
-        self.framed = True  # HTTP/1.1's chunks (an HTTP/1.0 client's stream is the bytes alone)
+        self.woken = threading.Event()  # set when the fan-out hands the stream back to its thread (:meth:`wake`)
+        self.on_wake: Callable[[], None] = lambda: None  # told too (a websocket's thread waits on its socket)
+        self.frame: Callable[[bytes], bytes] = chunk  # the transport's framing of an event's bytes (:meth:`attach`)
         self._out: socket.socket | None = None  # a non-blocking twin of the connection's socket, for the fan-out
 
     def pack(self, text: str) -> bytes:
@@ -88,13 +89,19 @@ class Tail:
         data, self.at = self.at.then(text)
         return data
 
-    def attach(self, sock: socket.socket, framed: bool) -> None:
+    def attach(self, sock: socket.socket, frame: Callable[[bytes], bytes]) -> None:
         """Let the fan-out write to ``sock`` (the connection's, its response's head sent): a duplicate of it that
-        never waits, so the connection's own keeps its timeout."""
+        never waits, so the connection's own keeps its timeout. ``frame``: how the transport frames an event's bytes
+        (:func:`chunk`; ``bytes``, as they are, for HTTP/1.0; a websocket's text frame)."""
         if self._out is None:
             self._out = socket.socket(fileno=os.dup(sock.fileno()))
             self._out.setblocking(False)
-        self.framed = framed
+        self.frame = frame
+
+    def wake(self) -> None:
+        """Hand the stream back to its thread."""
+        self.woken.set()
+        self.on_wake()
 
     @property
     def attached(self) -> bool:
@@ -226,6 +233,24 @@ class FanOut:
             if tail in self._following:
                 self._remove(tail)
 
+    def write(self, tail: Tail, data: bytes) -> bool:
+        """Write ``data`` (a frame of the stream's own: a websocket's reply) to ``tail``'s phone between the events,
+        the stream staying with the fan-out; what the socket does not take at once is left pending and the stream
+        handed back (its thread writes the rest). False if the fan-out does not hold it (its thread writes)."""
+        with self._lock:
+            if tail not in self._following:
+                return False
+            try:
+                sent = tail.send(data)
+            except OSError:
+                sent = 0
+            if sent < len(data):
+                tail.pending = data[sent:]
+                self._hand_back(tail, "slow")
+            else:
+                tail.sent_at = time.monotonic()
+            return True
+
     def following(self) -> int:
         with self._lock:
             return len(self._following)
@@ -235,7 +260,7 @@ class FanOut:
         with self._lock:
             for tail in list(self._following):
                 self._remove(tail)
-                tail.woken.set()
+                tail.wake()
             if self._hangups is not None:
                 self._hangups.stop()
                 self._hangups = None
@@ -269,7 +294,7 @@ class FanOut:
             return
         if held[0] is latest:
             return  # nothing new for this phone
-        key = (id(held[0]), viewer, id(tail.at), tail.framed)
+        key = (id(held[0]), viewer, id(tail.at), tail.frame)
         if key not in made:
             made[key] = self._event(held[0], latest, viewer, tail)
         found = made[key]
@@ -289,8 +314,8 @@ class FanOut:
             tail.sent_at = time.monotonic()
 
     def _event(self, held: Frame, latest: Frame, viewer: Viewer, tail: Tail) -> tuple[bytes, Packed | None] | None:
-        """The bytes (chunk framing included) that bring a phone holding ``held`` to ``latest``, and its compressor
-        after them; None if only the whole state would."""
+        """The bytes (the transport's framing included) that bring a phone holding ``held`` to ``latest``, and its
+        compressor after them; None if only the whole state would."""
         text = self.feed.changes_since(held, latest, viewer, tail.build(viewer))
         if text is None:
             return None
@@ -298,7 +323,7 @@ class FanOut:
             data, after = text.encode(), None
         else:
             data, after = tail.at.then(text)
-        return (chunk(data) if tail.framed else data), after
+        return tail.frame(data), after
 
     def _gone(self, fd: int) -> None:
         """The phone of the stream writing to ``fd`` closed its connection: its thread ends the stream."""
@@ -315,4 +340,4 @@ class FanOut:
         self.handed_back[why] += 1
         if tail in self._following:
             self._remove(tail)
-        tail.woken.set()
+        tail.wake()

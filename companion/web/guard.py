@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import request, session
+from flask import g, request, session
 from werkzeug.exceptions import UnsupportedMediaType
 
 from companion.engine import State
@@ -108,8 +108,12 @@ def _not_json(word: str) -> Any:
 def json_body() -> dict[str, Any]:
     """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object.
 
-    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.)
+    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.) Parsed once a request (``g``: the
+    dry run of the limit on refusals reads it too, and a websocket's message is parsed for its id first).
     """
+    if "json_body" in g:
+        kept: dict[str, Any] = g.json_body
+        return kept
     if not request.is_json:
         raise UnsupportedMediaType(N_("send JSON (Content-Type: application/json)"))
     try:
@@ -124,6 +128,7 @@ def json_body() -> dict[str, Any]:
         raise BadRequest(N_("the body must be a JSON object"))
     if nesting(body, MAX_NESTING) > MAX_NESTING:
         raise BadRequest(N_("the body is nested too deeply (more than {n} levels)"), n=MAX_NESTING)
+    g.json_body = body
     return body
 
 

@@ -62,6 +62,12 @@ class Packed:
             return data, after
 
 
+def deflating() -> Packed:
+    """Where every compressed websocket starts (permessage-deflate, RFC 7692): the same compressor as a stream's,
+    raw (no gzip header); each event flushed whole, as the extension's messages are."""
+    return Packed(zlib.compressobj(LEVEL, zlib.DEFLATED, -WINDOW_BITS, MEMORY_LEVEL))
+
+
 class StreamPacker:
     """Where every gzip'd stream starts: the gzip header and the stream's first text, the same for all."""
 

@@ -263,6 +263,10 @@ PATIENCE = "companion.patience"
 #: The environ key of a callable giving the connection's socket and whether the response is sent in chunks, once
 #: its head is sent: a live stream hands them to the fan-out (:mod:`.fanout`), which writes to it without its thread.
 STREAM_SOCKET = "companion.stream_socket"
+#: The environ key of a callable that sends the response's head (a ``101 Switching Protocols``) and hands the app the
+#: connection's socket and what its reader holds already (bytes the client sent after its head), the connection to be
+#: closed once the response ends: a websocket's thread reads and writes the socket itself (:mod:`.websocket`).
+UPGRADE = "companion.upgrade"
 
 
 def no_bound(limit: int) -> None:
@@ -279,6 +283,7 @@ class Gateway(wsgi.Gateway_10):
         environ[CLIENT_GONE] = partial(peer_closed, self.req.conn.socket)
         environ[PATIENCE] = self.req.conn.socket.settimeout
         environ[STREAM_SOCKET] = self._stream_socket
+        environ[UPGRADE] = self._upgrade
         body = self.req.rfile
         environ[BODY_LIMIT] = body.bound if isinstance(body, KnownBody | ChunkedBody) else no_bound
         return environ
@@ -286,6 +291,15 @@ class Gateway(wsgi.Gateway_10):
 
     def _stream_socket(self) -> tuple[socket.socket, bool]:
         return self.req.conn.socket, bool(self.req.chunked_write)
+
+    def _upgrade(self) -> tuple[socket.socket, bytes]:
+        self.req.close_connection = True  # no HTTP request follows on it
+        self.req.ensure_headers_sent()
+        reader: Any = self.req.conn.rfile  # _pyio's BufferedReader (line_reader.py): its buffer's fields
+        with reader._read_lock:
+            held = bytes(reader._read_buf[reader._read_pos:])
+            reader._read_buf, reader._read_pos = b"", 0
+        return self.req.conn.socket, held
 
 
 def peer_closed(sock: socket.socket) -> bool:

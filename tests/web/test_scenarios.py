@@ -142,6 +142,7 @@ def test_a_joined_player_buys(classic: tuple[Table, WebServer], phone: OpenPhone
     wait_text(page, cash("Ann"), "$1440")
     wait_text(page, '[data-deed="baltic-avenue"] .deed', "Baltic Avenue")
     assert table.state["spaces"]["baltic-avenue"]["owner"] == "Ann"  # type: ignore[index]
+    assert page.run("return [app.stream.constructor.name, app.stream.count]") == ["Socket", 1]  # over the websocket
     shot(page, "joined-buys")
     no_errors(page)
 

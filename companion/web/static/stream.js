@@ -44,10 +44,19 @@ async function loadBoard(ruleset) {
   drawBoard();
 }
 
+// The live stream comes over the page's websocket (/api/socket: the state, then what changed after each input, and
+// this phone's inputs and their replies, talk.js) when it opens; when it cannot (refused, or no websocket on the way),
+// over an EventSource (/api/stream), the inputs then POSTed. Either is app.stream, with the same events.
 export function follow() {
   clearTimeout(follow.again);
   if (app.stream) app.stream.close();
-  const stream = new EventSource("/api/stream");
+  if (typeof WebSocket !== "function") return listen(new EventSource("/api/stream"));
+  const socket = new Socket();
+  socket.addEventListener("refused", () => { if (app.stream === socket) listen(new EventSource("/api/stream")); });
+  listen(socket);
+}
+
+function listen(stream) {
   app.stream = stream;
   stream.addEventListener("open", () => {
     follow.pause = 0;
@@ -72,6 +81,49 @@ export function follow() {
     changed(game, seq, { base: before, ops: JSON.parse(event.data) });
     before = seq;
   });
+}
+
+// The websocket seen as an EventSource: "open", "state" and "delta" (a frame holds an event's text as the stream
+// sends it, its data one line of JSON), "error" once dropped (readyState CLOSED), "refused" if it never opened. Any
+// other frame is an input's reply, {id, status, body}.
+class Socket extends EventTarget {
+  constructor() {
+    super();
+    this.replies = new Map();
+    this.count = 0;
+    this.ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/api/socket");
+    this.ws.onopen = () => { this.opened = true; this.dispatchEvent(new Event("open")); };
+    this.ws.onmessage = (message) => this.received(message.data);
+    this.ws.onclose = () => {
+      for (const answer of this.replies.values()) answer({ status: 0, body: { message: t("reconnecting…") } });
+      this.replies.clear();
+      if (!this.shut) this.dispatchEvent(new Event(this.opened ? "error" : "refused"));
+    };
+  }
+
+  get readyState() { return [0, 1, 2, 2][this.ws.readyState]; }
+  get open() { return this.ws.readyState === WebSocket.OPEN; }
+  close() { this.shut = true; this.ws.close(); }
+
+  received(text) {
+    if (text[0] === "{") {
+      const reply = JSON.parse(text);
+      this.replies.get(reply.id)?.(reply);
+      return this.replies.delete(reply.id);
+    }
+    const field = (name) => (text.match(new RegExp(`^${name}: ?(.*)$`, "m")) || [])[1];
+    const type = field("event");
+    if (type === "state" || type === "delta") this.dispatchEvent(new MessageEvent(type, { data: field("data"), lastEventId: field("id") || "" }));
+  }
+
+  // An input (POST /api/input's body): its reply's status and body.
+  input(body) {
+    const id = ++this.count;
+    return new Promise((resolve) => {
+      this.replies.set(id, resolve);
+      this.ws.send(JSON.stringify({ ...body, id }));
+    });
+  }
 }
 
 // A state to show: the board of its ruleset first, a point of the cash history (all of it fetched again for another

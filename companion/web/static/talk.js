@@ -48,6 +48,7 @@ export function notice(text, ok = false) {
 
 // ------------------------------------------------------------------ talking to the Pi
 export async function api(path, body) {
+  if (path === "/api/input" && app.stream && app.stream.open && app.stream.input) return answered(await app.stream.input(body));
   const options = { credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     options.method = "POST";
@@ -57,13 +58,22 @@ export async function api(path, body) {
   }
   const response = await fetch(path, options);
   const data = response.headers.get("Content-Type")?.includes("json") ? await response.json() : await response.text();
-  if (!response.ok) {
-    const error = new Error(data && data.message ? data.message : response.statusText);
-    error.status = response.status;
-    error.code = data && data.error;
-    throw error;
-  }
+  if (!response.ok) throw failure(response.status, data, response.statusText);
   return data;
+}
+
+// A refusal's error: its message (else `text`), its status and its code.
+function failure(status, data, text) {
+  const error = new Error(data && data.message ? data.message : text);
+  error.status = status;
+  error.code = data && data.error;
+  return error;
+}
+
+// An input's reply over the socket (stream.js), as a fetch's: its body, or thrown with its status and code.
+function answered(reply) {
+  if (reply.status === 200) return reply.body;
+  throw failure(reply.status, reply.body, String(reply.status));
 }
 
 export async function send(path, body, okText, done) {
