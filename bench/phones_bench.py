@@ -31,12 +31,16 @@ the OLED, the journal, cheroot, the buzzer, the engine, the rest of the request'
 each by the thread CPU around its functions inside the server (bench/server_parts.py, loaded into `companion run`
 only for this), with its share of the process's CPU over the same actions.
 
+``--path`` (socket only): the wall time of one input's path, from the acting client's send to the last phone's
+read, stage by stage (bench/socket_path.py: stamps in the server and in the bench on one clock), beside an echo of the
+bench's own clients alone.
+
 ``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
 events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts] [--show] [--plain]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path] [--show] [--plain]
         [--language de] [--transport socket|stream]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
@@ -189,6 +193,7 @@ class Phones:
         self.changed = threading.Condition()
         self.stop = threading.Event()
         self.selector = selectors.DefaultSelector()
+        self.wakes: list[float] = []  # each wake with a socket ready (``--path``)
         for follower in followers:
             self.selector.register(follower.sock, selectors.EVENT_READ, follower)
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -198,6 +203,8 @@ class Phones:
         while not self.stop.is_set():
             ready = self.selector.select(0.1)
             woke = time.perf_counter()
+            if ready:
+                self.wakes.append(woke)
             for key, _ in ready:
                 key.data.woke = woke
                 key.data.read(time.perf_counter())
@@ -411,17 +418,18 @@ def wake_ups(pid: int) -> int:
     return total
 
 
-def path_report(path: Path, asked: list[tuple[float, int]], host: Host, followers: list[Follower],
-                phones: int) -> str:
+def path_report(path: Path, asked: list[tuple[float, int]], host: Host, phones: Phones, count: int) -> str:
     """``--path``: each action's stages from the server's stamps at ``path`` and the bench's own."""
     woken, received = [], []
     for _, seq in asked:
-        last = max(followers, key=lambda f: f.arrived[seq])
+        last = max(phones.followers, key=lambda f: f.arrived[seq])
         woken.append(int(1e9 * last.woken[seq]))
         received.append(int(1e9 * last.arrived[seq]))
     sends: list[int] = host.sends  # type: ignore[attr-defined]
-    echoed = socket_path.echo(phones, len(asked), b"x" * 90)
-    return socket_path.report(wait_for(path), [int(1e9 * a) for a, _ in asked], sends, woken, received, echoed, phones)
+    wakes = [int(1e9 * w) for w in list(phones.wakes)]
+    echoed = socket_path.echo(count, len(asked), b"x" * 90)
+    return socket_path.report(wait_for(path), [int(1e9 * a) for a, _ in asked], sends, woken, received, wakes, echoed,
+                              count)
 
 
 def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
@@ -477,7 +485,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
     if args.path:
-        print(path_report(folder / "path.json", asked, host, followers, args.phones))
+        print(path_report(folder / "path.json", asked, host, phones, args.phones))
     print(f"the server's threads woken {woken / n:.1f} times per action (the request's, the OLED's, the streams')")
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "

@@ -47,6 +47,7 @@ STAMPED = [
     ("companion.web.feed", "Feed", "_on_update", "feed"),
     ("companion.web.fanout", "FanOut", "publish", "publish"),
     ("companion.web.fanout", "FanOut", "_event", "event"),
+    ("companion.web.fanout", "Tail", "send", "send"),
     ("companion.web.websocket", "PhoneSocket", "_write", "reply"),
 ]
 
@@ -125,15 +126,18 @@ def _at(stamps: list[tuple[str, int, int]], point: tuple[str, int, str]) -> int 
 
 
 def stages(server: list[tuple[str, int, int]], asked: list[int], sent: list[int], woken: list[int],
-           received: list[int]) -> dict[str, list[float]]:
+           received: list[int], wakes: list[int]) -> dict[str, list[float]]:
     """Each stage's µs per action: ``server`` the server's stamps, ``asked`` when the bench began each action
     (its figure's start), ``sent`` the client's send of its message, ``woken`` the phones' thread's wake for the last
-    phone to have it, ``received`` that phone's read of it (the bench's figure's end); ns, the same clock."""
+    phone to have it, ``received`` that phone's read of it (the bench's figure's end), ``wakes`` every wake of the
+    phones' thread with a socket ready; ns, the same clock."""
     server = sorted(server, key=lambda s: s[2])
     times = [t for *_, t in server]
     out: dict[str, list[float]] = {CLIENT: []}
     out.update({name: [] for name, *_ in [*STAGES, *AFTER]})
     out[LAST] = []
+    out[FIRST] = []
+    out[SERVER] = []
     out[WHOLE] = []
     for i, start in enumerate(sent):
         stop = sent[i + 1] if i + 1 < len(sent) else received[i] + 1
@@ -145,22 +149,33 @@ def stages(server: list[tuple[str, int, int]], asked: list[int], sent: list[int]
                 out[name].append((y - x) / 1000)
         out[CLIENT].append((start - asked[i]) / 1000)
         out[LAST].append((received[i] - woken[i]) / 1000)
+        first = _at(own, ("publish", 0, "first"))
+        if first is not None:
+            write = [t for k, e, t in own if k == "send" and e == 1 and t > first]
+            after = wakes[bisect.bisect_left(wakes, write[0]):] if write else []
+            if after:
+                out[FIRST].append((after[0] - write[0]) / 1000)
+        written = _at(own, ("publish", 1, "first"))
+        if written is not None:
+            out[SERVER].append((written - start) / 1000)
         out[WHOLE].append((received[i] - asked[i]) / 1000)
     return out
 
 
 CLIENT = "the acting client's message (JSON, wsproto's frame) before its send"
 LAST = "the phones' thread: its wake -> the last phone's read (the phones read before it)"
+FIRST = "beside: the fan-out's first write -> the phones' thread's first wake after it"
+SERVER = "the server's part: the message's send -> the last phone's frame written"
 WHOLE = "the whole: the bench's 'all phones updated'"
 
 
 def report(path: Path, asked: list[int], sent: list[int], woken: list[int], received: list[int],
-           echoed: list[float], phones: int) -> str:
+           wakes: list[int], echoed: list[float], phones: int) -> str:
     """The stages' p50 and mean (µs) as the bench prints them, and the echo of its own clients."""
     from pi_box import percentile
 
     server = [tuple(s) for s in json.loads(path.read_text(encoding="utf-8"))]
-    found = stages(server, asked, sent, woken, received)  # type: ignore[arg-type]
+    found = stages(server, asked, sent, woken, received, wakes)  # type: ignore[arg-type]
     lines = [f"the path of one input over the socket, wall µs per action (perf_counter stamps in the server and the "
              f"bench, one clock; {len(sent)} actions; p50 and mean; the stages' p50s need not add up to the "
              f"whole's):"]
