@@ -182,7 +182,7 @@ class Follower:
             else:
                 continue
             self.arrived.setdefault(self.state["seq"], now)  # type: ignore[index]
-            self.woken.setdefault(self.state["seq"], self.woke)  # type: ignore[index]
+            self.woken.setdefault(self.state["seq"], self.woke)
 
 
 class Phones:

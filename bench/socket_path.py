@@ -175,7 +175,7 @@ def report(path: Path, asked: list[int], sent: list[int], woken: list[int], rece
     from pi_box import percentile
 
     server = [tuple(s) for s in json.loads(path.read_text(encoding="utf-8"))]
-    found = stages(server, asked, sent, woken, received, wakes)  # type: ignore[arg-type]
+    found = stages(server, asked, sent, woken, received, wakes)
     lines = [f"the path of one input over the socket, wall µs per action (perf_counter stamps in the server and the "
              f"bench, one clock; {len(sent)} actions; p50 and mean; the stages' p50s need not add up to the "
              f"whole's):"]
