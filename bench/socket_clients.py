@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from typing import Any
 
 from wsproto import ConnectionType, WSConnection
@@ -51,6 +52,8 @@ class SocketFollower(Follower):
         self.state: dict[str, Any] | None = None
         self.game: int | None = None
         self.arrived: dict[int, float] = {}
+        self.woke = 0.0
+        self.woken: dict[int, float] = {}
         self.broken: str | None = None
         self.last_event = ""
         self._parts: list[str] = []
@@ -96,6 +99,7 @@ class SocketHost(Host):
         self.opened: tuple[socket.socket, WSConnection] | None = None  # at the first input: after the phones', so
         self.count = 0  # that the fan-out writes to them before the host's own view (as a POST's host had none)
         self._parts: list[str] = []
+        self.sends: list[int] = []
 
     def post(self, path: str, body: Any) -> tuple[int, Any, int]:
         if path != "/api/input":
@@ -104,7 +108,9 @@ class SocketHost(Host):
             self.opened = opened(self.table, HOST_ADDRESS, self.headers["Cookie"], True)
         self.sock, self.ws = self.opened
         self.count += 1
-        self.sock.sendall(self.ws.send(Message(data=json.dumps({**body, "id": self.count}, separators=(",", ":")))))
+        data = self.ws.send(Message(data=json.dumps({**body, "id": self.count}, separators=(",", ":"))))
+        self.sends.append(time.perf_counter_ns())  # the message's send (``--path``)
+        self.sock.sendall(data)
         while True:
             for event in self.ws.events():
                 if isinstance(event, Ping):
