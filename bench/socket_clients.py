@@ -52,6 +52,8 @@ class SocketFollower(Follower):
         self.state: dict[str, Any] | None = None
         self.game: int | None = None
         self.arrived: dict[int, float] = {}
+        self.parsed_after: dict[int, float] = {}
+        self.parsing = 0.0
         self.woke = 0.0
         self.woken: dict[int, float] = {}
         self.broken: str | None = None
@@ -59,14 +61,9 @@ class SocketFollower(Follower):
         self._parts: list[str] = []
         self._drain(0.0)  # frames that came with the handshake's answer
 
-    def read(self, now: float) -> None:
-        try:
-            data = self.sock.recv(65536)
-        except BlockingIOError:
-            return
-        if not data:
-            self.broken = self.broken or "the socket closed"
-            return
+    ENDED = "the socket closed"
+
+    def take(self, data: bytes, now: float) -> None:
         self.received += len(data)
         self.ws.receive_data(data)
         self._drain(now)
