@@ -13,7 +13,9 @@ lift the mortgage, in turn round the table) one after the other, each once every
   includes;
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
   voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken;
-* all phones updated: from the action's request sent to the last phone's event parsed, p50 and p99;
+* all phones updated: from the action's request sent to the last phone's bytes read, p50 and p99, every ready phone
+  read before any is parsed (eight phones each read their own; the bench's one thread would otherwise make the
+  last wait for the seven others' parsing, ~20 µs each); beside it that serial figure, as measured before;
 * bytes per phone per action: everything each phone's socket received over the actions (HTTP chunk framing or the
   websocket's frame heads, and server-sent events' fields included), divided by the actions; the stream's phones ask
   for gzip as a browser does (``Accept-Encoding: gzip, deflate``), and ``--plain`` counts the stream as a client
@@ -31,12 +33,16 @@ the OLED, the journal, cheroot, the buzzer, the engine, the rest of the request'
 each by the thread CPU around its functions inside the server (bench/server_parts.py, loaded into `companion run`
 only for this), with its share of the process's CPU over the same actions.
 
+``--path`` (socket only): the wall time of one input's path, from the acting client's send to the last phone's
+read, stage by stage (bench/socket_path.py: stamps in the server and in the bench on one clock), beside an echo of the
+bench's own clients alone.
+
 ``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
 events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts] [--show] [--plain]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path] [--show] [--plain]
         [--language de] [--transport socket|stream]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
@@ -65,6 +71,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import server_parts  # noqa: E402
+import socket_path  # noqa: E402
 from pi_box import nbody_seconds, percentile  # noqa: E402
 from tests.web.running import RunningTable  # noqa: E402
 from tests.web.sse import MergedConnection, patched  # noqa: E402
@@ -99,6 +106,8 @@ class Follower:
     """One phone's live stream on a raw socket: every byte received counted, its events parsed and applied as the
     page applies them, and the time each ``seq`` arrived."""
 
+    ENDED = "the stream ended"  # the phone's broken reason when its connection closes
+
     def __init__(self, table: RunningTable, source: str, cookie: str, *, gzip: bool = True) -> None:
         self.table, self.source, self.cookie = table, source, cookie
         self.sock = socket.create_connection((table.host, table.port), timeout=WITHIN, source_address=(source, 0))
@@ -113,18 +122,26 @@ class Follower:
         self.text = b""  # the body, de-chunked, not yet parsed into events
         self.state: dict[str, Any] | None = None
         self.game: int | None = None
-        self.arrived: dict[int, float] = {}
+        self.arrived: dict[int, float] = {}  # each seq's arrival: its bytes' read (perf_counter)
+        self.parsed_after: dict[int, float] = {}  # each seq once the phones before it in the bench's thread were parsed
+        self.parsing = 0.0  # when the bench's thread began parsing this phone's last read
+        self.woke = 0.0  # when the phones' thread woke for this read (perf_counter)
+        self.woken: dict[int, float] = {}  # the wake before the read that had each seq (``--path``)
         self.broken: str | None = None
         self.last_event = ""  # the last event as received (its fields, de-chunked)
 
-    def read(self, now: float) -> None:
+    def receive(self) -> bytes:
+        """What the socket holds now (b"" if nothing; the stream's end marks the phone broken)."""
         try:
             data = self.sock.recv(65536)
         except BlockingIOError:
-            return
+            return b""
         if not data:
-            self.broken = self.broken or "the stream ended"
-            return
+            self.broken = self.broken or self.ENDED
+        return data
+
+    def take(self, data: bytes, now: float) -> None:
+        """Parse ``data``, read at ``now``."""
         self.received += len(data)
         self.raw += data
         if self.head:
@@ -175,6 +192,8 @@ class Follower:
             else:
                 continue
             self.arrived.setdefault(self.state["seq"], now)  # type: ignore[index]
+            self.parsed_after.setdefault(self.state["seq"], self.parsing)  # type: ignore[index]
+            self.woken.setdefault(self.state["seq"], self.woke)
 
 
 class Phones:
@@ -185,6 +204,7 @@ class Phones:
         self.changed = threading.Condition()
         self.stop = threading.Event()
         self.selector = selectors.DefaultSelector()
+        self.wakes: list[float] = []  # each wake with a socket ready (``--path``)
         for follower in followers:
             self.selector.register(follower.sock, selectors.EVENT_READ, follower)
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -192,8 +212,18 @@ class Phones:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            for key, _ in self.selector.select(0.1):
-                key.data.read(time.perf_counter())
+            ready = self.selector.select(0.1)
+            woke = time.perf_counter()
+            if ready:
+                self.wakes.append(woke)
+            # Every ready phone read before any is parsed, each stamped at its read, as eight phones would each
+            # read their own; the bench's one thread then parses them one after another (``parsed_after``: the
+            # figure as this bench measured it before, the last phone waiting for the seven others' parsing).
+            read = [(key.data, key.data.receive(), time.perf_counter()) for key, _ in ready]
+            for follower, data, at in read:
+                follower.woke, follower.parsing = woke, time.perf_counter()
+                if data:
+                    follower.take(data, at)
             with self.changed:
                 self.changed.notify_all()
 
@@ -207,6 +237,10 @@ class Phones:
                     return None
                 self.changed.wait(min(left, 0.1))
             return max(min(t for s, t in f.arrived.items() if s >= seq) for f in self.followers)
+
+    def parsed_serially(self, seq: int) -> float:
+        """When the bench's one thread began parsing ``seq`` for its last phone (after :meth:`all_have`)."""
+        return max(min(t for s, t in f.parsed_after.items() if s >= seq) for f in self.followers)
 
     def received(self) -> int:
         return sum(f.received for f in self.followers)
@@ -248,8 +282,10 @@ def new_seq(reply: Any) -> int:
 
 
 def money_actions(host: Host, phones: Phones, count: int, players: int, game: int, seq: int,
-                  mortgaged: dict[str, bool]) -> tuple[list[float], list[float], list[int], int]:
-    """``count`` actions, each once every phone has the one before: all-phones delays, reply times and sizes."""
+                  mortgaged: dict[str, bool], asked: list[tuple[float, int]] | None = None,
+                  serially: list[float] | None = None) -> tuple[list[float], list[float], list[int], int]:
+    """``count`` actions, each once every phone has the one before: all-phones delays, reply times and sizes (and
+    into ``asked``, each action's start and seq; into ``serially``, the delays as parsed one phone after another)."""
     delays, replies, sizes = [], [], []
     for i in range(count):
         name = NAMES[i % players]
@@ -263,11 +299,15 @@ def money_actions(host: Host, phones: Phones, count: int, players: int, game: in
             raise SystemExit(f"action {i} ({verb} {deed}) refused: {status} {reply}")
         mortgaged[deed] = not mortgaged[deed]
         seq = new_seq(reply)
+        if asked is not None:
+            asked.append((sent, seq))
         last = phones.all_have(seq)
         if last is None:
             broken = [f.broken for f in phones.followers if f.broken]
             raise SystemExit(f"not every phone had seq {seq} within {WITHIN} s {broken}")
         delays.append(last - sent)
+        if serially is not None:
+            serially.append(phones.parsed_serially(seq) - sent)
         replies.append(replied - sent)
         sizes.append(size)
     return delays, replies, sizes, seq
@@ -330,6 +370,8 @@ def main() -> None:
     hooks = parser.add_mutually_exclusive_group()
     hooks.add_argument("--profile", type=Path, help="write the server's profile over the actions here")
     hooks.add_argument("--parts", action="store_true", help="the server's CPU per action by component (thread CPU)")
+    hooks.add_argument("--path", action="store_true",
+                       help="the wall time of one input's path over the socket, stage by stage (socket only)")
     parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
     parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip (the stream's)")
     parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
@@ -347,6 +389,11 @@ def main() -> None:
         if args.parts:
             site = server_parts.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
             server_hook(Path(folder), site, "COMPANION_PARTS", "parts.json")
+        if args.path:
+            if args.transport != "socket":
+                parser.error("--path follows the socket's messages: --transport socket")
+            site = socket_path.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
+            server_hook(Path(folder), site, "COMPANION_PATH", "path.json")
         table = RunningTable(Path(folder))
         try:
             run(table, args, here_us, Path(folder))
@@ -393,6 +440,20 @@ def wake_ups(pid: int) -> int:
     return total
 
 
+def path_report(path: Path, asked: list[tuple[float, int]], host: Host, phones: Phones, count: int) -> str:
+    """``--path``: each action's stages from the server's stamps at ``path`` and the bench's own."""
+    woken, received = [], []
+    for _, seq in asked:
+        last = max(phones.followers, key=lambda f: f.arrived[seq])
+        woken.append(int(1e9 * last.woken[seq]))
+        received.append(int(1e9 * last.arrived[seq]))
+    sends: list[int] = host.sends  # type: ignore[attr-defined]
+    wakes = [int(1e9 * w) for w in list(phones.wakes)]
+    echoed = socket_path.echo(count, len(asked), b"x" * 90)
+    return socket_path.report(wait_for(path), [int(1e9 * a) for a, _ in asked], sends, woken, received, wakes, echoed,
+                              count)
+
+
 def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
     print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
     print(f"transport: {TRANSPORTS[args.transport]}")
@@ -429,21 +490,33 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if args.parts:
         os.kill(table.proc.pid, signal.SIGUSR1)
         wait_for(folder / "parts.json.start")
+    if args.path:
+        os.kill(table.proc.pid, signal.SIGUSR1)
+        wait_for(folder / "path.json.start")
+        host.sends.clear()  # type: ignore[attr-defined]
+    asked: list[tuple[float, int]] = []
     received, cpu, wall, woken = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
-    delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged)
+    serially: list[float] = []
+    delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged, asked,
+                                                serially)
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
     woken = wake_ups(table.proc.pid) - woken
-    if args.profile or args.parts:
+    if args.profile or args.parts or args.path:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
     print(cpu_figures(cpu, n, idle, wall, here_us))
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
+    if args.path:
+        print(path_report(folder / "path.json", asked, host, phones, args.phones))
     print(f"the server's threads woken {woken / n:.1f} times per action (the request's, the OLED's, the streams')")
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
-          f"p99 <= {TARGETS['p99']:g} ms)")
+          f"p99 <= {TARGETS['p99']:g} ms); each phone when its bytes were read, every ready phone read before "
+          f"any is parsed, as eight phones each read their own")
+    print(f"  the same as the bench's one thread gets to each phone, parsing the others before it (the figure "
+          f"before): p50 {1000 * percentile(serially, 0.5):.1f} ms, p99 {1000 * percentile(serially, 0.99):.1f} ms")
     print(f"bytes per phone per action: {received / args.phones / n:.0f} (target <= {TARGETS['bytes']})")
     print(f"the host's reply: p50 {1000 * percentile(replies, 0.5):.1f} ms, "
           f"{sum(sizes) / n:.0f} bytes of JSON per action")

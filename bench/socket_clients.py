@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from typing import Any
 
 from wsproto import ConnectionType, WSConnection
@@ -51,19 +52,18 @@ class SocketFollower(Follower):
         self.state: dict[str, Any] | None = None
         self.game: int | None = None
         self.arrived: dict[int, float] = {}
+        self.parsed_after: dict[int, float] = {}
+        self.parsing = 0.0
+        self.woke = 0.0
+        self.woken: dict[int, float] = {}
         self.broken: str | None = None
         self.last_event = ""
         self._parts: list[str] = []
         self._drain(0.0)  # frames that came with the handshake's answer
 
-    def read(self, now: float) -> None:
-        try:
-            data = self.sock.recv(65536)
-        except BlockingIOError:
-            return
-        if not data:
-            self.broken = self.broken or "the socket closed"
-            return
+    ENDED = "the socket closed"
+
+    def take(self, data: bytes, now: float) -> None:
         self.received += len(data)
         self.ws.receive_data(data)
         self._drain(now)
@@ -96,6 +96,7 @@ class SocketHost(Host):
         self.opened: tuple[socket.socket, WSConnection] | None = None  # at the first input: after the phones', so
         self.count = 0  # that the fan-out writes to them before the host's own view (as a POST's host had none)
         self._parts: list[str] = []
+        self.sends: list[int] = []
 
     def post(self, path: str, body: Any) -> tuple[int, Any, int]:
         if path != "/api/input":
@@ -104,7 +105,9 @@ class SocketHost(Host):
             self.opened = opened(self.table, HOST_ADDRESS, self.headers["Cookie"], True)
         self.sock, self.ws = self.opened
         self.count += 1
-        self.sock.sendall(self.ws.send(Message(data=json.dumps({**body, "id": self.count}, separators=(",", ":")))))
+        data = self.ws.send(Message(data=json.dumps({**body, "id": self.count}, separators=(",", ":"))))
+        self.sends.append(time.perf_counter_ns())  # the message's send (``--path``)
+        self.sock.sendall(data)
         while True:
             for event in self.ws.events():
                 if isinstance(event, Ping):

@@ -214,3 +214,19 @@ def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport:
     assert abs(sum(micro.values()) - float(together.group(1))) <= len(parts), out  # each rounded to the µs
     assert 0 < float(together.group(1)) <= float(whole.group(1)), out
     assert float(whole.group(2)) == 100.0 and float(rest.group(1)) >= 0, out
+
+
+def test_the_phones_bench_prints_the_path_of_one_input_over_the_socket() -> None:
+    """``--path``: every stage of one input's wall time over the socket, the server's part, the whole, and the echo
+    of the bench's own clients, each with its µs."""
+    out = run_bench("bench/phones_bench.py", "--actions", "30", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
+                    "--steps", "2000", "--path")
+    stages = ["the acting client's message", "the socket thread's wake and the frame's read", "wsproto's parse",
+              "the message's Flask request context", "the view up to Table.submit", "Table.submit up to the journal",
+              "the journal's synced commit", "the engine's apply", "the event (", "the frame writes",
+              "the phones' thread: the last write", "the phones' thread: its wake", "beside: the fan-out's first",
+              "the server's part", "the whole"]
+    for stage in stages:
+        assert re.search(rf"^  {re.escape(stage)}[^\n]*: p50 -?{NUMBER} µs, mean -?{NUMBER} µs$", out, re.MULTILINE), \
+            f"no figure for {stage!r} in:\n{out}"
+    assert re.search(rf"^  the bench's own clients alone .*: p50 {NUMBER} µs, p99 {NUMBER} µs$", out, re.MULTILINE), out

@@ -357,6 +357,7 @@ def test_a_reply_the_socket_cannot_take_whole_is_left_to_its_thread_in_order() -
     frame = SimpleNamespace(state={})
     fanout = FanOut(SimpleNamespace(closed=False, latest=lambda: frame))  # type: ignore[arg-type]
     ours, phone = socket.socketpair()
+    ours.settimeout(20)  # as cheroot's connection has: its duplicate's O_NONBLOCK is shared, so a timeout makes it wait
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     tail = Tail(lambda state: "anyone", lambda viewer: lambda state, events: state, None)
     tail.held = (frame, "anyone")
@@ -371,7 +372,8 @@ def test_a_reply_the_socket_cannot_take_whole_is_left_to_its_thread_in_order() -
     assert tail.woken.is_set() and tail.pending and fanout.handed_back["slow"] == 1
     assert not fanout.write(tail, frames[written])  # handed back: the thread writes from now on
     received = bytearray()
-    reader = threading.Thread(target=lambda: received.extend(read_all(phone)))
+    phone.settimeout(20)  # a failure below must not leave the reader waiting for ever (the run would never end)
+    reader = threading.Thread(target=lambda: received.extend(read_all(phone)), daemon=True)
     reader.start()
     assert tail.write_pending(ours)
     ours.sendall(frames[written])
