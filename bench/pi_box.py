@@ -36,7 +36,8 @@ one before and 0.2 s after (people do not play 100 inputs a second). ``--poll S`
 which each phone also asks ``/api/state`` every S seconds (as the box did before; no page does). Printed beside the
 latencies: the table's own CPU, idle (the phones following, nothing played) and per input, as a share of the box's
 core. Then the worst attacks of tests/web/test_hostile.py on the boxed table (its peak memory after them), and the
-table bench (button edge -> frame) in the same box.
+table bench (button edge -> frame) in the same box. ``--startups N``: only the start-up, N times in the box and N
+unboxed in turn, each with the CPU the table took to its page's address.
 
 ``--transport``: the phones follow and the host acts over the page's websocket (``socket``, the default, as the page
 now does: bench/socket_clients.py), or follow ``/api/stream`` and POST (``stream``, the page's fallback and the
@@ -44,6 +45,7 @@ profile before issue 43's socket).
 
     .venv/bin/python bench/pi_box.py [--inputs 60] [--memory 256] [--factor F] [--poll S] [--presses 100]
         [--transport socket|stream]
+    .venv/bin/python bench/pi_box.py --startups 3
 
 Run as root (cgroups). The machine is shared: its load makes the box slower still, never faster.
 """
@@ -294,6 +296,23 @@ def table_bench(preexec: Callable[[], None] | None, presses: int) -> str:
     return found.group(1).replace(" (target p99 <= 5 ms)", "") if found else f"no figure ({run.stderr[-300:]})"
 
 
+def startups(preexec: Callable[[], None] | None, factor: float, times: int) -> None:
+    """The start-up alone (``--startups``), boxed and unboxed in turn: the time to the page's address and the CPU the
+    table took by then (read just after the line, from ``/proc``: 10 ms ticks). Boxed, the wall time is its CPU there
+    times the factor when the box gave it its whole share; its CPU there against its CPU unboxed is what the box's
+    1 ms slices cost a start (each begins after ~20 ms of others on the core)."""
+    for turn in range(times):
+        for boxed in (True, False) if preexec is not None else (False,):
+            load = os.getloadavg()[0]
+            with tempfile.TemporaryDirectory() as folder:
+                table = RunningTable(Path(folder), preexec=preexec if boxed else None)
+                cpu = table.cpu_seconds()
+                table.stop()
+            print(f"start-up {turn + 1} {'in the box' if boxed else 'unboxed'}: {table.startup:.2f} s, its CPU "
+                  f"{cpu:.2f} s" + (f" (x {factor:.1f} = {cpu * factor:.1f} s)" if boxed else "")
+                  + f"; load {load:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=60, help="inputs the host submits")
@@ -306,6 +325,8 @@ def main() -> None:
     parser.add_argument("--from-python", choices=sorted(SPEEDUP_TO_311), default="3.7",
                         help="the Python of the published Pi 4 figure (default 3.7, Raspbian Buster's)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle table measured")
+    parser.add_argument("--startups", type=int, default=0,
+                        help="only the start-up, this many times in the box and as many unboxed (its CPU each time)")
     parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
                         help="the page's websocket (inputs and events), or the live stream and POSTs before it")
     args = parser.parse_args()
@@ -323,6 +344,12 @@ def main() -> None:
     print(f"box: {box.kind}; memory {args.memory} MiB, CPU {box.quota} us per {box.period} us "
           f"({100 * box.quota / box.period:.1f}% of one core)")
     preexec = box.join if box.paths else None
+    if args.startups:
+        try:
+            startups(preexec, factor, args.startups)
+        finally:
+            box.close()
+        return
     if preexec is not None:
         boxed = boxed_reference(preexec, args.steps // 4)
         print(f"the reference loop in the box: {boxed * 1e6:.1f} us per step (wall), {boxed / here:.1f} times this "
@@ -332,8 +359,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             table = RunningTable(Path(folder), preexec=preexec)
             try:
+                started = table.cpu_seconds()  # a little after the line (this thread reads it then)
                 print(f"start-up to the phone page's address (the first OLED frame is drawn before it): "
-                      f"{table.startup:.1f} s (target <= 10 s)")
+                      f"{table.startup:.1f} s (target <= 10 s); its CPU {started:.2f} s here, x {factor:.1f} = "
+                      f"{started * factor:.1f} s of the box's core")
                 follower = clients(args.transport)[0]
                 phones = Phones([follower(table, f"127.0.5.{n + 1}", "") for n in range(PHONES)])
                 if phones.all_have(int(table.state()["seq"]), WITHIN) is None:

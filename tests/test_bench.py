@@ -107,7 +107,7 @@ def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
     out = run_bench("bench/pi_box.py", "--inputs", "3", "--steps", "2000", "--factor", "2", "--presses", "16")
     assert re.search(r"^box: ", out, re.MULTILINE)
     row(out, "reference loop (n-body, pure Python", rf".*CPU factor {NUMBER} \(given\)")
-    row(out, "start-up to the phone page's address", rf".*: {NUMBER} s")
+    row(out, "start-up to the phone page's address", rf".*: {NUMBER} s .*its CPU {NUMBER} s here")
     assert re.search(r"^the page's profile: the phones follow the page's websocket$", out, re.MULTILINE), out
     row(out, "the box's own CPU, idle (8 phones following):", rf"{NUMBER}% of the box's core")
     row(out, "input -> all 8 phones' streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
@@ -116,6 +116,15 @@ def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
     row(out, "peak RSS after a 256 MiB", rf".*: {NUMBER} MiB, another phone answered 200")
     row(out, "button edge -> frame (bench/table_bench.py in the box):", rf"median {NUMBER} ms, p99 {NUMBER} ms")
     assert "/api/state" not in out  # polling is a profile of its own
+
+
+def test_the_pi_box_measures_the_start_up_alone_with_its_cpu() -> None:
+    """``--startups``: the start-up alone, in the box and unboxed in turn (unboxed only where there is no box)."""
+    out = run_bench("bench/pi_box.py", "--startups", "1", "--steps", "2000", "--factor", "2")
+    row(out, "start-up 1 unboxed:", rf"{NUMBER} s, its CPU {NUMBER} s; load {NUMBER}")
+    if re.search(r"^box: cgroup", out, re.MULTILINE):
+        row(out, "start-up 1 in the box:", rf"{NUMBER} s, its CPU {NUMBER} s \(x 2.0 = {NUMBER} s\); load {NUMBER}")
+    assert "input ->" not in out  # the start-up only
 
 
 def test_the_pi_box_polling_profile_is_labelled_and_measured() -> None:

@@ -125,21 +125,35 @@ LANGUAGE_ABBREVIATIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def _patterns(table: Sequence[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
-    return [(re.compile(rf"(?<!\w){re.escape(long)}(?!\w)"), short) for long, short in table]
+def replace_word(text: str, long: str, short: str) -> str:
+    r"""``text`` with each ``long`` that stands as a whole word (no letter, digit or ``_`` either side) made ``short``:
+    what ``re.sub(r"(?<!\w)long(?!\w)", short, text)`` does, without a pattern to compile (the ~120 of the tables
+    were ~7 ms of the table's start here, compiled at import; compiled at a label's first need, one frame took them
+    all: issue 43)."""
+    parts: list[str] = []
+    done, at = 0, text.find(long)
+    while at != -1:
+        end = at + len(long)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            parts += [text[done:at], short]
+            done, at = end, text.find(long, end)
+        else:
+            at = text.find(long, at + 1)
+    return "".join(parts) + text[done:] if parts else text
 
 
-_WORDS = _patterns(ABBREVIATIONS)
-_LANGUAGE_WORDS = {language: _patterns(table) for language, table in LANGUAGE_ABBREVIATIONS.items()}
+def _word(char: str) -> bool:
+    r"""Whether ``char`` is a word's (``\w`` in a pattern)."""
+    return char.isalnum() or char == "_"
 
 
 def abbreviate(text: str, cols: int, language: str = "en") -> str:
     """Shorten ``text`` word by word until it fits ``cols``, or as far as the tables go: the board's English words
     (:data:`ABBREVIATIONS`), then the language's own (:data:`LANGUAGE_ABBREVIATIONS`); whole words only."""
-    for pattern, short in [*_WORDS, *_LANGUAGE_WORDS.get(language, [])]:
+    for long, short in (*ABBREVIATIONS, *LANGUAGE_ABBREVIATIONS.get(language, ())):
         if len(text) <= cols:
             break
-        text = pattern.sub(short, text)
+        text = replace_word(text, long, short)
     return text
 
 

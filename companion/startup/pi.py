@@ -3,12 +3,13 @@ down; a journal that cannot be opened is set aside from the OLED (:mod:`.journal
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
 import threading
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.config import TableConfig
 from companion.drivers import clock as clocks
@@ -21,8 +22,10 @@ from companion.words import ENGLISH, Words
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
 from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
-from .presses import PressFifo
 from .station import build_station
+
+if TYPE_CHECKING:
+    from .presses import PressFifo
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +64,7 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
                                     network=_network(config), captive_port=config.captive_port)
             break
         except JournalUnusable as error:
+            gc.enable()  # the OLED's question may wait long (cmd_run paused the collections for the start)
             # Said on the OLED (not only in the log, with systemd restarting a blank table every 2 s); YES sets
             # the file aside and a new journal starts.
             log.error("%s", error)
@@ -71,6 +75,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
                                     language=config.language):
                 return 1
             game = None
+    gc.freeze()  # what the start made lives as long as the table: later collections need not look at it again
+    gc.enable()
     stored = station.table.game
     what = (w.t("resumed game {n}", n=stored.id) if station.resumed else w.t("started game {n}", n=stored.id)) \
         if stored else w.t("no game yet: the OLED asks for its ruleset and players")
@@ -100,6 +106,8 @@ def _mock_presses(config: TableConfig, factory: Any, pins: PinMap) -> PressFifo 
     """The FIFO of test presses ``mock_presses`` names, on mock pins only (the config refuses it otherwise)."""
     if not config.mock_presses or config.pin_factory != "mock":
         return None
+    from .presses import PressFifo  # with the button scripts' parser and unittest.mock: only for a FIFO
+
     return PressFifo(config.mock_presses, factory, pins, roller=config.dice == "roller").start()
 
 

@@ -40,6 +40,7 @@ from .rates import Limit, Limiter, parse
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
 from .socket_api import socket_api
+from .url_rules import LazyRule
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ def create_app(
     if phone_dice not in ("none", "manual", "software"):
         raise ValueError(f"phone_dice must be none, manual or software, not {phone_dice!r}")
     app = Flask(__name__, static_folder=None)  # static/ is served by .assets, versioned
+    app.url_rule_class = LazyRule  # URL builders written when first used, not all at the start
     app.config.update(
         SECRET_KEY=secret_key or (access.secret_key if access is not None else secrets.token_bytes(32)),
         SESSION_COOKIE_NAME="companion",

@@ -26,7 +26,6 @@ from .context import MAX_INPUT_BODY, context
 from .errors import BadRequest, error_body
 from .guard import json_body, requires
 from .server import UPGRADE
-from .websocket import VERSION, PhoneSocket, accept_token, deflate_accepted, same_origin, upgrade_asked
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +44,10 @@ KEPT = ("HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "REMOTE_ADDR", "REMO
 def get_socket() -> Any:
     """A websocket (RFC 6455, version 13; permessage-deflate when offered): the live stream's events and this
     phone's inputs."""
+    # wsproto (and h11, which it imports) at the first phone's socket, not at the table's start (~10 % of its
+    # instructions: issue 43)
+    from .websocket import VERSION, PhoneSocket, accept_token, deflate_accepted, same_origin, upgrade_asked
+
     headers = request.headers
     if not upgrade_asked(headers.get("Upgrade"), headers.get("Connection")):
         raise BadRequest(N_("this address is a websocket: open it as one (Upgrade: websocket)"))

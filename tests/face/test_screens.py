@@ -7,6 +7,7 @@ the new pictures and rewrite them with ``COMPANION_UPDATE_REFERENCE=1 pytest tes
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -342,3 +343,14 @@ def test_a_frame_of_kept_rows_is_the_frame_drawn_whole() -> None:
             y += height
         for _ in range(2):  # drawn, then from the kept bands
             assert painter.paint(screen).tobytes() == whole.tobytes(), screen.rows
+
+
+@given(st.text(alphabet="ab _-(.)éß1", max_size=30),
+       st.sampled_from([long for long, _ in screens.ABBREVIATIONS[:12]] + ["ab", "a", "(b)", "b-", "ß"]),
+       st.text(alphabet="xy.", max_size=4), st.data())
+def test_a_whole_word_is_replaced_as_the_pattern_replaced_it(text: str, long: str, short: str,
+                                                           data: st.DataObject) -> None:
+    """``replace_word`` (no pattern compiled: issue 43's start) does what ``re.sub`` with ``\\w`` either side did."""
+    where = data.draw(st.integers(0, len(text)))
+    text = text[:where] + long + text[where:]  # the word in it at least once, at any edge
+    assert screens.replace_word(text, long, short) == re.sub(rf"(?<!\w){re.escape(long)}(?!\w)", short, text)
