@@ -112,17 +112,18 @@ class Inputs:
         data = text.encode()
         environ = {**self.environ, "CONTENT_LENGTH": str(len(data)), "wsgi.input": io.BytesIO(data)}
         with self.app.request_context(environ) as asked:
-            ident, response = self.respond()
+            ident, response = self.respond(data)
             for hook in asked._after_request_functions:  # after_this_request's (the limits' counting); not the
                 response = cast(Response, hook(response))  # app's: headers, gzip and cookie are an HTTP answer's
             body = response.get_data(as_text=True)
         return f'{{"id":{json.dumps(ident)},"status":{response.status_code},"body":{body}}}'
 
-    def respond(self) -> tuple[Any, Response]:
-        """This request's message's id (None if it has none or cannot be read) and the view's answer to it."""
+    def respond(self, data: bytes) -> tuple[Any, Response]:
+        """This request's message's id (None if it has none or cannot be read) and the view's answer to it
+        (``data``: the message, the request's body, parsed as it is in hand)."""
         ident: Any = None
         try:
-            ident = message_id(json_body())
+            ident = message_id(json_body(data))
             return ident, self.app.make_response(cast(Any, self.view()))
         except Exception as error:  # as Flask's own dispatch: the app's error handlers answer
             return ident, self.app.make_response(self.handled(error))
