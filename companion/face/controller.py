@@ -133,6 +133,7 @@ class TableController:
         self._screen: Screen | None = None
         self._looked: tuple[Any, ...] | None = None  # what the last screen was built from (see _looks)
         self._disk_at = float("-inf")  # when the free disk space is looked at next
+        self._owed = False  # a change not drawn yet: the panel was still taking the last frame (see tick)
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
         self._own_state: State | None = None  # the state of the last input these buttons sent
         self.guard = PressGuard()  # a press meant for the screen before the question (or a phone) changed it
@@ -203,7 +204,10 @@ class TableController:
             self.refresh()
 
     def tick(self) -> None:
-        """Call every 10-20 ms: roller time-outs, notices, scrolling, display retries, phone updates."""
+        """Call every 10-20 ms: roller time-outs, notices, scrolling, display retries, phone updates. A change from
+        elsewhere (a phone's input, a notice's end) is drawn at once when the panel has taken the last frame, else
+        held until it has (:meth:`frame_due`): a burst of phones' inputs is drawn once per frame time, its newest
+        state (docs/table.md, "The panel's pace")."""
         with self._lock:
             now = self.clock()
             if self.roller is not None and self.roller.timed_out(now):
@@ -226,7 +230,15 @@ class TableController:
                 self._scroll_at = now + self.scroll_time
             self.display.poll()
             if self._inbox or self._looks() != self._looked:  # an idle tick builds no screen
-                self.refresh()
+                if self.display.ready(now):
+                    self.refresh()
+                else:  # the panel is still taking the last frame: the newest state is drawn when it is free
+                    self._owed = True
+
+    def frame_due(self) -> float | None:
+        """When a frame held back for the panel's pace (:meth:`tick`) is to be drawn: the clock time the panel is free
+        again; None when none is owed. The buttons, the roller and a card draw at once (a person's press)."""
+        return self.display.free_at if self._owed else None
 
     def on_tap(self, tap: Tap) -> None:
         """A card put on the NFC reader (:class:`~.nfc.NfcReader`): the open mode's, else :func:`.taps.default_tap`."""
@@ -644,6 +656,7 @@ class TableController:
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""
         with self._lock:
+            self._owed = False
             self._drain()
             self._looked = self._looks()
             screen = self.screen()
