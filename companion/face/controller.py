@@ -76,6 +76,9 @@ DISK_FULL = N_("DISK FULL: not saved; free some space")
 MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
 #: Seconds between two looks at the free disk space (a journal write looks at once): the tick runs 100 times a second.
 DISK_EVERY = 2.0
+#: Free space above the low mark past which an input does not make the tick look at the disk at once (DISK_EVERY
+#: does): a journaled input takes a few KB, so two seconds of them cannot bring the disk that far down.
+DISK_MARGIN = 100_000_000
 
 
 PIN_PAUSED = N_("PIN login paused: too many wrong PINs. Host menu: Allow PIN login")
@@ -133,6 +136,7 @@ class TableController:
         self._screen: Screen | None = None
         self._looked: tuple[Any, ...] | None = None  # what the last screen was built from (see _looks)
         self._disk_at = float("-inf")  # when the free disk space is looked at next
+        self._disk_seen: int | None = None  # the free space found at the last look (None: not looked yet)
         self._owed = False  # a change not drawn yet: the panel was still taking the last frame (see tick)
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
         self._own_state: State | None = None  # the state of the last input these buttons sent
@@ -541,6 +545,7 @@ class TableController:
             free = self.disk_free() if self.disk_free else None
         except OSError:
             return
+        self._disk_seen = free
         if free is None or self.notices.warnings.get("disk") == self.words.t(DISK_FULL):
             return
         if free < self.disk_low:
@@ -554,7 +559,8 @@ class TableController:
         if not self._inbox:
             return
         place, asked = self._place(), self._prompt
-        self._disk_at = float("-inf")  # the journal was written: look at the disk at the next tick
+        if self._disk_seen is None or self._disk_seen < self.disk_low + DISK_MARGIN:
+            self._disk_at = float("-inf")  # the journal was written near the low mark: look at the next tick
         while self._inbox:
             update = self._inbox.popleft()
             before, elsewhere = self._prompt, update.state is not self._own_state
