@@ -43,7 +43,7 @@ from companion.drivers.display import Display
 from companion.drivers.nfc import Tap
 from companion.drivers.roller import RollerResult
 from companion.drivers.said import Said
-from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset
+from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset, public_state
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
 from companion.table import StaleInput, Table, Update
@@ -134,6 +134,7 @@ class TableController:
         self._scroll_at = 0.0
         self._prompt: Any = None
         self._screen: Screen | None = None
+        self._public: tuple[State | None, State | None] = (None, None)  # a state and its public view (see screen)
         self._looked: tuple[Any, ...] | None = None  # what the last screen was built from (see _looks)
         self._disk_at = float("-inf")  # when the free disk space is looked at next
         self._disk_seen: int | None = None  # the free space found at the last look (None: not looked yet)
@@ -630,7 +631,7 @@ class TableController:
         if self.overlay is not None and self._mode == "game":
             screen = self.overlay.screen()
             return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
-        state = self.table.public()
+        state = self._public_view()
         words = self.words
         if self._mode == "join":
             return join_screen(self.join_info(), self.join_page, words)
@@ -648,6 +649,13 @@ class TableController:
         notice, notice_page = self.notices.shown(self.scroll)
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
+
+    def _public_view(self) -> State | None:
+        """The table's state as DESIGN.md shows it, made once per state (a state is never changed once built)."""
+        state = self.table.state
+        if self._public[0] is not state:
+            self._public = (state, public_state(state) if state is not None else None)
+        return self._public[1]
 
     def _looks(self) -> tuple[Any, ...]:
         """Everything :meth:`screen` is built from that may change between two presses: the tick builds the screen
