@@ -33,6 +33,7 @@ from companion.said import N_, Said
 from .bookkeeping import Bookkeeping, Mark, insert_snapshot, snapshot_of, winner_of
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
+from . import wal
 from .schema import PAGE_SIZE, SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_crc
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,7 @@ class Journal:
         try:
             self._prepare()
             self._check()
+            self._reserve_wal()
         except BaseException:
             self._db.close()
             raise
@@ -370,6 +372,17 @@ class Journal:
                 for statement in SCHEMA:
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {VERSION}")
+
+    def _reserve_wal(self) -> None:
+        """The WAL's room up to its checkpoint, written now so that no input's commit grows the file (``wal``).
+        Best effort: without it commits grow the file as SQLite does by itself."""
+        if self.path == ":memory:" or self._db.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+            return
+        try:
+            with self._transaction("reserving the WAL's room") as db:  # the write lock: no frame appended meanwhile
+                wal.reserve(f"{self.path}-wal", wal.room(db))
+        except (OSError, JournalError) as error:
+            log.warning("%s: the WAL's room was not written (%s): inputs grow it", self.path, error)
 
     def _check_one(self, game_id: int) -> None:
         """The check of one game when it is first opened (``check_all`` off): its records' checksums."""
