@@ -9,7 +9,7 @@ after the engine has applied an input (its outcome, the listing's cache, a snaps
 goes into the next input's commit: one synced commit per input.
 
 Over 500 lines: the one class that writes the database (appending, snapshots, replay and recovery share its
-connection and its lock); the schema, the lines' encoding and the errors are modules of their own.
+connection and its lock); the schema, the lines' encoding, the WAL's room and the errors are modules of their own.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from companion.gamefile import GameFileError, game_file_lines, parse_lines
 from companion.kept import private_file
 from companion.said import N_, Said
 
+from . import wal
 from .bookkeeping import Bookkeeping, Mark, insert_snapshot, snapshot_of, winner_of
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
-from . import wal
 from .schema import PAGE_SIZE, SCHEMA, VERSION, engine_fingerprint, record_crc, snapshot_crc
 
 log = logging.getLogger(__name__)
@@ -375,12 +375,14 @@ class Journal:
     def _reserve_wal(self) -> None:
         """The WAL's room up to its checkpoint, written now so that no input's commit grows the file (``wal``).
         Best effort: without it commits grow the file as SQLite does by itself."""
-        if self.path == ":memory:" or self._db.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+        if self.path == ":memory:":
             return
         try:
+            if self._db.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+                return
             with self._transaction("reserving the WAL's room") as db:  # the write lock: no frame appended meanwhile
                 wal.reserve(f"{self.path}-wal", wal.room(db))
-        except (OSError, JournalError) as error:
+        except (OSError, sqlite3.Error, JournalError) as error:
             log.warning("%s: the WAL's room was not written (%s): inputs grow it", self.path, error)
 
     def _check_one(self, game_id: int) -> None:
