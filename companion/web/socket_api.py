@@ -119,18 +119,20 @@ class Inputs:
 
     def answer(self, text: str) -> str:
         kept = self.kept if time.time() <= self.expires else {}
-        asker = Asker(self.ctx, kept, self.address, self.words, partial(parsed, text.encode()))
+        ident, status, body = self.respond(Asker(self.ctx, kept, self.address, self.words,
+                                                 partial(parsed, text.encode())))
+        return f'{{"id":{json.dumps(ident)},"status":{status},"body":{body}}}'
+
+    def respond(self, asker: Asker) -> tuple[Any, int, str]:
+        """The message's id (None if it has none or cannot be read), and the status and body of its input's answer
+        (the message is the input's body)."""
         ident: Any = None
         try:
             ident = message_id(asker.body())
-            status, body = self.respond(asker)
+            status, body, _ = take_input(asker)
         except Exception as error:  # as Flask's own dispatch: the error handlers' answer, else 500
             status, body = self.refused(error)
-        return f'{{"id":{json.dumps(ident)},"status":{status},"body":{body}}}'
-
-    def respond(self, asker: Asker) -> tuple[int, str]:
-        """The input's status and body (its message's body read already)."""
-        return take_input(asker)[:2]
+        return ident, status, body
 
     def refused(self, error: Exception) -> tuple[int, str]:
         found = refusal(error, self.words(), self.ctx.table.state, PATH)
