@@ -117,11 +117,11 @@ class Inputs:
         return cls(context(), session, request.remote_addr, Words.for_language(language),
                    signed_at + lifetime if signed_at else math.inf)
 
-    def answer(self, text: str) -> str:
+    def answer(self, data: bytes) -> bytes:
+        """The reply (UTF-8 JSON) to the message ``data`` (its UTF-8 text)."""
         kept = self.kept if time.time() <= self.expires else {}
-        ident, status, body = self.respond(Asker(self.ctx, kept, self.address, self.words,
-                                                 partial(parsed, text.encode())))
-        return f'{{"id":{json.dumps(ident)},"status":{status},"body":{body}}}'
+        ident, status, body = self.respond(Asker(self.ctx, kept, self.address, self.words, partial(parsed, data)))
+        return f'{{"id":{json.dumps(ident)},"status":{status},"body":{body}}}'.encode()
 
     def respond(self, asker: Asker) -> tuple[Any, int, str]:
         """The message's id (None if it has none or cannot be read), and the status and body of its input's answer

@@ -77,7 +77,7 @@ def test_a_message_under_a_replaced_session_is_refused(app: Flask, server: WebSe
     ann = joined(server, "Ann")
     inputs = inputs_of(app, ann)
     ann.post("/api/host/login", {"pin": "246810"})  # the id renewed, the seat moved to the new one
-    reply = json.loads(inputs.answer(json.dumps({**ROLL, "id": 1})))
+    reply = json.loads(inputs.answer(json.dumps({**ROLL, "id": 1}).encode()))
     assert (reply["id"], reply["status"], reply["body"]["error"]) == (1, 401, "not-joined")
     assert table.state["seq"] == 0  # type: ignore[index]
 
@@ -98,11 +98,11 @@ def test_a_cookie_past_its_lifetime_is_no_ones_over_the_socket(app: Flask, serve
     cookie no longer opened), and with the cookie alive the same input is taken."""
     ann = joined(server, "Ann")
     ended = inputs_of(app, ann, expires=time.time() - 1)
-    reply = json.loads(ended.answer(json.dumps(ROLL)))
+    reply = json.loads(ended.answer(json.dumps(ROLL).encode()))
     assert (reply["status"], reply["body"]["error"]) == (401, "not-joined")
     assert table.state["seq"] == 0  # type: ignore[index]
     alive = inputs_of(app, ann)
-    assert json.loads(alive.answer(json.dumps(ROLL)))["status"] == 200
+    assert json.loads(alive.answer(json.dumps(ROLL).encode()))["status"] == 200
     assert table.state["seq"] == 1  # type: ignore[index]
 
 
