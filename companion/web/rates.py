@@ -4,7 +4,9 @@ What Flask-Limiter did here, without its cost on every request: its before-reque
 static files, the streams, the host's every input) and its layers of decorators and storage (a timer thread
 started at each hit) took ~12 % of the CPU of an input, for limits that only a few routes have and that the host
 never meets. Here a route's limits are looked at only when it is called, and not at all for whom they exempt (each
-exemption asked once a request); what is counted on the answer is counted by a hook of that request alone.
+exemption asked once a request); what is counted on the answer is counted by a hook of that request alone. The
+limits know no framework: they are checked and counted on whoever asks (``.asker.Asker``, a request's or a
+websocket message's), so ``POST /api/input`` and the socket's inputs count in the same windows.
 
 The semantics are Flask-Limiter's fixed window (``limits``' ``FixedWindowRateLimiter`` on memory): a window of a
 key starts at its first hit and counts every hit until it ends; a limit counted only on some answers (``deduct``)
