@@ -84,7 +84,7 @@ PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
      ("flask",)),
     ("the socket's frames and writes (wsproto)", "PhoneSocket._receive less the message; its waits and reads are "
      "the rest's", ("socket",), ("message",)),
-    ("around the socket's message (Flask's, before issue 43's direct call)", "Inputs.answer less the input's work",
+    ("the socket's message around its input (was Flask's)", "Inputs.answer less the input's work",
      ("message",), ("message_view",)),
     ("the buzzer's tune thread", "PiezoTunes.play", ("buzzer",), ()),
     ("the engine's apply", "StoredGame.submit's apply", ("apply",), ()),
