@@ -122,16 +122,19 @@ def _not_json(word: str) -> Any:
     raise ValueError(f"{word} is not a JSON number")
 
 
-def json_body() -> dict[str, Any]:
+def json_body(data: bytes | None = None) -> dict[str, Any]:
     """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object (:func:`parsed`).
 
-    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.) Parsed once a request (``g``)."""
+    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.) Parsed once a request (``g``).
+    ``data``: the body when the caller holds it already, else the request's is read."""
     if "json_body" in g:
         kept: dict[str, Any] = g.json_body
         return kept
-    if not request.is_json:
-        raise UnsupportedMediaType(N_("send JSON (Content-Type: application/json)"))
-    body = g.json_body = parsed(request.get_data(cache=True))
+    if data is None:
+        if not request.is_json:
+            raise UnsupportedMediaType(N_("send JSON (Content-Type: application/json)"))
+        data = request.get_data(cache=True)
+    body = g.json_body = parsed(data)
     return body
 
 
