@@ -83,7 +83,7 @@ def _taken(asker: Asker) -> str:
 def post_input() -> Any:
     """One input line (DESIGN.md) made on the state ``seq``: ``{"input": {...}, "seq": 41}``."""
     answer = take_input(Asker.of_request())
-    response = Response(answer.body, status=answer.status, mimetype="application/json")
+    response = Response(answer.body, status=answer.status, content_type="application/json")
     if answer.wait is not None:
         response.headers["Retry-After"] = retry_after(answer.wait)
     return response
