@@ -37,17 +37,11 @@ class Answer(NamedTuple):
 
 @limit("30 per minute", refusals_only=True)
 @accepted_limit(ACCEPTED_INPUTS)
-def _declared() -> None:
-    """Where the route's limits are declared (read once, below)."""
-
-
-LIMITS = route_limits(_declared)
-
-
 def take_input(asker: Asker) -> Answer:
-    """``asker``'s input answered: an error no handler answers (a fault) is raised, for the caller to answer 500."""
+    """``asker``'s input answered, behind the limits declared here: an error no handler answers (a fault) is
+    raised, for the caller to answer 500."""
     limiter = asker.ctx.limiter
-    wait, later = limiter.check(ENDPOINT, LIMITS, asker)
+    wait, later = limiter.check(ENDPOINT, _LIMITS, asker)
     try:
         if wait is not None:
             raise TooManyRequests()
@@ -60,6 +54,9 @@ def take_input(asker: Asker) -> Answer:
     if wait is None:
         limiter.count(later, status)
     return Answer(status, body, wait)
+
+
+_LIMITS = route_limits(take_input)
 
 
 def _taken(asker: Asker) -> str:
