@@ -37,13 +37,18 @@ only for this), with its share of the process's CPU over the same actions.
 read, stage by stage (bench/socket_path.py: stamps in the server and in the bench on one clock), beside an echo of the
 bench's own clients alone.
 
+``--pace SECONDS``: after the back-to-back actions, ``--paced-actions`` more, each SECONDS after the one before, as
+at a real table, and their figures (with ``--parts``, their parts): the OLED draws a burst once per its panel's frame
+time (docs/table.md, "The panel's pace"), which a table's pace never makes; and there the idle table's own CPU over
+the same time is part of each action's (printed with and without it).
+
 ``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
 events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
     .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path] [--show] [--plain]
-        [--language de] [--transport socket|stream]
+        [--language de] [--transport socket|stream] [--pace SECONDS [--paced-actions 40]]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
 """
@@ -283,11 +288,17 @@ def new_seq(reply: Any) -> int:
 
 def money_actions(host: Host, phones: Phones, count: int, players: int, game: int, seq: int,
                   mortgaged: dict[str, bool], asked: list[tuple[float, int]] | None = None,
-                  serially: list[float] | None = None) -> tuple[list[float], list[float], list[int], int]:
-    """``count`` actions, each once every phone has the one before: all-phones delays, reply times and sizes (and
-    into ``asked``, each action's start and seq; into ``serially``, the delays as parsed one phone after another)."""
+                  serially: list[float] | None = None,
+                  pace: float = 0.0) -> tuple[list[float], list[float], list[int], int]:
+    """``count`` actions, each once every phone has the one before (and ``pace`` seconds after the one before began,
+    as at a real table): all-phones delays, reply times and sizes (and into ``asked``, each action's start and seq;
+    into ``serially``, the delays as parsed one phone after another)."""
     delays, replies, sizes = [], [], []
+    due = time.perf_counter()
     for i in range(count):
+        if pace:
+            time.sleep(max(0.0, due - time.perf_counter()))
+            due = max(due, time.perf_counter()) + pace
         name = NAMES[i % players]
         deed = DEEDS[2 * (i % players) + (i // players) % 2]
         verb = "unmortgage" if mortgaged[deed] else "mortgage"
@@ -377,7 +388,13 @@ def main() -> None:
     parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
                         help="the page's websocket (inputs and events), or the live stream and POSTs before it")
     parser.add_argument("--show", action="store_true", help="print the last event the first phone received")
+    parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                        help="then as many actions again (--paced-actions), each SECONDS after the one before, as at "
+                             "a real table: its figures printed after the back-to-back ones")
+    parser.add_argument("--paced-actions", type=int, default=40, help="how many actions --pace makes")
     args = parser.parse_args()
+    if args.path and args.pace:
+        parser.error("--pace measures CPU (and --parts): not with --path")
 
     here_us = nbody_seconds(args.steps) * 1e6 / args.steps
     print(f"reference loop (n-body of bench/pi_box.py, Python {sys.version.split()[0]}): {here_us:.2f} us of CPU per "
@@ -454,6 +471,35 @@ def path_report(path: Path, asked: list[tuple[float, int]], host: Host, phones: 
                               count)
 
 
+def paced(table: RunningTable, args: argparse.Namespace, host: Host, phones: Phones, game: int, seq: int,
+          mortgaged: dict[str, bool], idle: float, here_us: float, folder: Path) -> int:
+    """``--pace``: ``--paced-actions`` actions, each ``--pace`` seconds after the one before (a table's pace, not a
+    burst): the CPU per action with and without the idle table's own over the same time, the phones' delays, and
+    (``--parts``) the parts. Returns the last seq."""
+    if args.parts:
+        for done in ("parts.json", "parts.json.start"):
+            (folder / done).unlink(missing_ok=True)
+        os.kill(table.proc.pid, signal.SIGUSR1)
+        wait_for(folder / "parts.json.start")
+    cpu, wall = table.cpu_seconds(), time.monotonic()
+    delays, _, _, seq = money_actions(host, phones, args.paced_actions, args.phones, game, seq, mortgaged,
+                                      pace=args.pace)
+    cpu, wall = table.cpu_seconds() - cpu, time.monotonic() - wall
+    if args.parts:
+        os.kill(table.proc.pid, signal.SIGUSR2)
+    n = len(delays)
+    own = 1000 * (cpu - idle * wall) / n
+    print(f"at a table's pace: {n} money actions, one every {args.pace:g} s ({wall:.1f} s)")
+    print("  " + cpu_figures(cpu, n, idle, wall, here_us))
+    print(f"  less the idle table's own: {own:.2f} ms per action here, {own * REFERENCE_STEP_US / here_us:.2f} ms at "
+          f"the reference speed; load average {os.getloadavg()[0]:.1f}")
+    print(f"  all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
+          f"p99 {1000 * percentile(delays, 0.99):.1f} ms")
+    if args.parts:
+        print("  " + server_parts.report(wait_for(folder / "parts.json"), n, args.phones).replace("\n", "\n  "))
+    return seq
+
+
 def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
     print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
     print(f"transport: {TRANSPORTS[args.transport]}")
@@ -521,6 +567,8 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     print(f"the host's reply: p50 {1000 * percentile(replies, 0.5):.1f} ms, "
           f"{sum(sizes) / n:.0f} bytes of JSON per action")
     print(f"the peer, as issue 43 measured it: {PEER}")
+    if args.pace:
+        seq = paced(table, args, host, phones, game, seq, mortgaged, idle, here_us, folder)
     if args.show:
         print(f"the last event the first phone received ({len(followers[0].last_event) + 2} bytes before chunk "
               f"framing and gzip):\n{followers[0].last_event}")

@@ -226,7 +226,7 @@ def report(path: Path, actions: int, phones: int) -> str:
     lines = [f"the server's CPU per action by part (time.thread_time around each inside `companion run`, "
              f"{actions} actions; Table.submit called {calls['submit'] / actions:.2f} times per action, "
              f"the view {(calls['view'] + calls['message_view']) / actions:.2f}, "
-             f"Station.step {calls['station'] / actions:.2f}, "
+             f"Station.step {calls['station'] / actions:.2f} (its refresh {calls['refresh'] / actions:.2f}), "
              f"PiezoTunes.play {calls['buzzer'] / actions:.2f}); load average {os.getloadavg()[0]:.1f}",
              f"how they nest: {NESTING}"]
     for name, made, micro, share in components(window, actions, phones):

@@ -39,6 +39,7 @@ from companion.drivers.virtual import VirtualButtons, VirtualI2CBus, virtual_smb
 from companion.engine import IllegalInput  # noqa: E402
 from companion.face.press_guard import GUARD  # noqa: E402
 from companion.face.dice import SoftwareDice  # noqa: E402
+from companion.startup import parts  # noqa: E402
 from companion.startup.parts import oled_opener  # noqa: E402
 from companion.startup.station import build_station  # noqa: E402
 
@@ -106,7 +107,7 @@ def play(seed: int, presses_wanted: int) -> Mix:
                                 open_device=oled_opener("ssd1306", pins), dice="software", clock=clock,
                                 sleep=time.sleep, setup={"ruleset": "classic", "players": ["Ann", "Bob", "Cy"],
                                                          "seed": 6},
-                                new_seed=lambda: 6, on_frame=on_frame)
+                                new_seed=lambda: 6, on_frame=on_frame, **paced(pins))
         built.append(station)
         station.controller.software = SoftwareDice(randbelow=rng.randrange)
         station.journal.snapshot_every = 50
@@ -150,6 +151,12 @@ def play(seed: int, presses_wanted: int) -> Mix:
         station.close()
     factory.reset()
     return mix
+
+
+def paced(pins: Any) -> dict[str, float]:
+    """The panel's pace as ``companion run`` has it (the frame time of pins.toml's bus), where this copy of the
+    project has it (docs/table.md, "The panel's pace"); nothing before."""
+    return {"frame_time": parts.oled_frame_time(pins)} if hasattr(parts, "oled_frame_time") else {}
 
 
 def main() -> None:

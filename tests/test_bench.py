@@ -216,6 +216,21 @@ def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport:
     assert float(whole.group(2)) == 100.0 and float(rest.group(1)) >= 0, out
 
 
+def test_the_phones_bench_paced_prints_a_tables_pace_beside_the_burst() -> None:
+    """``--pace``: after the back-to-back actions, as many more a table's pace apart, with their CPU (with and
+    without the idle table's own), the phones' delays and, with ``--parts``, their parts (the OLED's refreshes
+    counted: a burst is drawn at the panel's pace, a table's pace draws every input)."""
+    out = run_bench("bench/phones_bench.py", "--actions", "20", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
+                    "--steps", "2000", "--parts", "--pace", "0.05", "--paced-actions", "8")
+    assert re.search(r"^at a table's pace: 8 money actions, one every 0.05 s", out, re.MULTILINE), out
+    assert re.search(rf"^  server CPU per action: {NUMBER} ms here", out, re.MULTILINE), out
+    assert re.search(rf"^  less the idle table's own: -?{NUMBER} ms per action here", out, re.MULTILINE), out
+    assert re.search(rf"^  all 2 phones updated: p50 {NUMBER} ms, p99 {NUMBER} ms$", out, re.MULTILINE), out
+    refreshes = re.findall(rf"Station.step {NUMBER} \(its refresh ({NUMBER})\)", out)
+    assert len(refreshes) == 2, out  # the burst's and the table's pace's
+    assert re.search(rf"^    the OLED's redraw: {NUMBER} µs", out, re.MULTILINE), out  # the paced parts, indented
+
+
 def test_the_phones_bench_prints_the_path_of_one_input_over_the_socket() -> None:
     """``--path``: every stage of one input's wall time over the socket, the server's part, the whole, and the echo
     of the bench's own clients, each with its µs."""

@@ -11,6 +11,11 @@ it skips a frame equal to the last one, and when the bus fails (display unplugge
 it logs once, keeps the newest frame, and reopens the device with exponential back-off; the
 game never waits for it. When the display comes back it is initialised again and gets the
 whole current frame.
+
+The panel's pace: a frame handed to a panel on I2C takes it a while to take (:func:`frame_time`: a whole 128x64 frame
+at 400 kHz, ~25 ms). :class:`Display` remembers when the panel is free again (:meth:`Display.ready`),
+so that the controller draws a burst of inputs (phones acting faster than the panel can show) once per frame time,
+the newest state, instead of frames nobody sees (docs/table.md, "The panel's pace").
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ __all__ = ["PAGES_OF", "Display", "DisplayUnavailable", "Frame", "PagedSH1106", 
 log = logging.getLogger(__name__)
 
 SPLIT_GAP = 12  # equal columns that cost more than a new window command (about 10 bytes on the bus)
+#: The I2C bus's clock when nothing says otherwise: the speed the OLED's wiring guide sets on the Pi
+#: (``dtparam=i2c_arm_baudrate=400000``); pins.toml's ``[display] bus_hz`` says another.
+I2C_HZ = 400_000
+#: Bits on the bus for one byte of a frame: its eight and the panel's acknowledgement.
+BITS_PER_BYTE = 9
 
 
 #: A run of bytes that are not zero: where two pages' XOR differs.
@@ -120,6 +130,13 @@ class PagedSH1106(_PagedMixin, sh1106):
 DRIVERS: dict[str, type[Any]] = {"ssd1306": PagedSSD1306, "sh1106": PagedSH1106}
 
 
+def frame_time(bus_hz: int = I2C_HZ, size: tuple[int, int] = (128, 64), windows: int = 8) -> float:
+    """Seconds a panel on an I2C bus of ``bus_hz`` takes to take a whole frame of ``size``: its bytes (a bit per pixel)
+    and one window command per page (~10 bytes each), nine bits a byte. 400 kHz, 128x64: 24.8 ms."""
+    data = size[0] * size[1] // 8 + 10 * windows
+    return data * BITS_PER_BYTE / bus_hz
+
+
 class DisplayUnavailable(CompanionError, OSError):
     """The OLED cannot be reached now (the table goes on without it)."""
 
@@ -129,12 +146,14 @@ class Display:
 
     ``open_device`` builds the device (and so sends its initialisation); it is called again
     after a fault. ``on_frame`` is told of every frame handed to the device (the demo draws it
-    in the terminal or writes PNGs). Times come from ``clock``.
+    in the terminal or writes PNGs). Times come from ``clock``. ``frame_time``: the seconds the panel takes to take a
+    frame (:func:`frame_time`; 0, the default: a panel that takes any number, as the demo's recorder does):
+    :meth:`ready` says when it is free again.
     """
 
     def __init__(self, open_device: Callable[[], Any], *, clock: Clock = monotonic,
                  on_frame: Callable[[Image.Image], None] | None = None,
-                 first_retry: float = 0.5, max_retry: float = 30.0) -> None:
+                 first_retry: float = 0.5, max_retry: float = 30.0, frame_time: float = 0.0) -> None:
         self.open_device = open_device
         self.clock = clock
         self.on_frame = on_frame
@@ -147,11 +166,17 @@ class Display:
         self._pending: Frame | None = None
         self._retry_at = 0.0
         self._delay = first_retry
+        self.frame_time = frame_time
+        self.free_at = float("-inf")  # clock time when the panel has taken the last frame
         self._open()
 
     @property
     def available(self) -> bool:
         return self.device is not None
+
+    def ready(self, now: float) -> bool:
+        """Whether the panel has taken the last frame by ``now`` (a frame drawn sooner would only wait on the bus)."""
+        return now >= self.free_at
 
     def show(self, image: Image.Image | Frame, data: bytes | None = None) -> bool:
         """Hand a frame to the display; False if it was equal to the last one or the display is away. ``image``: a
@@ -189,6 +214,8 @@ class Display:
         self._pending = None
         self._last = frame.data
         self.frames_sent += 1
+        if self.frame_time:
+            self.free_at = self.clock() + self.frame_time
         if self.on_frame is not None:
             self.on_frame(frame.image)
         return True

@@ -84,6 +84,8 @@ class PinMap:
     nfc: NfcPins | None = None  # no [nfc] table: no reader fitted
     lights: LightPins | None = None
     buzzer: int | None = None  # a piezo's GPIO (gpiozero's TonalBuzzer)
+    #: The I2C bus's clock as the Pi sets it (``dtparam=i2c_arm_baudrate``): how fast the OLED takes a frame.
+    i2c_hz: int = 400_000
 
     def all_gpio(self) -> list[int]:
         """Every GPIO the table claims, for conflict checks."""
@@ -172,12 +174,15 @@ def parse_pins(data: Mapping[str, Any], source: str = "<pins>") -> PinMap:
     if not isinstance(display, Mapping):
         raise PinMapError(f"{source}: [display] must be a table")
     bus, address = _i2c(display, f"{source}: display", 0x3C)
+    hz = display.get("bus_hz", 400_000)
+    if isinstance(hz, bool) or not isinstance(hz, int) or not 10_000 <= hz <= 3_400_000:
+        raise PinMapError(f"{source}: display.bus_hz: expected the I2C clock in Hz, 10000-3400000 (400000: fast mode)")
     buzzer = data.get("buzzer")
     if buzzer is not None and not isinstance(buzzer, Mapping):
         raise PinMapError(f"{source}: [buzzer] must be a table")
     result = PinMap(buttons, pins, bus, address, source, _nfc(data.get("nfc"), source, bus, address),
                     parse_lights(data.get("lights"), source),
-                    _gpio(buzzer.get("pin"), f"{source}: buzzer.pin") if buzzer is not None else None)
+                    _gpio(buzzer.get("pin"), f"{source}: buzzer.pin") if buzzer is not None else None, hz)
     used = result.all_gpio()
     twice = sorted({pin for pin in used if used.count(pin) > 1})
     if twice:

@@ -43,7 +43,7 @@ from companion.drivers.display import Display
 from companion.drivers.nfc import Tap
 from companion.drivers.roller import RollerResult
 from companion.drivers.said import Said
-from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset
+from companion.engine import CompanionError, IllegalInput, State, Throw, find_ruleset, public_state
 from companion.engine.core import Ruleset
 from companion.journal import JournalFull
 from companion.table import StaleInput, Table, Update
@@ -76,6 +76,9 @@ DISK_FULL = N_("DISK FULL: not saved; free some space")
 MENU_STEPS = {"game": "help", "help": "players", "players": "game"}
 #: Seconds between two looks at the free disk space (a journal write looks at once): the tick runs 100 times a second.
 DISK_EVERY = 2.0
+#: Free space above the low mark past which an input does not make the tick look at the disk at once (DISK_EVERY
+#: does): a journaled input takes a few KB, so two seconds of them cannot bring the disk that far down.
+DISK_MARGIN = 100_000_000
 
 
 PIN_PAUSED = N_("PIN login paused: too many wrong PINs. Host menu: Allow PIN login")
@@ -131,8 +134,11 @@ class TableController:
         self._scroll_at = 0.0
         self._prompt: Any = None
         self._screen: Screen | None = None
+        self._public: tuple[State | None, State | None] = (None, None)  # a state and its public view (see screen)
         self._looked: tuple[Any, ...] | None = None  # what the last screen was built from (see _looks)
         self._disk_at = float("-inf")  # when the free disk space is looked at next
+        self._disk_seen: int | None = None  # the free space found at the last look (None: not looked yet)
+        self._owed = False  # a change not drawn yet: the panel was still taking the last frame (see tick)
         self._waiting_edge: float | None = None  # time of the button edge whose frame is not drawn yet
         self._own_state: State | None = None  # the state of the last input these buttons sent
         self.guard = PressGuard()  # a press meant for the screen before the question (or a phone) changed it
@@ -203,7 +209,10 @@ class TableController:
             self.refresh()
 
     def tick(self) -> None:
-        """Call every 10-20 ms: roller time-outs, notices, scrolling, display retries, phone updates."""
+        """Call every 10-20 ms: roller time-outs, notices, scrolling, display retries, phone updates. A change from
+        elsewhere (a phone's input, a notice's end) is drawn at once when the panel has taken the last frame, else
+        held until it has (:meth:`frame_due`): a burst of phones' inputs is drawn once per frame time, its newest
+        state (docs/table.md, "The panel's pace")."""
         with self._lock:
             now = self.clock()
             if self.roller is not None and self.roller.timed_out(now):
@@ -226,7 +235,15 @@ class TableController:
                 self._scroll_at = now + self.scroll_time
             self.display.poll()
             if self._inbox or self._looks() != self._looked:  # an idle tick builds no screen
-                self.refresh()
+                if self.display.ready(now):
+                    self.refresh()
+                else:  # the panel is still taking the last frame: the newest state is drawn when it is free
+                    self._owed = True
+
+    def frame_due(self) -> float | None:
+        """When a frame held back for the panel's pace (:meth:`tick`) is to be drawn: the clock time the panel is free
+        again; None when none is owed. The buttons, the roller and a card draw at once (a person's press)."""
+        return self.display.free_at if self._owed else None
 
     def on_tap(self, tap: Tap) -> None:
         """A card put on the NFC reader (:class:`~.nfc.NfcReader`): the open mode's, else :func:`.taps.default_tap`."""
@@ -529,6 +546,7 @@ class TableController:
             free = self.disk_free() if self.disk_free else None
         except OSError:
             return
+        self._disk_seen = free
         if free is None or self.notices.warnings.get("disk") == self.words.t(DISK_FULL):
             return
         if free < self.disk_low:
@@ -542,7 +560,8 @@ class TableController:
         if not self._inbox:
             return
         place, asked = self._place(), self._prompt
-        self._disk_at = float("-inf")  # the journal was written: look at the disk at the next tick
+        if self._disk_seen is None or self._disk_seen < self.disk_low + DISK_MARGIN:
+            self._disk_at = float("-inf")  # the journal was written near the low mark: look at the next tick
         while self._inbox:
             update = self._inbox.popleft()
             before, elsewhere = self._prompt, update.state is not self._own_state
@@ -612,7 +631,7 @@ class TableController:
         if self.overlay is not None and self._mode == "game":
             screen = self.overlay.screen()
             return screen if self.overlay.shows_notice else with_notice(screen, self.notices.shown(self.scroll)[0])
-        state = self.table.public()
+        state = self._public_view()
         words = self.words
         if self._mode == "join":
             return join_screen(self.join_info(), self.join_page, words)
@@ -631,6 +650,13 @@ class TableController:
         return screens.game_screen(state, self.events, labels, choice=choice, notice=notice,
                                    notice_scroll=notice_page, dice_source=self.dice_source, scroll=self.scroll)
 
+    def _public_view(self) -> State | None:
+        """The table's state as DESIGN.md shows it, made once per state (a state is never changed once built)."""
+        state = self.table.state
+        if self._public[0] is not state:
+            self._public = (state, public_state(state) if state is not None else None)
+        return self._public[1]
+
     def _looks(self) -> tuple[Any, ...]:
         """Everything :meth:`screen` is built from that may change between two presses: the tick builds the screen
         again only when this changed (objects compare by identity first, so an idle tick compares a few pointers). An open
@@ -644,6 +670,7 @@ class TableController:
     def refresh(self) -> None:
         """Draw the current screen if it changed (the display skips equal frames as well)."""
         with self._lock:
+            self._owed = False
             self._drain()
             self._looked = self._looks()
             screen = self.screen()

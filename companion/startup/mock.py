@@ -40,10 +40,12 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                  web_names: Sequence[str] = (), open_tunes: Callable[[], Tunes] | None = None,
                  hush: Hush | None = None, open_mouth: Callable[[], Mouth] | None = None,
                  open_lights: Callable[[], LightDriver] = ShownLights,
-                 cue_targets: Sequence[CueTarget] = (), language: str = "en") -> Iterator[tuple[Station, Any, PinMap]]:
+                 cue_targets: Sequence[CueTarget] = (), language: str = "en",
+                 frame_time: float = 0.0) -> Iterator[tuple[Station, Any, PinMap]]:
     """A station on gpiozero's MockFactory pins, luma's dummy OLED and a virtual PN532 whose cards are the demo's
     (:func:`register_demo_set`); seat lights that keep their frame; the buzzer and its mute
-    when asked for."""
+    when asked for. ``frame_time``: the OLED's pace (:func:`build_station`); 0, the default: every state drawn, as the
+    demo's recorder keeps them."""
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
 
@@ -58,7 +60,7 @@ def mock_station(*, journal_path: str | Path, dice: str, clock: clocks.Clock, sl
                             phone_dice="software", web_names=web_names, shutdown=shutdown, open_lights=open_lights,
                             open_nfc=lambda: chip, open_tunes=open_tunes, hush=hush,
                             open_mouth=open_mouth, cue_targets=cue_targets, language=language,
-                            ready_game=True)  # the demo: a two-player game at once (README)
+                            ready_game=True, frame_time=frame_time)  # the demo: a two-player game at once (README)
     state, cards = station.table.state, station.controller.cards
     if state is not None and cards is not None:
         register_demo_set(cards, state["ruleset"], [p["name"] for p in state["players"]])

@@ -9,7 +9,7 @@ from typing import Any
 from companion.config import TableConfig, parse_quiet_hours
 from companion.drivers import clock as clocks
 from companion.drivers.audio import AudioOut
-from companion.drivers.display import DRIVERS
+from companion.drivers.display import DRIVERS, frame_time
 from companion.drivers.lights import LightDriver, SeatLeds, ShownLights, StripLights, open_spi
 from companion.drivers.pins import PinMap
 from companion.drivers.speech import Mouth, open_voice
@@ -62,6 +62,13 @@ def mouth_opener(voice: str, model: str = "") -> Callable[[], Mouth] | None:
 def hush_of(config: TableConfig) -> Hush:
     """The buzzer's and the voice's quiet: ``sound = false`` starts muted (the host menu unmutes); quiet hours."""
     return Hush(muted=not config.sound, quiet_hours=parse_quiet_hours(config.quiet_hours))
+
+
+def oled_frame_time(pins: PinMap) -> float:
+    """The seconds the table's OLED takes to take a whole frame on its bus (pins.toml's ``[display] bus_hz``): the pace
+    of the frames drawn for a burst of phones' inputs. luma's dummy (``display = "none"``, ``companion run`` with mock
+    pins) is paced as the panel it stands for."""
+    return frame_time(pins.i2c_hz)
 
 
 def oled_opener(driver: str, pins: PinMap) -> Callable[[], Any]:

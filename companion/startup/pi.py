@@ -21,7 +21,7 @@ from companion.timelimit import utc_now
 from companion.words import ENGLISH, Words
 
 from .journal_trouble import JournalUnusable, ask_to_set_aside
-from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_opener, tunes_opener
+from .parts import hush_of, lights_opener, mouth_opener, nfc_opener, oled_frame_time, oled_opener, tunes_opener
 from .station import build_station
 
 if TYPE_CHECKING:
@@ -51,8 +51,8 @@ def run(config: TableConfig, out: TextIO, *, game: int | None = None, words: Wor
     while True:
         try:
             station = build_station(journal_path=config.journal, pins=pins, pin_factory=factory,
-                                    open_device=open_device, dice=config.dice, clock=clocks.monotonic,
-                                    sleep=clocks.sleep, setup=None,
+                                    open_device=open_device, frame_time=oled_frame_time(pins), dice=config.dice,
+                                    clock=clocks.monotonic, sleep=clocks.sleep, setup=None,
                                     new_seed=lambda: int.from_bytes(os.urandom(4), "big") >> 1,
                                     web=(config.web_host, config.web_port) if config.web_port else None,
                                     phone_dice=config.phone_dice, web_names=config.web_names, shutdown=shutdown,

@@ -138,7 +138,11 @@ class Station:
         """Seconds until something is due (:meth:`run`)."""
         if self.reader is not None or not self.panel.settled():
             return TICK  # a card reader is polled; a button down is timed (hold, stuck); the roller calls back
-        return min([IDLE_TICK, *(at - now for at in self._due.values())])
+        due = list(self._due.values())
+        frame = self.controller.frame_due()  # a change held back for the panel's pace
+        if frame is not None:
+            due.append(frame)
+        return min([IDLE_TICK, *(at - now for at in due)])
 
     def on_update(self, update: Update) -> None:
         """An accepted input (any thread): the face shows it and the lights' new cues are timed at once."""
@@ -165,7 +169,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
                   open_tunes: Callable[[], Tunes] | None = None, hush: Hush | None = None,
                   open_mouth: Callable[[], Mouth] | None = None, cue_targets: Sequence[CueTarget] = (),
                   network: NetworkAdapter | None = None, captive_port: int = 0, ready_game: bool = False,
-                  language: str = "en") -> Station:
+                  language: str = "en", frame_time: float = 0.0) -> Station:
     """Open the journal, resume game ``resume_game`` or else the game played last, finished or not (or start ``setup``;
     with none, the demo's two-player game when ``ready_game``, else the OLED opens the set-up: ruleset, players), and
     wire the devices to it. ``open_lights``: the seat lights' driver (none: no lights); ``open_tunes``: the
@@ -173,7 +177,9 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     the host menu, quiet hours); ``cue_targets``: also told of every input's cues (the demo's ``--json``).
     ``network``: the table's own Wi-Fi (started here, its notices on the OLED), with phones' connectivity checks
     answered on ``captive_port`` (0: not). ``language``: the table's (the OLED's and the voice's; the host menu
-    changes it)."""
+    changes it). ``frame_time``: the seconds the OLED takes to take a frame (:func:`~companion.drivers.display.frame_time`:
+    a burst of phones' inputs is drawn at that pace; 0: every state drawn, as the demo's recorder and the tests want).
+    """
     closers: list[Callable[[], None]] = [hold_journal(journal_path)]  # the table is its journal's one writer
     try:
         journal = Journal(journal_path, check_all=False)  # the game it resumes, and the others when opened
@@ -189,7 +195,7 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
         resumed = table.resume(resume_game) is not None
         if not resumed and (setup is not None or ready_game):
             table.new_game(setup or default_setup(new_seed()), source="host")
-        display = Display(open_device, clock=clock, on_frame=on_frame)
+        display = Display(open_device, clock=clock, on_frame=on_frame, frame_time=frame_time)
         closers.append(display.close)
         controller_box: list[TableController] = []
         server, join, pin_lock = start_web(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.face.controller import DISK_EVERY, TableController
+from companion.face.controller import DISK_EVERY, DISK_MARGIN, TableController
 from companion.face.screens import Screen
 
 from .test_table import Rig, start, table
@@ -85,3 +85,32 @@ def test_what_time_and_others_change_is_drawn_at_the_next_tick(tmp_path: Path) -
         controller.disk_free = lambda: 10**9
         idle(t, DISK_EVERY + 0.5, check=True)
         assert "Disk almost full" not in shown_text(controller)
+
+
+def test_an_input_looks_at_the_disk_at_once_only_near_the_low_mark(tmp_path: Path) -> None:
+    """A journaled input takes a few KB: with the disk far from its low mark the tick looks every DISK_EVERY as when
+    idle; near it, at the tick after every input (a warning before the inputs fail)."""
+    owned = {"mediterranean-avenue": {"owner": "Ann", "houses": 0, "hotel": False, "mortgaged": False}}
+    with table(tmp_path, {**start(), "start": {**start()["start"], "spaces": owned}}, dice="software") as t:
+        controller = t.station.controller
+        looks = [0]
+        free = [10**9]
+
+        def disk_free() -> int:
+            looks[0] += 1
+            return free[0]
+
+        controller.disk_free = disk_free
+        idle(t, DISK_EVERY + 0.1)  # looked at once: far from the mark
+        for near, most in ((False, 1), (True, 4)):
+            free[0] = controller.disk_low + (DISK_MARGIN // 2 if near else 10 * DISK_MARGIN)
+            idle(t, DISK_EVERY + 0.1)  # looked at with the new figure
+            looks[0] = 0
+            for i in range(4):  # four phones' inputs, a tick after each, within DISK_EVERY
+                t.station.table.submit({"act": {"player": "Ann", "do": "unmortgage" if i % 2 else "mortgage",
+                                                "space": "mediterranean-avenue"}}, source="phone")
+                t.clock.advance(TICK)
+                t.station.tick()
+            idle(t, 2 * TICK)  # the tick that drew the last input looks at the next
+            assert looks[0] <= most
+            assert looks[0] == most or not near
