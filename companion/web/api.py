@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -482,11 +481,11 @@ def accepted(update: Update) -> Response:
     ctx = context()
     viewer = viewer_of(ctx.access, update.state, session)
     build = partial(seen_as, viewer=viewer, story=ctx.feed.story)
-    frame = ctx.feed.frame_of(update)
-    before = ctx.feed.frame_before(frame)
+    frame, before = ctx.feed.frames_of(update)
     assert before is not None, "an input's update names the state it followed"
     events = compact([e["text"] for e in update.events])
     ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
-    return Response(f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
-                    f'"ops":{ops},"events":{events}}}', mimetype="application/json")
+    game = "null" if frame.game is None else int(frame.game)  # json.dumps's text of a game's id
+    return Response(f'{{"game":{game},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
+                    f'"ops":{ops},"events":{events}}}', content_type="application/json")
 

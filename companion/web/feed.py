@@ -140,6 +140,17 @@ class Feed:
             found = next((f for f in reversed(self._frames) if f.state is frame.before), None)
         return found or Frame(frame.game, frame.before)
 
+    def frames_of(self, update: Update) -> tuple[Frame, Frame | None]:
+        """:meth:`frame_of` ``update`` and :meth:`frame_before` it, in one look when they are the newest two (the
+        reply to the input just published: no other came between)."""
+        with self._changed:
+            if len(self._frames) > 1:
+                last, before = self._frames[-1], self._frames[-2]
+                if last.state is update.state and last.before is not None and before.state is last.before:
+                    return last, before
+        frame = self.frame_of(update)
+        return frame, self.frame_before(frame)
+
     def catch_up(self, held: Frame | None, latest: Frame, viewer: Viewer, build: Callable[[State, Sequence[Event]], State]) -> str:
         """The events that bring a phone holding ``held`` (as ``viewer`` saw it; None: nothing) to ``latest``: what
         changed input by input while ``held`` is among the recent frames and the inputs since follow each other in
