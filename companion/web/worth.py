@@ -23,12 +23,13 @@ class Worths:
     def __init__(self) -> None:
         self._ruleset: str | None = None
         self._count: Callable[[Draft, list[str]], dict[str, int]] | None = None  # the ruleset's ``worths``
-        # the board the worths were worked out whole on (its spaces and options, by identity), the worths and the
-        # cash then: a player's board part is the one less the other
+        # the state the worths were last worked out whole on: its spaces and options (by identity), its players (their
+        # cash then, read when first needed), and the worths: a player's board part is their worth less that cash
         self._spaces: Any = None
         self._options: Any = None
+        self._players: list[dict[str, Any]] = []
+        self._then: dict[str, int] | None = None
         self._found: dict[str, int] = {}
-        self._cash: dict[str, int] = {}
 
     def __call__(self, state: State) -> dict[str, int]:
         """``{name: worth}`` for each player with cash who is not bankrupt; empty for a ruleset that counts none
@@ -40,12 +41,20 @@ class Worths:
             self._count = getattr(find_ruleset(state["ruleset"]), "worths", None)
         if self._count is None:
             return {}
-        cash = {p["name"]: p["cash"] for p in state["players"] if "cash" in p and not p.get("bankrupt")}
-        spaces, options = state["spaces"], state.get("options")
-        if spaces is self._spaces and options is self._options and cash.keys() == self._cash.keys():
-            found, then = self._found, self._cash
-            return {name: money + found[name] - then[name] for name, money in cash.items()}
-        found = self._count(Draft(state), list(cash))
-        self._spaces, self._options, self._found, self._cash = spaces, options, found, cash
+        spaces, options, players = state["spaces"], state.get("options"), state["players"]
+        if spaces is self._spaces and options is self._options:
+            now = _cash(players)
+            if self._then is None:
+                self._then = _cash(self._players)
+            then, found = self._then, self._found
+            if now.keys() == then.keys():
+                return {name: money + found[name] - then[name] for name, money in now.items()}
+        # as the feed always did: the ruleset's count on a draft of the state (an input that wrote a space)
+        found = self._count(Draft(state), [p["name"] for p in players if "cash" in p and not p.get("bankrupt")])
+        self._spaces, self._options, self._players, self._then, self._found = spaces, options, players, None, found
         return found
 
+
+def _cash(players: list[dict[str, Any]]) -> dict[str, int]:
+    """The cash of each player who has some and is not bankrupt (those whose worth is counted)."""
+    return {p["name"]: p["cash"] for p in players if "cash" in p and not p.get("bankrupt")}
