@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -485,7 +486,6 @@ def accepted(update: Update) -> Response:
     assert before is not None, "an input's update names the state it followed"
     events = compact([e["text"] for e in update.events])
     ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
-    game = "null" if frame.game is None else int(frame.game)  # json.dumps's text of a game's id
-    return Response(f'{{"game":{game},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
-                    f'"ops":{ops},"events":{events}}}', content_type="application/json")
+    return Response(f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
+                    f'"ops":{ops},"events":{events}}}', mimetype="application/json")
 
