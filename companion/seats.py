@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 #: The players' colours, seat 1 first (more players than colours: they go round again). The phone page reads them
@@ -50,6 +51,7 @@ def seat_of(state: Mapping[str, Any] | None, name: str | None) -> int | None:
     return next((s.index for s in seats(state) if s.name == name), None)
 
 
+@lru_cache(maxsize=64)  # a handful of colours, asked for every lit seat at every input and every blink (issue 43)
 def led_rgb(colour: str) -> RGB:
     """A page colour (``#rrggbb``) as an LED shows it best: the screen's pastel has white mixed in, which an LED
     shows as a washed-out white; most of the white is taken out and the brightest channel goes to full."""

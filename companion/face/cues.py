@@ -269,7 +269,7 @@ class CueFeed:
         self._before: State | None = None
         self._targets: list[CueTarget] = []
         self._speech = False  # whether a target reads the speech: the sentences are worked out only then
-        self._seats: tuple[tuple[str, ...], list[Seat]] = ((), [])  # the players' names and their seats, kept
+        self._seats: tuple[list[str], list[Seat]] = ([], [])  # the players' names and their seats, kept
 
     def add(self, target: CueTarget, *, speech: bool = True) -> None:
         """Tell ``target`` every input's cues; ``speech=False``: it never reads their speech (the lights, the buzzer)."""
@@ -278,14 +278,15 @@ class CueFeed:
 
     def _seats_of(self, state: State | None) -> list[Seat]:
         """The seats of ``state``'s players: worked out again only when their names (in turn order) changed."""
-        names = tuple(p["name"] for p in state["players"]) if state is not None else ()
+        names = [p["name"] for p in state["players"]] if state is not None else []
         if names != self._seats[0]:
             self._seats = (names, seats(state))
         return self._seats[1]
 
     def __call__(self, update: Update) -> None:
         fresh = bool(update.events) and update.events[0]["kind"] in ("new-game", "resumed")
-        cues = cues_of(None if fresh else self._before, update.state, update.events, self.words(), speech=self._speech)
+        words = self.words() if self._speech else ENGLISH  # only the voice's sentences are in a language
+        cues = cues_of(None if fresh else self._before, update.state, update.events, words, speech=self._speech)
         self._before = update.state
         at_table = self._seats_of(update.state)
         for target in self._targets:

@@ -35,11 +35,11 @@ def seat_frame(cues: Cues, seats: Sequence[Seat], count: int, elapsed: float) ->
         colour = seats[cues.chase].rgb
         return tuple(colour if i == (cues.chase + at) % players else OFF for i in range(count))
     blink_on = int(elapsed / BLINK) % 2 == 0
-    frame = []
-    for i in range(count):
-        how = cues.lit.get(i)
-        on = i < players and (how == "steady" or (how == "blink" and blink_on))
-        frame.append(seats[i].rgb if on else OFF)
+    frame = [OFF] * count
+    shown = min(count, players)
+    for i, how in cues.lit.items():  # the few seats waited for, not every seat
+        if 0 <= i < shown and (how == "steady" or (how == "blink" and blink_on)):
+            frame[i] = seats[i].rgb
     return tuple(frame)
 
 

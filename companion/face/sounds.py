@@ -8,8 +8,8 @@ comes while two are still waiting replaces the older (a burst of inputs is not r
 from __future__ import annotations
 
 import logging
-import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time
@@ -59,7 +59,10 @@ class Buzzer:
 
     def __init__(self, tunes: Kept[Tunes], hush: Hush, *, start: bool = True) -> None:
         self.tunes, self.hush = tunes, hush
-        self._queue: queue.Queue[str | None] = queue.Queue()
+        # the cues waiting for the thread (None: close), under one lock: a queue.Queue took its lock three times a
+        # cue (its size, the oldest dropped, the new one put: issue 43)
+        self._waiting: deque[str | None] = deque()
+        self._ready = threading.Condition()
         self.played: list[str] = []  # every cue played, in order
         self._thread = threading.Thread(target=self._run, name="buzzer", daemon=True)
         if start:
@@ -68,13 +71,14 @@ class Buzzer:
     def on_cues(self, cues: Cues, seats: list[Seat]) -> None:
         if self.hush.silent():
             return
-        for name in cues.sounds:
-            if self._queue.qsize() >= 2:  # a burst of inputs: the oldest waiting tune goes
-                try:
-                    self._queue.get_nowait()
-                except queue.Empty:
-                    pass
-            self._queue.put(name)
+        if not cues.sounds:
+            return
+        with self._ready:
+            for name in cues.sounds:
+                if len(self._waiting) >= 2:  # a burst of inputs: the oldest waiting tune goes
+                    self._waiting.popleft()
+                self._waiting.append(name)
+            self._ready.notify()
 
     def play(self, name: str) -> bool:
         """Play the tune of cue ``name`` now (on the caller's thread); False if the buzzer is away."""
@@ -86,20 +90,27 @@ class Buzzer:
     def play_waiting(self) -> None:
         """Play the cues waiting, on the caller's thread (a buzzer made with ``start=False``)."""
         while True:
-            try:
-                name = self._queue.get_nowait()
-            except queue.Empty:
-                return
+            with self._ready:
+                if not self._waiting:
+                    return
+                name = self._waiting.popleft()
             if name is None:
                 return
             self.play(name)
 
     def _run(self) -> None:
-        while (name := self._queue.get()) is not None:
+        while True:
+            with self._ready:
+                self._ready.wait_for(lambda: self._waiting)
+                name = self._waiting.popleft()
+            if name is None:
+                return
             self.play(name)
 
     def close(self) -> None:
-        self._queue.put(None)
+        with self._ready:
+            self._waiting.append(None)
+            self._ready.notify()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
         self.tunes.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -448,10 +447,10 @@ def reply_body(ctx: WebContext, update: Update, kept: Mapping[str, Any]) -> str:
     what happened in words."""
     viewer = viewer_of(ctx.access, update.state, kept)
     build = partial(seen_as, viewer=viewer, story=ctx.feed.story)
-    frame = ctx.feed.frame_of(update)
-    before = ctx.feed.frame_before(frame)
+    frame, before = ctx.feed.frames_of(update)
     assert before is not None, "an input's update names the state it followed"
     events = compact([e["text"] for e in update.events])
     ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
-    return (f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
+    game = "null" if frame.game is None else int(frame.game)  # json.dumps's text of a game's id, without its encoder
+    return (f'{{"game":{game},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
             f'"ops":{ops},"events":{events}}}')

@@ -19,14 +19,14 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from companion.engine import CompanionError, Event, State, find_ruleset
-from companion.engine.draft import Draft
+from companion.engine import CompanionError, Event, State
 from companion.gamefile import game_file_lines, replay
 from companion.table import Table, Update
 
 from .delta import diff, same
 from .fanout import FanOut
 from .ledger import Ledger
+from .worth import Worths
 from .addresses import device, is_own
 from .story_words import StoryWords
 
@@ -114,6 +114,7 @@ class Feed:
             self._frames.append(Frame(self._game_id(), table.state, events=events))
             self.story.learn(events)
         self.ledger = Ledger()
+        self._worths = Worths()  # the players' net worth, the board's part kept while the board is the same
         self._record(table.state, self._game_id())
         self.ledger.seed(table.state, self._game)
         self.fanout = FanOut(self)  # the streams whose phones are up to date, written to without their threads
@@ -138,6 +139,17 @@ class Feed:
         with self._changed:
             found = next((f for f in reversed(self._frames) if f.state is frame.before), None)
         return found or Frame(frame.game, frame.before)
+
+    def frames_of(self, update: Update) -> tuple[Frame, Frame | None]:
+        """:meth:`frame_of` ``update`` and :meth:`frame_before` it, in one look when they are the newest two (the
+        reply to the input just published: no other came between)."""
+        with self._changed:
+            if len(self._frames) > 1:
+                last, before = self._frames[-1], self._frames[-2]
+                if last.state is update.state and last.before is not None and before.state is last.before:
+                    return last, before
+        frame = self.frame_of(update)
+        return frame, self.frame_before(frame)
 
     def catch_up(self, held: Frame | None, latest: Frame, viewer: Viewer, build: Callable[[State, Sequence[Event]], State]) -> str:
         """The events that bring a phone holding ``held`` (as ``viewer`` saw it; None: nothing) to ``latest``: what
@@ -240,7 +252,7 @@ class Feed:
         if state is None:
             return
         point = {"seq": state["seq"], "cash": {p["name"]: p["cash"] for p in state["players"] if "cash" in p}}
-        worth = net_worth(state)
+        worth = self._worths(state)
         if worth:
             point["worth"] = worth
         with self._changed:
@@ -254,15 +266,6 @@ class Feed:
 def sse(event_id: str, kind: str, data: str) -> str:
     """One server-sent event (its fields without the optional space after the colon: every byte counts)."""
     return f"id:{event_id}\nevent:{kind}\ndata:{data}\n\n"
-
-
-def net_worth(state: dict[str, Any]) -> dict[str, int]:
-    """Each player's total worth as the ruleset counts it (cash, deeds at their price, buildings at cost), for the
-    game-over chart; empty for a ruleset that counts none (its cash is its worth)."""
-    worths = getattr(find_ruleset(state["ruleset"]), "worths", None)
-    if worths is None or "queue" not in state:
-        return {}
-    return worths(Draft(state), [p["name"] for p in state["players"] if "cash" in p and not p.get("bankrupt")])
 
 
 @dataclass(eq=False)

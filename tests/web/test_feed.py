@@ -64,6 +64,21 @@ def test_the_frame_of_an_update_is_the_one_the_streams_were_woken_with(table: Ta
     assert feed.frame_of(gone).state is gone.state and feed.frame_of(gone).event_id.endswith(":2")
 
 
+def test_an_update_s_frames_found_at_once_are_those_looked_up_one_by_one(table: Table) -> None:
+    """The reply's one look (``frames_of``) at the newest two frames; an input published in between looked up as
+    before."""
+    feed = Feed(table)
+    first = table.submit({"roll": [1, 2]}, source="buttons")
+    frame, before = feed.frames_of(first)
+    assert (frame, before) == (feed.frame_of(first), feed.frame_before(feed.frame_of(first)))
+    assert frame is feed.latest() and before is not None and before.state is first.before
+    second = table.submit({"answer": "no"}, source="buttons")  # came between the first and its reply
+    frame, before = feed.frames_of(first)
+    assert frame is feed.frame_of(first) and before is feed.frame_before(frame) and frame is not feed.latest()
+    assert feed.frames_of(second) == (feed.latest(), frame)
+    feed.close()
+
+
 
 def events(text: str) -> list[tuple[str, str, Any]]:
     """The server-sent events of ``text``: (id, kind, data)."""

@@ -131,17 +131,19 @@ def test_python_s_equal_values_of_other_json_types_are_told_apart_in_copies() ->
 
 
 # ---------------------------------------------------------------------- the feed's shared event over bot games
-def bot_game(table: Table, ruleset: str, step: Callable[[], None]) -> None:
-    """Play ``ruleset``'s bots on ``table`` (the host's inputs), calling ``step`` after each accepted input."""
-    table.new_game({"ruleset": ruleset, "players": PLAYERS, "seed": 11})
-    bot = strategy_for(ruleset)(find_ruleset(ruleset), random.Random(3))
+def bot_game(table: Table, ruleset: str, step: Callable[[], None], *, seed: int = 11, bot_seed: int = 3,
+             inputs: int = INPUTS, first: Callable[[], list[dict[str, Any]]] = list) -> None:
+    """Play ``ruleset``'s bots on ``table`` (the host's inputs), calling ``step`` after each accepted input;
+    ``first``: lines tried before the bot's at each input (an undo)."""
+    table.new_game({"ruleset": ruleset, "players": PLAYERS, "seed": seed})
+    bot = strategy_for(ruleset)(find_ruleset(ruleset), random.Random(bot_seed))
     step()
-    for _ in range(INPUTS):
+    for _ in range(inputs):
         state = table.state
         assert state is not None
         if state.get("winner") is not None or state.get("prompt") is None:
             return
-        for line in [bot.next_input(state), *bot.fallback(state)]:
+        for line in [*first(), bot.next_input(state), *bot.fallback(state)]:
             try:
                 table.submit(line, source="host")
             except IllegalInput:
