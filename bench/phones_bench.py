@@ -7,9 +7,9 @@ player) follow the game as the page does (``--transport``); the host sends ``--a
 lift the mortgage, in turn round the table) one after the other, each once every phone has the one before. Printed:
 
 * the server's CPU per action: the process's CPU time (user and system, every thread) over the actions, divided by
-  their number; beside it the same at the reference speed (this machine's CPU time of the n-body loop of
-  bench/pi_box.py, scaled to :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle
-  table's own CPU (nothing happening, the phones following) per second, over the same time, which the figure
+  their number, and its user and system parts (bench/syscall_count.py's ``cpu_split``); beside it the same at the
+  reference speed (this machine's CPU time of the n-body loop of bench/pi_box.py, scaled to
+  :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle table's own CPU (nothing happening, the phones following) per second, over the same time, which the figure
   includes;
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
   voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken;
@@ -37,12 +37,17 @@ only for this), with its share of the process's CPU over the same actions.
 read, stage by stage (bench/socket_path.py: stamps in the server and in the bench on one clock), beside an echo of the
 bench's own clients alone.
 
+``--syscalls``: the server's system calls per action, by kind and by thread, and the idle table's per second
+(bench/syscall_count.py: ``perf trace -s``, else ``strace -f -c``; the tracer slows the server, so that run's times
+are not comparable with the others').
+
 ``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
 events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path] [--show] [--plain]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path | --syscalls]
+        [--show] [--plain]
         [--language de] [--transport socket|stream]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
@@ -72,6 +77,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import server_parts  # noqa: E402
 import socket_path  # noqa: E402
+import syscall_count  # noqa: E402
 from pi_box import nbody_seconds, percentile  # noqa: E402
 from tests.web.running import RunningTable  # noqa: E402
 from tests.web.sse import MergedConnection, patched  # noqa: E402
@@ -351,13 +357,16 @@ def write_profile(path: Path, stats_file: Path, actions: int) -> None:
 
 
 # ---------------------------------------------------------------------- main
-def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, here_us: float) -> str:
+def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, here_us: float,
+                split: tuple[float, float]) -> str:
     per = 1000 * cpu / actions
     scaled = per * REFERENCE_STEP_US / here_us
     idle_share = 1000 * idle_per_second * wall / actions
+    user, system = split
     return (f"server CPU per action: {per:.2f} ms here, {scaled:.2f} ms at the reference speed "
             f"(target <= {TARGETS['cpu']} ms, first milestone <= {TARGETS['cpu_first']} ms); of which the idle "
-            f"table's own {idle_share:.2f} ms")
+            f"table's own {idle_share:.2f} ms; user {1000 * user / actions:.2f} ms, system (the kernel's, in the "
+            f"server's calls) {1000 * system / actions:.2f} ms ({100 * system / max(user + system, 1e-9):.0f} %)")
 
 
 def main() -> None:
@@ -372,6 +381,8 @@ def main() -> None:
     hooks.add_argument("--parts", action="store_true", help="the server's CPU per action by component (thread CPU)")
     hooks.add_argument("--path", action="store_true",
                        help="the wall time of one input's path over the socket, stage by stage (socket only)")
+    hooks.add_argument("--syscalls", action="store_true",
+                       help="the server's system calls per action, by kind and thread (perf trace, else strace)")
     parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
     parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip (the stream's)")
     parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
@@ -394,6 +405,8 @@ def main() -> None:
                 parser.error("--path follows the socket's messages: --transport socket")
             site = socket_path.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
             server_hook(Path(folder), site, "COMPANION_PATH", "path.json")
+        if args.syscalls:
+            server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
         table = RunningTable(Path(folder))
         try:
             run(table, args, here_us, Path(folder))
@@ -483,7 +496,19 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     woken = (wake_ups(table.proc.pid) - woken) / (time.monotonic() - wall)
     print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
           f"({1000 * idle:.1f} ms of CPU per second; target <= 1%), its threads woken {woken:.0f} times a second")
+    tracer, idle_calls, idle_seconds = None, {}, 0.0
+    if args.syscalls:
+        using = syscall_count.tool()
+        if using is None:
+            raise SystemExit("--syscalls needs perf (perf trace) or strace")
+        tracer = syscall_count.Tracer(table.proc.pid, folder / "idle-syscalls.txt", using)
+        tracer.start()
+        time.sleep(3.0)
+        idle_calls, idle_seconds = tracer.stop(), tracer.seconds
     _, _, _, seq = money_actions(host, phones, args.warm_up, args.phones, game, seq, mortgaged)
+    if tracer is not None:
+        tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)
+        tracer.start()
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
@@ -496,16 +521,22 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         host.sends.clear()  # type: ignore[attr-defined]
     asked: list[tuple[float, int]] = []
     received, cpu, wall, woken = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    user, system = syscall_count.cpu_split(table.proc.pid)
     serially: list[float] = []
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged, asked,
                                                 serially)
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
+    user_after, system_after = syscall_count.cpu_split(table.proc.pid)
+    split = (user_after - user, system_after - system)
+    traced = tracer.stop() if tracer is not None else {}
     woken = wake_ups(table.proc.pid) - woken
     if args.profile or args.parts or args.path:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
-    print(cpu_figures(cpu, n, idle, wall, here_us))
+    print(cpu_figures(cpu, n, idle, wall, here_us, split))
+    if tracer is not None:
+        print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall))
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
     if args.path:
