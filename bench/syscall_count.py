@@ -145,20 +145,12 @@ def parse_strace(text: str) -> Counts:
     return {"all threads": every}
 
 
-def totals(counts: Counts) -> Counter[str]:
-    """Calls by syscall, every thread."""
+def totals(counts: Counts, column: int = 0) -> Counter[str]:
+    """Calls by syscall, every thread (``column`` 1: the calls that failed)."""
     total: Counter[str] = Counter()
     for calls in counts.values():
-        for name, (n, _) in calls.items():
-            total[name] += n
-    return total
-
-
-def errors(counts: Counts) -> Counter[str]:
-    total: Counter[str] = Counter()
-    for calls in counts.values():
-        for name, (_, n) in calls.items():
-            total[name] += n
+        for name, figures in calls.items():
+            total[name] += figures[column]
     return total
 
 
@@ -173,7 +165,7 @@ def report(using: str, actions: int, traced: Counts, traced_seconds: float, idle
     extra = max(0.0, traced_seconds - actions_seconds)  # the tracer's start and stop around the actions: idle time
     rate = {name: n / idle_seconds for name, n in totals(idle).items()} if idle_seconds else {}
     calls = totals(traced)
-    failed = errors(traced)
+    failed = totals(traced, 1)
     per = {name: max(0.0, (n - rate.get(name, 0.0) * extra) / actions) for name, n in calls.items()}
     lines = [f"system calls per action ({using}, every thread of the server, {actions} actions; the idle table's "
              f"calls over the trace's {extra:.1f} s outside the actions taken away at its rate; "
