@@ -9,10 +9,11 @@ lift the mortgage, in turn round the table) one after the other, each once every
 * the server's CPU per action: the process's CPU time (user and system, every thread) over the actions, divided by
   their number, and its user and system parts (bench/syscall_count.py's ``cpu_split``); beside it the same at the
   reference speed (this machine's CPU time of the n-body loop of bench/pi_box.py, scaled to
-  :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle table's own CPU (nothing happening, the phones following) per second, over the same time, which the figure
-  includes;
+  :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle table's own CPU (nothing
+  happening, the phones following) per second, over the same time, which the figure includes;
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
-  voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken;
+  voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken; and per action
+  its involuntary ones, a thread put aside while it could run (another woken on its core);
 * all phones updated: from the action's request sent to the last phone's bytes read, p50 and p99, every ready phone
   read before any is parsed (eight phones each read their own; the bench's one thread would otherwise make the
   last wait for the seven others' parsing, ~20 µs each); beside it that serial figure, as measured before;
@@ -440,17 +441,12 @@ def wait_for(path: Path, within: float = 30.0) -> Path:
     return path
 
 
-def wake_ups(pid: int) -> int:
-    """How many times the threads of process ``pid`` have gone to sleep and been woken so far (the kernel's count of
-    voluntary context switches, every thread; 0 where there is no /proc)."""
-    total = 0
-    for status in Path(f"/proc/{pid}/task").glob("*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue  # a thread that ended meanwhile
-        total += sum(int(line.split()[1]) for line in text.splitlines() if line.startswith("voluntary_ctxt_switches"))
-    return total
+def wake_ups(pid: int) -> tuple[int, int]:
+    """How many times the threads of process ``pid`` have gone to sleep and been woken so far, and been put aside by
+    the scheduler while they could run (the kernel's counts of voluntary and involuntary context switches, every
+    thread; 0 where there is no /proc)."""
+    counts = syscall_count.switches(pid).values()
+    return sum(v for v, _ in counts), sum(i for _, i in counts)
 
 
 def path_report(path: Path, asked: list[tuple[float, int]], host: Host, phones: Phones, count: int) -> str:
@@ -490,10 +486,10 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         raise SystemExit(f"the phones' streams did not start: {[f.broken for f in followers]}")
     mortgaged = {deed: False for deed in DEEDS}
     time.sleep(1.0)  # the joins' and the new game's work done
-    cpu, wall, woken = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    cpu, wall, switches = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     time.sleep(args.idle)
     idle = (table.cpu_seconds() - cpu) / (time.monotonic() - wall)
-    woken = (wake_ups(table.proc.pid) - woken) / (time.monotonic() - wall)
+    woken = (wake_ups(table.proc.pid)[0] - switches[0]) / (time.monotonic() - wall)
     print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
           f"({1000 * idle:.1f} ms of CPU per second; target <= 1%), its threads woken {woken:.0f} times a second")
     tracer, idle_calls, idle_seconds = None, {}, 0.0
@@ -509,6 +505,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if tracer is not None:
         tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)
         tracer.start()
+    switched = syscall_count.switches(table.proc.pid)
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
@@ -520,7 +517,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         wait_for(folder / "path.json.start")
         host.sends.clear()  # type: ignore[attr-defined]
     asked: list[tuple[float, int]] = []
-    received, cpu, wall, woken = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    received, cpu, wall, switches = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     user, system = syscall_count.cpu_split(table.proc.pid)
     serially: list[float] = []
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged, asked,
@@ -528,20 +525,23 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
     user_after, system_after = syscall_count.cpu_split(table.proc.pid)
     split = (user_after - user, system_after - system)
+    switched = {thread: (voluntary - switched.get(thread, (0, 0))[0], involuntary - switched.get(thread, (0, 0))[1])
+                for thread, (voluntary, involuntary) in syscall_count.switches(table.proc.pid).items()}
     traced = tracer.stop() if tracer is not None else {}
-    woken = wake_ups(table.proc.pid) - woken
+    woke, aside = (after - before for after, before in zip(wake_ups(table.proc.pid), switches))
     if args.profile or args.parts or args.path:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
     print(cpu_figures(cpu, n, idle, wall, here_us, split))
     if tracer is not None:
-        print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall))
+        print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall, switched))
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
     if args.path:
         print(path_report(folder / "path.json", asked, host, phones, args.phones))
-    print(f"the server's threads woken {woken / n:.1f} times per action (the request's, the OLED's, the streams')")
+    print(f"the server's threads woken {woke / n:.1f} times per action (the request's, the OLED's, the streams'), "
+          f"put aside by the scheduler while they could run {aside / n:.1f} times")
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
           f"p99 <= {TARGETS['p99']:g} ms); each phone when its bytes were read, every ready phone read before "

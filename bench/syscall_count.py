@@ -78,6 +78,22 @@ def cpu_split(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def switches(pid: int) -> dict[str, tuple[int, int]]:
+    """Each thread's voluntary and involuntary context switches so far (``/proc/PID/task/*/status``), by its name and
+    id as :class:`Tracer`'s counts name it: a voluntary one is a thread that slept (a wait, a lock, the GIL, the disk)
+    and was woken; an involuntary one, a thread the scheduler put aside while it could run."""
+    counts = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            fields = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue  # a thread that ended meanwhile
+        counts[f"{name} ({task.name})"] = (int(fields["voluntary_ctxt_switches"]),
+                                           int(fields["nonvoluntary_ctxt_switches"]))
+    return counts
+
+
 #: A thread's counts: its name (and id) -> syscall -> (calls, errors).
 Counts = dict[str, dict[str, tuple[int, int]]]
 
@@ -159,9 +175,9 @@ def kind_of(name: str) -> str:
 
 
 def report(using: str, actions: int, traced: Counts, traced_seconds: float, idle: Counts, idle_seconds: float,
-           actions_seconds: float) -> str:
+           actions_seconds: float, woken: dict[str, tuple[int, int]]) -> str:
     """Calls per action by kind and by syscall, less the idle table's calls over the trace's extra time; and per
-    thread."""
+    thread, with its context switches over the actions (``woken``: :func:`switches`' differences)."""
     extra = max(0.0, traced_seconds - actions_seconds)  # the tracer's start and stop around the actions: idle time
     rate = {name: n / idle_seconds for name, n in totals(idle).items()} if idle_seconds else {}
     calls = totals(traced)
@@ -187,14 +203,16 @@ def report(using: str, actions: int, traced: Counts, traced_seconds: float, idle
         lines.append(f"  the idle table: {sum(idle_calls.values()) / idle_seconds:.0f} calls a second ("
                      + ", ".join(f"{name} {n / idle_seconds:.1f}" for name, n in idle_calls.most_common(6)) + ")")
     if len(traced) > 1:
-        lines.append("  by thread (calls per action over the window, the busiest first):")
+        lines.append("  by thread (calls per action over the window, the busiest first; its context switches over the "
+                     "actions, voluntary: woken after a sleep, and involuntary):")
         busy = sorted(traced.items(), key=lambda item: -sum(n for n, _ in item[1].values()))
         for thread, syscalls in busy:
             total = sum(n for n, _ in syscalls.values()) / actions
             if total < 0.05:
                 continue
             top = sorted(syscalls.items(), key=lambda item: -item[1][0])[:7]
+            voluntary, involuntary = woken.get(thread, (0, 0))
             lines.append(f"    {thread}: {total:.2f} (" + ", ".join(
                 f"{name} {n / actions:.2f}" + (f" [{e / actions:.2f} failed]" if e else "") for name, (n, e) in top)
-                + ")")
+                + f"); woken {voluntary / actions:.2f}, put aside {involuntary / actions:.2f}")
     return "\n".join(lines)
