@@ -188,11 +188,19 @@ class PhoneSocket:
             if self._wake_read in readable:
                 os.read(self._wake_read, 64)
             if self.sock.fileno() in readable:
-                data = self.sock.recv(READ_BYTES)
-                if not data or self._receive(data):
+                data = self._read()
+                if data == b"" or (data is not None and self._receive(data)):
                     return  # gone without a word, or closed
             elif not readable and time.monotonic() >= self.tail.sent_at + self.keepalive:
                 self._write(self.conn.send(Ping()))
+
+    def _read(self) -> bytes | None:
+        """What the phone sent (b"": it closed the connection; None: nothing after all). One ``read``: the socket's
+        own ``recv`` would ``poll`` it first (it has a timeout), which the ``select`` above has just done."""
+        try:
+            return os.read(self.sock.fileno(), READ_BYTES)  # the socket is non-blocking underneath its timeout
+        except BlockingIOError:
+            return None
 
     def _catch_up(self) -> None:
         """Write what the fan-out left unwritten and what the phone lacks, then let the fan-out write to it."""
