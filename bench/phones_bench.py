@@ -42,6 +42,9 @@ bench's own clients alone.
 (bench/syscall_count.py: ``perf trace -s``, else ``strace -f -c``; the tracer slows the server, so that run's times
 are not comparable with the others').
 
+``--switch-interval SECONDS``: the server's ``sys.setswitchinterval`` (how long a thread waiting for the GIL lets the
+running one go on before asking for it; Python's default 5 ms), to measure its effect.
+
 ``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
 events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
@@ -338,12 +341,24 @@ if os.environ.get("COMPANION_YAPPI"):
 
 
 def server_hook(folder: Path, sitecustomize: str, variable: str, file: str) -> None:
-    """``companion run`` (started after this) loads ``sitecustomize``, with ``variable`` naming ``folder / file``."""
+    """``companion run`` (started after this) loads ``sitecustomize`` (after the hooks asked before), with
+    ``variable`` naming ``folder / file``."""
     custom = folder / "custom"
-    custom.mkdir()
-    (custom / "sitecustomize.py").write_text(sitecustomize, encoding="utf-8")
-    os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    if not custom.exists():
+        custom.mkdir()
+        os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    with (custom / "sitecustomize.py").open("a", encoding="utf-8") as hooks:
+        hooks.write(sitecustomize)
     os.environ[variable] = str(folder / file)
+
+
+#: The server's ``sys.setswitchinterval`` for a ``--switch-interval`` run (the variable holds the seconds).
+SWITCH_INTERVAL = '''
+import os
+if os.environ.get("COMPANION_SWITCH_INTERVAL"):
+    import sys
+    sys.setswitchinterval(float(os.environ["COMPANION_SWITCH_INTERVAL"]))
+'''
 
 
 def write_profile(path: Path, stats_file: Path, actions: int) -> None:
@@ -384,6 +399,9 @@ def main() -> None:
                        help="the wall time of one input's path over the socket, stage by stage (socket only)")
     hooks.add_argument("--syscalls", action="store_true",
                        help="the server's system calls per action, by kind and thread (perf trace, else strace)")
+    parser.add_argument("--switch-interval", type=float,
+                        help="the server's sys.setswitchinterval, seconds (Python's default 0.005): how long a thread "
+                             "waiting for the GIL lets the running one go on before it asks for it")
     parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
     parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip (the stream's)")
     parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
@@ -408,6 +426,10 @@ def main() -> None:
             server_hook(Path(folder), site, "COMPANION_PATH", "path.json")
         if args.syscalls:
             server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
+        if args.switch_interval is not None:
+            server_hook(Path(folder), SWITCH_INTERVAL, "COMPANION_SWITCH_INTERVAL", "")
+            os.environ["COMPANION_SWITCH_INTERVAL"] = str(args.switch_interval)
+            print(f"the server's switch interval: {args.switch_interval * 1000:g} ms (Python's default 5)")
         table = RunningTable(Path(folder))
         try:
             run(table, args, here_us, Path(folder))

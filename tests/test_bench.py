@@ -244,3 +244,10 @@ def test_the_phones_bench_counts_the_servers_system_calls_and_splits_user_from_s
     assert sends and float(sends.group(1)) >= 3, out  # each phone's event is a send of its own
     assert re.search(rf"^  together: {NUMBER} calls per action$", out, re.MULTILINE), out
     assert re.search(rf"^  the idle table: {NUMBER} calls a second", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:
+    out = run_bench("bench/phones_bench.py", "--actions", "10", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
+                    "--steps", "2000", "--switch-interval", "0.0005")
+    assert re.search(r"^the server's switch interval: 0\.5 ms \(Python's default 5\)$", out, re.MULTILINE), out
+    assert re.search(rf"^server CPU per action: {NUMBER} ms here", out, re.MULTILINE), out
