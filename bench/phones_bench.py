@@ -507,22 +507,23 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if phones.all_have(seq) is None:
         raise SystemExit(f"the phones' streams did not start: {[f.broken for f in followers]}")
     mortgaged = {deed: False for deed in DEEDS}
-    time.sleep(1.0)  # the joins' and the new game's work done
-    cpu, wall, switches = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
-    time.sleep(args.idle)
-    idle = (table.cpu_seconds() - cpu) / (time.monotonic() - wall)
-    woken = (wake_ups(table.proc.pid)[0] - switches[0]) / (time.monotonic() - wall)
-    print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
-          f"({1000 * idle:.1f} ms of CPU per second; target <= 1%), its threads woken {woken:.0f} times a second")
     tracer, idle_calls, idle_seconds = None, {}, 0.0
-    if args.syscalls:
+    if args.syscalls:  # the idle table's calls over its measure (the tracer's own start included, as idle)
         using = syscall_count.tool()
         if using is None:
             raise SystemExit("--syscalls needs perf (perf trace) or strace")
         tracer = syscall_count.Tracer(table.proc.pid, folder / "idle-syscalls.txt", using)
-        tracer.start()
-        time.sleep(3.0)
+        tracer.start()  # waits a while for it: the joins' and the new game's work done meanwhile
+    else:
+        time.sleep(1.0)  # the joins' and the new game's work done
+    cpu, wall, switches = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    time.sleep(args.idle)
+    idle = (table.cpu_seconds() - cpu) / (time.monotonic() - wall)
+    woken = (wake_ups(table.proc.pid)[0] - switches[0]) / (time.monotonic() - wall)
+    if tracer is not None:
         idle_calls, idle_seconds = tracer.stop(), tracer.seconds
+    print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
+          f"({1000 * idle:.1f} ms of CPU per second; target <= 1%), its threads woken {woken:.0f} times a second")
     _, _, _, seq = money_actions(host, phones, args.warm_up, args.phones, game, seq, mortgaged)
     if tracer is not None:
         tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)

@@ -71,6 +71,9 @@ KINDS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+SHOWN_THREADS = 6  # the busiest threads shown one by one
+
+
 def cpu_split(pid: int) -> tuple[float, float]:
     """The process's user and system CPU so far, seconds (every thread, ``/proc/PID/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -206,10 +209,14 @@ def report(using: str, actions: int, traced: Counts, traced_seconds: float, idle
         lines.append("  by thread (calls per action over the window, the busiest first; its context switches over the "
                      "actions, voluntary: woken after a sleep, and involuntary):")
         busy = sorted(traced.items(), key=lambda item: -sum(n for n, _ in item[1].values()))
-        for thread, syscalls in busy:
+        for rank, (thread, syscalls) in enumerate(busy):
             total = sum(n for n, _ in syscalls.values()) / actions
             if total < 0.05:
                 continue
+            if rank == SHOWN_THREADS:  # the stream's POSTs: each request on the next thread of cheroot's pool
+                rest = sum(n for _, calls in busy[rank:] for n, _ in calls.values()) / actions
+                lines.append(f"    {len(busy) - rank} other threads: {rest:.2f} together")
+                break
             top = sorted(syscalls.items(), key=lambda item: -item[1][0])[:7]
             voluntary, involuntary = woken.get(thread, (0, 0))
             lines.append(f"    {thread}: {total:.2f} (" + ", ".join(
