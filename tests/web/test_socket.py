@@ -398,9 +398,9 @@ def test_an_input_wakes_the_oled_once_its_reply_is_out_and_a_slow_phone_delays_i
         ours.settimeout(20)  # as cheroot's connection has
         ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        reply = "x" * 400_000
+        reply = b"x" * 400_000
 
-        def answer(text: str) -> str:
+        def answer(data: bytes) -> bytes:
             table.new_game(SETUP)
             assert not woken  # inside the message's answer: held
             return reply
@@ -416,9 +416,9 @@ def test_an_input_wakes_the_oled_once_its_reply_is_out_and_a_slow_phone_delays_i
         assert thread.is_alive()
         phone.settimeout(20)
         received = bytearray()
-        while len(received) < len(text_frame(reply.encode())):
+        while len(received) < len(text_frame(reply)):
             received += phone.recv(65536)
-        assert bytes(received) == text_frame(reply.encode())
+        assert bytes(received) == text_frame(reply)
         phone.sendall(masked(0x8, struct.pack("!H", 1000)))  # a close: the thread answers it and ends
         thread.join(timeout=20)
         assert not thread.is_alive()
