@@ -7,12 +7,13 @@ player) follow the game as the page does (``--transport``); the host sends ``--a
 lift the mortgage, in turn round the table) one after the other, each once every phone has the one before. Printed:
 
 * the server's CPU per action: the process's CPU time (user and system, every thread) over the actions, divided by
-  their number; beside it the same at the reference speed (this machine's CPU time of the n-body loop of
-  bench/pi_box.py, scaled to :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle
-  table's own CPU (nothing happening, the phones following) per second, over the same time, which the figure
-  includes;
+  their number, and its user and system parts (bench/syscall_count.py's ``cpu_split``); beside it the same at the
+  reference speed (this machine's CPU time of the n-body loop of bench/pi_box.py, scaled to
+  :data:`REFERENCE_STEP_US`), so that the figure travels between machines; and the idle table's own CPU (nothing
+  happening, the phones following) per second, over the same time, which the figure includes;
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
-  voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken;
+  voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken; and per action
+  its involuntary ones, a thread put aside while it could run (another woken on its core);
 * all phones updated: from the action's request sent to the last phone's bytes read, p50 and p99, every ready phone
   read before any is parsed (eight phones each read their own; the bench's one thread would otherwise make the
   last wait for the seven others' parsing, ~20 µs each); beside it that serial figure, as measured before;
@@ -42,13 +43,21 @@ at a real table, and their figures (with ``--parts``, their parts): the OLED dra
 time (docs/table.md, "The panel's pace"), which a table's pace never makes; and there the idle table's own CPU over
 the same time is part of each action's (printed with and without it).
 
+``--syscalls``: the server's system calls per action, by kind and by thread, and the idle table's per second
+(bench/syscall_count.py: ``perf trace -s``, else ``strace -f -c``; the tracer slows the server, so that run's times
+are not comparable with the others').
+
+``--switch-interval SECONDS``: the server's ``sys.setswitchinterval`` (how long a thread waiting for the GIL lets the
+running one go on before asking for it; Python's default 5 ms), to measure its effect.
+
 ``--transport``: ``socket`` (the default: the page's websocket, as the page now follows and acts: each phone's
 events as text frames, the host's inputs as messages on its own socket, bench/socket_clients.py) or ``stream``
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path] [--show] [--plain]
-        [--language de] [--transport socket|stream] [--pace SECONDS [--paced-actions 40]]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path | --syscalls]
+        [--show] [--plain] [--language de] [--transport socket|stream] [--pace SECONDS [--paced-actions 40]]
+        [--switch-interval SECONDS]
 
 The machine is shared: its load makes every figure worse, never better (CPU time less so than wall time).
 """
@@ -77,6 +86,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import server_parts  # noqa: E402
 import socket_path  # noqa: E402
+import syscall_count  # noqa: E402
 from pi_box import nbody_seconds, percentile  # noqa: E402
 from tests.web.running import RunningTable  # noqa: E402
 from tests.web.sse import MergedConnection, patched  # noqa: E402
@@ -342,12 +352,24 @@ if os.environ.get("COMPANION_YAPPI"):
 
 
 def server_hook(folder: Path, sitecustomize: str, variable: str, file: str) -> None:
-    """``companion run`` (started after this) loads ``sitecustomize``, with ``variable`` naming ``folder / file``."""
+    """``companion run`` (started after this) loads ``sitecustomize`` (after the hooks asked before), with
+    ``variable`` naming ``folder / file``."""
     custom = folder / "custom"
-    custom.mkdir()
-    (custom / "sitecustomize.py").write_text(sitecustomize, encoding="utf-8")
-    os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    if not custom.exists():
+        custom.mkdir()
+        os.environ["PYTHONPATH"] = f"{custom}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    with (custom / "sitecustomize.py").open("a", encoding="utf-8") as hooks:
+        hooks.write(sitecustomize)
     os.environ[variable] = str(folder / file)
+
+
+#: The server's ``sys.setswitchinterval`` for a ``--switch-interval`` run (the variable holds the seconds).
+SWITCH_INTERVAL = '''
+import os
+if os.environ.get("COMPANION_SWITCH_INTERVAL"):
+    import sys
+    sys.setswitchinterval(float(os.environ["COMPANION_SWITCH_INTERVAL"]))
+'''
 
 
 def write_profile(path: Path, stats_file: Path, actions: int) -> None:
@@ -362,13 +384,16 @@ def write_profile(path: Path, stats_file: Path, actions: int) -> None:
 
 
 # ---------------------------------------------------------------------- main
-def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, here_us: float) -> str:
+def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, here_us: float,
+                split: tuple[float, float]) -> str:
     per = 1000 * cpu / actions
     scaled = per * REFERENCE_STEP_US / here_us
     idle_share = 1000 * idle_per_second * wall / actions
+    user, system = split
     return (f"server CPU per action: {per:.2f} ms here, {scaled:.2f} ms at the reference speed "
             f"(target <= {TARGETS['cpu']} ms, first milestone <= {TARGETS['cpu_first']} ms); of which the idle "
-            f"table's own {idle_share:.2f} ms")
+            f"table's own {idle_share:.2f} ms; user {1000 * user / actions:.2f} ms, system (the kernel's, in the "
+            f"server's calls) {1000 * system / actions:.2f} ms ({100 * system / max(user + system, 1e-9):.0f} %)")
 
 
 def main() -> None:
@@ -383,6 +408,11 @@ def main() -> None:
     hooks.add_argument("--parts", action="store_true", help="the server's CPU per action by component (thread CPU)")
     hooks.add_argument("--path", action="store_true",
                        help="the wall time of one input's path over the socket, stage by stage (socket only)")
+    hooks.add_argument("--syscalls", action="store_true",
+                       help="the server's system calls per action, by kind and thread (perf trace, else strace)")
+    parser.add_argument("--switch-interval", type=float,
+                        help="the server's sys.setswitchinterval, seconds (Python's default 0.005): how long a thread "
+                             "waiting for the GIL lets the running one go on before it asks for it")
     parser.add_argument("--language", default="en", help="the phones' language (de, fr, ...: issue 41)")
     parser.add_argument("--plain", action="store_true", help="phones that do not ask for gzip (the stream's)")
     parser.add_argument("--transport", choices=("socket", "stream"), default="socket",
@@ -411,6 +441,12 @@ def main() -> None:
                 parser.error("--path follows the socket's messages: --transport socket")
             site = socket_path.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
             server_hook(Path(folder), site, "COMPANION_PATH", "path.json")
+        if args.syscalls:
+            server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
+        if args.switch_interval is not None:
+            server_hook(Path(folder), SWITCH_INTERVAL, "COMPANION_SWITCH_INTERVAL", "")
+            os.environ["COMPANION_SWITCH_INTERVAL"] = str(args.switch_interval)
+            print(f"the server's switch interval: {args.switch_interval * 1000:g} ms (Python's default 5)")
         table = RunningTable(Path(folder))
         try:
             run(table, args, here_us, Path(folder))
@@ -444,17 +480,12 @@ def wait_for(path: Path, within: float = 30.0) -> Path:
     return path
 
 
-def wake_ups(pid: int) -> int:
-    """How many times the threads of process ``pid`` have gone to sleep and been woken so far (the kernel's count of
-    voluntary context switches, every thread; 0 where there is no /proc)."""
-    total = 0
-    for status in Path(f"/proc/{pid}/task").glob("*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue  # a thread that ended meanwhile
-        total += sum(int(line.split()[1]) for line in text.splitlines() if line.startswith("voluntary_ctxt_switches"))
-    return total
+def wake_ups(pid: int) -> tuple[int, int]:
+    """How many times the threads of process ``pid`` have gone to sleep and been woken so far, and been put aside by
+    the scheduler while they could run (the kernel's counts of voluntary and involuntary context switches, every
+    thread; 0 where there is no /proc)."""
+    counts = syscall_count.switches(pid).values()
+    return sum(v for v, _ in counts), sum(i for _, i in counts)
 
 
 def path_report(path: Path, asked: list[tuple[float, int]], host: Host, phones: Phones, count: int) -> str:
@@ -522,14 +553,28 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if phones.all_have(seq) is None:
         raise SystemExit(f"the phones' streams did not start: {[f.broken for f in followers]}")
     mortgaged = {deed: False for deed in DEEDS}
-    time.sleep(1.0)  # the joins' and the new game's work done
-    cpu, wall, woken = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    tracer, idle_calls, idle_seconds = None, {}, 0.0
+    if args.syscalls:  # the idle table's calls over its measure (the tracer's own start included, as idle)
+        using = syscall_count.tool()
+        if using is None:
+            raise SystemExit("--syscalls needs perf (perf trace) or strace")
+        tracer = syscall_count.Tracer(table.proc.pid, folder / "idle-syscalls.txt", using)
+        tracer.start()  # waits a while for it: the joins' and the new game's work done meanwhile
+    else:
+        time.sleep(1.0)  # the joins' and the new game's work done
+    cpu, wall, switches = table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     time.sleep(args.idle)
     idle = (table.cpu_seconds() - cpu) / (time.monotonic() - wall)
-    woken = (wake_ups(table.proc.pid) - woken) / (time.monotonic() - wall)
+    woken = (wake_ups(table.proc.pid)[0] - switches[0]) / (time.monotonic() - wall)
+    if tracer is not None:
+        idle_calls, idle_seconds = tracer.stop(), tracer.seconds
     print(f"idle table, {args.phones} phones following: {100 * idle:.1f}% of a core "
           f"({1000 * idle:.1f} ms of CPU per second; target <= 1%), its threads woken {woken:.0f} times a second")
     _, _, _, seq = money_actions(host, phones, args.warm_up, args.phones, game, seq, mortgaged)
+    if tracer is not None:
+        tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)
+        tracer.start()
+    switched = syscall_count.switches(table.proc.pid)
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
@@ -541,22 +586,31 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         wait_for(folder / "path.json.start")
         host.sends.clear()  # type: ignore[attr-defined]
     asked: list[tuple[float, int]] = []
-    received, cpu, wall, woken = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    received, cpu, wall, switches = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
+    user, system = syscall_count.cpu_split(table.proc.pid)
     serially: list[float] = []
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged, asked,
                                                 serially)
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
-    woken = wake_ups(table.proc.pid) - woken
+    user_after, system_after = syscall_count.cpu_split(table.proc.pid)
+    split = (user_after - user, system_after - system)
+    switched = {thread: (voluntary - switched.get(thread, (0, 0))[0], involuntary - switched.get(thread, (0, 0))[1])
+                for thread, (voluntary, involuntary) in syscall_count.switches(table.proc.pid).items()}
+    traced = tracer.stop() if tracer is not None else {}
+    woke, aside = (after - before for after, before in zip(wake_ups(table.proc.pid), switches))
     if args.profile or args.parts or args.path:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
-    print(cpu_figures(cpu, n, idle, wall, here_us))
+    print(cpu_figures(cpu, n, idle, wall, here_us, split))
+    if tracer is not None:
+        print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall, switched))
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
     if args.path:
         print(path_report(folder / "path.json", asked, host, phones, args.phones))
-    print(f"the server's threads woken {woken / n:.1f} times per action (the request's, the OLED's, the streams')")
+    print(f"the server's threads woken {woke / n:.1f} times per action (the request's, the OLED's, the streams'), "
+          f"put aside by the scheduler while they could run {aside / n:.1f} times")
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
           f"p99 <= {TARGETS['p99']:g} ms); each phone when its bytes were read, every ready phone read before "

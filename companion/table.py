@@ -3,13 +3,21 @@
 Buttons, the dice roller and the phones all call :meth:`Table.submit`; one lock orders them,
 the journal stores each input (synced) before the engine applies it, and listeners (the OLED,
 the phones' live streams) are told of every new state.
+
+A listener that only wakes another thread (the OLED's loop) may be a *waker*: inside :meth:`Table.answering` (a
+phone's message, until its reply is written) it is told when the block ends, not at once. The thread it wakes could
+not run before then anyway: the answering thread holds Python's GIL until its next system call, the reply's write, so
+woken earlier it would only wake, find the GIL taken, sleep on it again and be signalled at that write (issue 43:
+futex calls and context switches an input, for no earlier frame). Anywhere else (a button on the OLED's own thread)
+a waker is told at once.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -62,6 +70,8 @@ class Table:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Listener] = []
+        self._wakers: list[Listener] = []
+        self._held = threading.local()  # per thread: the wakers' updates held by :meth:`answering`, innermost last
 
     # ------------------------------------------------------------------ game
     @property
@@ -119,17 +129,36 @@ class Table:
             return update
 
     # ------------------------------------------------------------------ listening
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener`` after every accepted input; returns a function that unsubscribes."""
+    def subscribe(self, listener: Listener, *, waker: bool = False) -> Callable[[], None]:
+        """Call ``listener`` after every accepted input; returns a function that unsubscribes. ``waker``: after the
+        other listeners, and inside :meth:`answering` when the block ends (see the module's text)."""
+        listeners = self._wakers if waker else self._listeners
         with self._lock:
-            self._listeners.append(listener)
+            listeners.append(listener)
 
         def unsubscribe() -> None:
             with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
+                if listener in listeners:
+                    listeners.remove(listener)
 
         return unsubscribe
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Hold the wakers' calls for the inputs this thread makes until the block ends (raised out of or not);
+        blocks nest, each making its own at its end. A block is to end before its thread waits on anything (a slow
+        phone's write): what it holds would wait with it."""
+        blocks: list[list[tuple[Listener, Update]]] | None = getattr(self._held, "blocks", None)
+        if blocks is None:
+            blocks = self._held.blocks = []
+        held: list[tuple[Listener, Update]] = []
+        blocks.append(held)
+        try:
+            yield
+        finally:
+            blocks.pop()
+            for waker, update in held:
+                _tell(waker, update)
 
     def wait_for_change(self, seq: int, timeout: float) -> State | None:
         """Block until the state changes from the one at ``seq`` (another input, or another game
@@ -142,10 +171,20 @@ class Table:
     def _publish(self, update: Update) -> None:
         self._changed.notify_all()
         for listener in list(self._listeners):
-            try:
-                listener(update)
-            except Exception:  # a broken display must never stop the game
-                log.exception("listener %r failed", listener)
+            _tell(listener, update)
+        blocks: list[list[tuple[Listener, Update]]] | None = getattr(self._held, "blocks", None)
+        for waker in list(self._wakers):
+            if blocks:
+                blocks[-1].append((waker, update))
+            else:
+                _tell(waker, update)
+
+
+def _tell(listener: Listener, update: Update) -> None:
+    try:
+        listener(update)
+    except Exception:  # a broken display must never stop the game
+        log.exception("listener %r failed", listener)
 
 
 class StaleInput(IllegalInput):

@@ -245,3 +245,24 @@ def test_the_phones_bench_prints_the_path_of_one_input_over_the_socket() -> None
         assert re.search(rf"^  {re.escape(stage)}[^\n]*: p50 -?{NUMBER} µs, mean -?{NUMBER} µs$", out, re.MULTILINE), \
             f"no figure for {stage!r} in:\n{out}"
     assert re.search(rf"^  the bench's own clients alone .*: p50 {NUMBER} µs, p99 {NUMBER} µs$", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_counts_the_servers_system_calls_and_splits_user_from_system() -> None:
+    """``--syscalls``: the server's calls per action by kind (the sends at least one per phone), the idle table's
+    per second, and each busy thread by name; every run: the CPU per action's user and system parts."""
+    out = run_bench("bench/phones_bench.py", "--actions", "30", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
+                    "--steps", "2000", "--syscalls")
+    assert re.search(rf"; user ({NUMBER}) ms, system \(the kernel's, in the server's calls\) ({NUMBER}) ms "
+                     rf"\({NUMBER} %\)$", out, re.MULTILINE), out
+    assert re.search(r"^system calls per action \((perf|strace), every thread", out, re.MULTILINE), out
+    sends = re.search(rf"^  sends \(the phones' frames, the replies\): ({NUMBER}) ", out, re.MULTILINE)
+    assert sends and float(sends.group(1)) >= 3, out  # each phone's event is a send of its own
+    assert re.search(rf"^  together: {NUMBER} calls per action$", out, re.MULTILINE), out
+    assert re.search(rf"^  the idle table: {NUMBER} calls a second", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:
+    out = run_bench("bench/phones_bench.py", "--actions", "10", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
+                    "--steps", "2000", "--switch-interval", "0.0005")
+    assert re.search(r"^the server's switch interval: 0\.5 ms \(Python's default 5\)$", out, re.MULTILINE), out
+    assert re.search(rf"^server CPU per action: {NUMBER} ms here", out, re.MULTILINE), out

@@ -73,6 +73,38 @@ def test_unsubscribe(table: Table) -> None:
     assert seen == []
 
 
+def test_a_waker_is_told_after_the_other_listeners_and_inside_answering_when_the_block_ends(table: Table) -> None:
+    """A waker (the OLED's loop) is told of an input after the ordinary listeners; inside ``answering`` (a phone's
+    message until its reply is written) when the block ends, raised out of or not, each nested block its own; an
+    input of another thread meanwhile (a button on the OLED's) at once; a broken waker stops nothing."""
+    told: list[str] = []
+    table.subscribe(lambda u: told.append(f"listener {u.state['seq']}"))
+    table.subscribe(lambda u: told.append(f"waker {u.state['seq']}"), waker=True)
+    table.subscribe(lambda u: (_ for _ in ()).throw(OSError("unplugged")), waker=True)
+    table.new_game(SETUP)
+    assert told == ["listener 0", "waker 0"]
+    told.clear()
+    with table.answering():
+        table.submit({"roll": [1, 2]}, source="web:Ann")
+        assert told == ["listener 1"]
+        other = threading.Thread(target=lambda: table.submit({"answer": "yes"}, source="button"))
+        other.start()
+        other.join(timeout=30)
+        assert told == ["listener 1", "listener 2", "waker 2"]  # not held: another thread's input
+        told.append("the reply written")
+    assert told == ["listener 1", "listener 2", "waker 2", "the reply written", "waker 1"]
+    told.clear()
+    with pytest.raises(IllegalInput), table.answering():
+        with table.answering():
+            table.submit({"roll": [1, 3]}, source="web:Bob")
+        assert told == ["listener 3", "waker 3"]  # the inner block's, at its end
+        table.submit({"answer": "flat"}, source="web:Bob")
+        raise IllegalInput("the reply could not be written")
+    assert told == ["listener 3", "waker 3", "listener 4", "waker 4"]
+    table.submit({"roll": [2, 4]}, source="roller")
+    assert told[-2:] == ["listener 5", "waker 5"]  # no block left open on this thread
+
+
 def test_waiting_wakes_on_an_input_and_on_a_new_game_at_the_same_seq(table: Table) -> None:
     table.new_game(SETUP)
     assert table.wait_for_change(0, timeout=0.01)["seq"] == 0  # nothing changed: times out

@@ -282,7 +282,8 @@ def build_station(*, journal_path: str | Path, pins: PinMap, pin_factory: Any, o
     time_limit = TimeLimit(table, started_at, now=wall_clock, warn=controller.announce)
     station = Station(journal, table, controller, panel, display, roller, server, resumed, closers, time_limit, lights,
                       reader=reader, nfc_bus=nfc_bus, wake=wake)
-    closers.append(table.subscribe(station.on_update))  # after the face's and the cues': they have it when it wakes
+    # after the face's and the cues' (they have it when it wakes); a phone's input's once its reply is written
+    closers.append(table.subscribe(station.on_update, waker=True))
     return station
 
 

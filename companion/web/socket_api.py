@@ -74,7 +74,7 @@ def get_socket() -> Any:
             PhoneSocket(sock, held, tail, ctx.feed.fanout, answer=inputs.answer,
                         behind=lambda: behind(ctx.feed, tail, ctx.feed.latest()), closed=lambda: ctx.feed.closed,
                         keepalive=ctx.stream_keepalive, max_message=MAX_INPUT_BODY,
-                        deflate=deflate[1] if deflate is not None else None).run()
+                        deflate=deflate[1] if deflate is not None else None, answering=ctx.table.answering).run()
         finally:
             ctx.streams.give_back(slot)
 

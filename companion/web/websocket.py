@@ -28,6 +28,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from urllib.parse import urlsplit
 
 from wsproto import ConnectionType
@@ -132,15 +133,19 @@ class PhoneSocket:
 
     def __init__(self, sock: socket.socket, held: bytes, tail: Tail, fanout: FanOut, *,
                  answer: Callable[[bytes], bytes], behind: Callable[[], str | None], closed: Callable[[], bool],
-                 keepalive: float, max_message: int, deflate: PerMessageDeflate | None = None) -> None:
+                 keepalive: float, max_message: int, deflate: PerMessageDeflate | None = None,
+                 answering: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
         """``sock``: the connection's (its 101 sent), ``held``: what the client sent after its head; ``tail``: the
         phone's end of the fan-out; ``answer``: an input message's reply; ``behind``: the events the phone lacks
         (None: it is up to date); ``closed``: the feed closed (the server stops); ``keepalive``: seconds without a
         frame sent before a ping; ``max_message``: the bytes of an input message at most; ``deflate``: the
-        extension agreed on (the events compressed from ``tail``'s compressor, the phone's messages inflated)."""
+        extension agreed on (the events compressed from ``tail``'s compressor, the phone's messages inflated);
+        ``answering``: held around each message's answer and its reply's write while that never waits (the table's
+        :meth:`~companion.table.Table.answering`: the OLED's thread woken once the reply is out)."""
         self.sock, self.tail, self.fanout = sock, tail, fanout
         self.answer, self.behind, self.closed = answer, behind, closed
         self.keepalive, self.max_message = keepalive, max_message
+        self.answering = answering
         self.conn = Connection(ConnectionType.SERVER, [deflate] if deflate is not None else None)
         self.frame = deflated_frame if deflate is not None else text_frame
         self._held = held
@@ -188,11 +193,19 @@ class PhoneSocket:
             if self._wake_read in readable:
                 os.read(self._wake_read, 64)
             if self.sock.fileno() in readable:
-                data = self.sock.recv(READ_BYTES)
-                if not data or self._receive(data):
+                data = self._read()
+                if data == b"" or (data is not None and self._receive(data)):
                     return  # gone without a word, or closed
             elif not readable and time.monotonic() >= self.tail.sent_at + self.keepalive:
                 self._write(self.conn.send(Ping()))
+
+    def _read(self) -> bytes | None:
+        """What the phone sent (b"": it closed the connection; None: nothing after all). One ``read``: the socket's
+        own ``recv`` would ``poll`` it first (it has a timeout), which the ``select`` above has just done."""
+        try:
+            return os.read(self.sock.fileno(), READ_BYTES)  # the socket is non-blocking underneath its timeout
+        except BlockingIOError:
+            return None
 
     def _catch_up(self) -> None:
         """Write what the fan-out left unwritten and what the phone lacks, then let the fan-out write to it."""
@@ -234,7 +247,11 @@ class PhoneSocket:
         if self._parts:  # a fragmented message (RFC 6455 allows it; browsers send one frame)
             data, self._parts = b"".join([*self._parts, data]), []
         self._size = 0
-        self._write(text_frame(self.answer(data)))
+        with self.answering():  # what the input wakes (the OLED's thread) woken once the reply is out
+            reply = text_frame(self.answer(data))
+            if self._following and self.fanout.write(self.tail, reply):  # it never waits
+                return
+        self._write(reply)  # out of the block: waiting for a slow phone delays only this thread
 
     def _write(self, data: bytes) -> None:
         """Write ``data`` from this thread, never inside another frame: between the fan-out's writes while it holds

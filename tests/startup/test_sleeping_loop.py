@@ -93,3 +93,20 @@ def test_an_idle_station_sleeps_between_looks(tmp_path: Path) -> None:
         factory.pin(pins.buttons["YES"]).drive_low()
         assert station.idle_for(sim()) == TICK
         factory.pin(pins.buttons["YES"]).drive_high()
+
+
+def test_a_phones_input_wakes_the_loop_once_its_answer_is_out(tmp_path: Path) -> None:
+    """An input made inside the table's ``answering`` (a phone's message, until its reply is written) wakes the
+    OLED's loop when the block ends; a button's, at once (companion/table.py: the GIL would keep the loop waiting
+    for the reply's write anyway)."""
+    sim = SimClock()
+    with mock_station(journal_path=tmp_path / "g.sqlite3", dice="software", clock=sim, sleep=sim.sleep,
+                      setup=start(), new_seed=lambda: 5) as (station, _, _):
+        station.wake.clear()
+        with station.table.answering():
+            station.table.submit({"roll": [1, 2]}, source="web:Ann")
+            assert not station.wake.is_set()
+        assert station.wake.is_set()
+        station.wake.clear()
+        station.table.submit({"answer": "yes"}, source="button")
+        assert station.wake.is_set()

@@ -29,7 +29,7 @@ from companion.web import Access, WebServer, create_app, make_server
 from companion.web.context import MAX_INPUT_BODY
 from companion.web.fanout import FanOut, Tail
 from companion.web.feed import RECENT_FRAMES
-from companion.web.websocket import text_frame
+from companion.web.websocket import PhoneSocket, text_frame
 
 from .conftest import CODE, PIN, SETUP
 from .sse import Client, patched
@@ -383,6 +383,47 @@ def test_a_reply_the_socket_cannot_take_whole_is_left_to_its_thread_in_order() -
     assert bytes(received) == b"".join(frames[:written + 1])
     phone.close()
     fanout.close()
+
+
+def test_an_input_wakes_the_oled_once_its_reply_is_out_and_a_slow_phone_delays_it_not(tmp_path: Path) -> None:
+    """What a socket message's input wakes (the OLED's loop: a waker of the table) is woken once the message is
+    answered, not during it (companion/table.py: the GIL); and a reply its phone's socket cannot take whole makes it
+    wait for nobody: the thread writes that reply, waiting on its slow phone, after the wake. (A real socket pair
+    with small buffers, its phone reading nothing until the wake is seen; the reply then arrives whole.)"""
+    with Journal(tmp_path / "g.sqlite3") as journal:
+        table = Table(journal)
+        woken: list[bool] = []
+        table.subscribe(lambda update: woken.append(True), waker=True)
+        ours, phone = socket.socketpair()
+        ours.settimeout(20)  # as cheroot's connection has
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        reply = b"x" * 400_000
+
+        def answer(data: bytes) -> bytes:
+            table.new_game(SETUP)
+            assert not woken  # inside the message's answer: held
+            return reply
+
+        fanout = FanOut(SimpleNamespace(closed=False, latest=lambda: None))  # type: ignore[arg-type]
+        tail = Tail(lambda state: "anyone", lambda viewer: lambda state, events: state, None)
+        served = PhoneSocket(ours, b"", tail, fanout, answer=answer, behind=lambda: None, closed=lambda: False,
+                             keepalive=3600.0, max_message=MAX_INPUT_BODY, answering=table.answering)
+        thread = threading.Thread(target=served.run, daemon=True)
+        thread.start()
+        phone.sendall(masked(0x1, b'{"id": 1}'))
+        assert settled(lambda: woken == [True])  # woken while the reply waits on the phone that reads nothing
+        assert thread.is_alive()
+        phone.settimeout(20)
+        received = bytearray()
+        while len(received) < len(text_frame(reply)):
+            received += phone.recv(65536)
+        assert bytes(received) == text_frame(reply)
+        phone.sendall(masked(0x8, struct.pack("!H", 1000)))  # a close: the thread answers it and ends
+        thread.join(timeout=20)
+        assert not thread.is_alive()
+        phone.close()
+        fanout.close()
 
 
 def read_all(sock: socket.socket) -> bytes:
