@@ -88,6 +88,8 @@ def _window(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> bool:
     if not new:
         return False
     drop = max(0, len(old) - len(new))  # fewer dropped would keep more than ``new`` holds
+    if new[0] not in old:  # told in C without raising: list.index's error would spell out the item (a line's repr)
+        return False
     while drop < len(old):
         try:  # the next item equal to ``new``'s first, found in C (``same`` implies equal)
             drop = old.index(new[0], drop)
