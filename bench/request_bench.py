@@ -42,9 +42,10 @@ from functools import partial  # noqa: E402
 from werkzeug.test import EnvironBuilder  # noqa: E402
 
 import companion.face.cues as cues_module  # noqa: E402
-import companion.web.api as api_module  # noqa: E402
+import companion.web.asker as asker_module  # noqa: E402
 import companion.web.feed as feed_module  # noqa: E402
 import companion.web.fanout as fanout_module  # noqa: E402
+import companion.web.inputs as inputs_module  # noqa: E402
 from companion.face.cues import CueFeed  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.table import Table  # noqa: E402
@@ -139,7 +140,7 @@ def main() -> None:
         if args.parts:
             app.view_functions["api.post_input"] = parts.wrap(  # the limits, the checks and all below
                 "the view", app.view_functions["api.post_input"])
-            api_module.json_body = parts.wrap("  the body's JSON", api_module.json_body)
+            asker_module.json_body = parts.wrap("  the body's JSON", asker_module.json_body)
             table.submit = parts.wrap("  the table's submit", table.submit)  # type: ignore[method-assign]
             table._publish = parts.wrap("    its listeners", table._publish)  # type: ignore[method-assign]
             cues_module.cues_of = parts.wrap("      the cues", cues_module.cues_of)
@@ -149,7 +150,7 @@ def main() -> None:
                 "      the fan-out (with --phones)", fanout_module.FanOut.publish)
             fanout_module.FanOut._event = parts.wrap(  # type: ignore[method-assign]
                 "        its events (the view, its delta and JSON, the gzip)", fanout_module.FanOut._event)
-            api_module.accepted = parts.wrap("  the reply", api_module.accepted)
+            inputs_module.reply_body = parts.wrap("  the reply", inputs_module.reply_body)
             feed_module.diff = parts.wrap("    the delta's diff", feed_module.diff)
         ends = follow(app.extensions["companion"], args.phones, not args.plain)
         received = 0

@@ -40,10 +40,10 @@ TIMED = [
     ("flask", "Flask", "dispatch_request", "view"),
     ("companion.web.websocket", "PhoneSocket", "_receive", "socket"),
     ("companion.web.socket_api", "Inputs", "answer", "message"),
-    ("companion.web.socket_api", "Inputs", "respond", "message_view"),  # the view, over the socket
-    ("companion.web.api", "", "json_body", "json_body"),
-    ("companion.web.socket_api", "", "json_body", "json_body"),
-    ("companion.web.api", "", "accepted", "reply"),
+    ("companion.web.socket_api", "Inputs", "respond", "message_view"),  # the input's work (take_input), over the socket
+    ("companion.web.asker", "", "json_body", "json_body"),  # a POST's (its request's body)
+    ("companion.web.socket_api", "", "parsed", "json_body"),  # a socket message's
+    ("companion.web.inputs", "", "reply_body", "reply"),
     ("companion.table", "Table", "submit", "submit"),
     ("companion.table", "Table", "_publish", "publish"),
     ("companion.journal.store", "StoredGame", "submit", "journal"),
@@ -62,7 +62,7 @@ TIMED = [
 #: How the timed functions nest (each on its caller's thread), printed with the figures.
 NESTING = ("cheroot's connection.communicate > Flask.__call__ > the view (Flask.dispatch_request) > the body's JSON, "
            "Table.submit, the reply; over the socket, communicate > PhoneSocket._receive (the frames) > "
-           "Inputs.answer (the message's request) > the view (Inputs.respond) > the same; Table.submit > "
+           "Inputs.answer (the message around its input) > the input's work (Inputs.respond: take_input) > the same; Table.submit > "
            "StoredGame.submit > the engine's apply, and Table._publish > "
            "Feed._on_update > FanOut.publish > FanOut._event, and the cues (CueFeed.__call__); on the OLED's thread "
            "Station.step > TableController.refresh, NfcReader.poll, SeatLights.tick; the buzzer's thread PiezoTunes.play. Each part below is its function "
@@ -84,7 +84,8 @@ PARTS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
      ("flask",)),
     ("the socket's frames and writes (wsproto)", "PhoneSocket._receive less the message; its waits and reads are "
      "the rest's", ("socket",), ("message",)),
-    ("Flask around the socket's message", "Inputs.answer less the view", ("message",), ("message_view",)),
+    ("the socket's message around its input (was Flask's)", "Inputs.answer less the input's work",
+     ("message",), ("message_view",)),
     ("the buzzer's tune thread", "PiezoTunes.play", ("buzzer",), ()),
     ("the engine's apply", "StoredGame.submit's apply", ("apply",), ()),
     ("the rest of the request's thread", "the view less StoredGame.submit and FanOut.publish",

@@ -17,7 +17,6 @@ from companion.words import N_
 
 from .access import AccessDenied
 from .errors import BadRequest
-from .phone_words import said
 
 INPUT_KEYS = frozenset({"roll", "answer", "act", "undo"})
 
@@ -38,25 +37,25 @@ def check_allowed(state: Mapping[str, Any], line: Mapping[str, Any], player: str
     if host:
         return
     if player is None:
-        raise AccessDenied(said("join the game first (the code is on the table's screen)"))
+        raise AccessDenied(N_("join the game first (the code is on the table's screen)"))
     prompt = state.get("prompt") or {}
     if "undo" in line:
-        raise AccessDenied(said("only the host can undo"))
+        raise AccessDenied(N_("only the host can undo"))
     if "act" in line:
         act = line["act"]
         if isinstance(act, Mapping) and act.get("player") != player:
-            raise AccessDenied(said("this phone plays for {player}, not {other}", player=player,
-                                    other=repr(act.get("player"))))
+            raise AccessDenied(N_("this phone plays for {player}, not {other}"), player=player,
+                               other=repr(act.get("player")))
         check_no_face_down_asked(state, act)
         return
     if "answer" in line:
         if prompt.get("player") not in (None, player):
-            raise AccessDenied(said("the question is for {asked}, not {player}", asked=prompt.get("player"),
-                                    player=player))
+            raise AccessDenied(N_("the question is for {asked}, not {player}"), asked=prompt.get("player"),
+                               player=player)
         return
     if "roll" in line:
         if phone_dice != "manual":
-            raise AccessDenied(said("the dice come from the table, not from a phone"))
+            raise AccessDenied(N_("the dice come from the table, not from a phone"))
         check_own_roll(prompt, player)
 
 
@@ -81,9 +80,9 @@ def check_no_face_down_asked(state: Mapping[str, Any], act: Any) -> None:
 
 def check_own_roll(prompt: Mapping[str, Any], player: str) -> None:
     if prompt.get("kind") != "roll":
-        raise AccessDenied(said("nobody is rolling now"))
+        raise AccessDenied(N_("nobody is rolling now"))
     if prompt.get("player") not in (None, player):
-        raise AccessDenied(said("it is {asked}'s roll, not {player}'s", asked=prompt.get("player"), player=player))
+        raise AccessDenied(N_("it is {asked}'s roll, not {player}'s"), asked=prompt.get("player"), player=player)
 
 
 def software_roll(prompt: Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:

@@ -10,25 +10,25 @@ from functools import partial
 from importlib import resources
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, g, jsonify, request, session
+from flask import Blueprint, Response, jsonify, request, session
 
 from companion.engine import Event, State, find_ruleset, public_state
 from companion.bids import BID_STEPS
 from companion.engine.rules.classic import ClassicRules
-from companion.table import StaleInput, Update
+from companion.table import StaleInput, Table, Update
 from companion.words import LANGUAGES, N_, Words
 from companion.words.engine_messages import say_prompt
 
 from .access import Access, AccessDenied, Permission
-from .acting import check_allowed, check_own_roll, check_shape, software_roll
-from .context import context
+from .acting import check_own_roll, software_roll
+from .context import WebContext, context
 from .csrf import generate_csrf
 from .board import layout, links
 from .deeds import deeds
 from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import RETRY, Feed, Frame, Slot, Viewer, compact
 from .phone_words import KEY as PHONE_LANGUAGE
-from .phone_words import phone_language, refusal_said, said
+from .phone_words import phone_language, phone_words, refusal_said
 from .guard import (NotAllowed, current_player, field, host_rights, is_host, json_body, renewed_session, requires,
                     seated_player, session_id)
 from .just_now import just_now
@@ -75,42 +75,19 @@ def accepted_limit(rate: str) -> Callable[[F], F]:
     return mark
 
 
-def input_is_taken_now() -> bool:
-    """Whether the engine would take this request's input line now, from this phone: a dry run on the pure engine,
-    which changes nothing (the limit on refusals lets such an input through, whatever came before it). A line the
-    phone may not send is not taken, so a refusal of it never depends on the engine (hidden cards stay hidden).
-
-    Found once per request (``g``): both limits on refusals (per device and per phone) ask, before and after the
-    view, and on a Pi each dry run is milliseconds."""
-    if "taken_now" not in g:
-        g.taken_now = _dry_run()
-    return bool(g.taken_now)
-
-
-def _dry_run() -> bool:
-    try:
-        line = check_shape(json_body().get("input"))
-        state = context().table.state
-        if state is None:
-            return False
-        check_allowed(state, line, current_player(), host=is_host(), phone_dice=context().phone_dice)
-        find_ruleset(state["ruleset"]).apply(state, line)
-    except Exception:  # a dry run decides nothing but this: refused, or not understood (the view says why)
-        return False
-    return True
-
-
-def running_state(seq: int | None = None, game: int | None = None) -> dict[str, Any]:
-    """The current state; :class:`StaleInput` if the phone acted on an older one than ``seq`` (of game ``game``)."""
-    table = context().table
+def running_state(seq: int | None = None, game: int | None = None, *, table: Table | None = None,
+                  words: Callable[[], Words] = phone_words) -> dict[str, Any]:
+    """The current state (of ``table``: the app's by default); :class:`StaleInput` if the phone acted on an older one
+    than ``seq`` (of game ``game``), said in ``words()`` (the phone's)."""
+    table = table or context().table
     state = table.state
     if state is None:
         raise Conflict(N_("no game is running: the host starts one"))
     if game is not None and table.game is not None and game != table.game.id:
-        raise StaleInput(said("another game has started (game {n}, not {asked})", n=table.game.id, asked=game))
+        raise StaleInput(words().t("another game has started (game {n}, not {asked})", n=table.game.id, asked=game))
     if seq is not None and seq != state["seq"]:
-        raise StaleInput(said("someone else acted first (the game is at input {n}, not {asked})", n=state["seq"],
-                              asked=seq))
+        raise StaleInput(words().t("someone else acted first (the game is at input {n}, not {asked})",
+                                   n=state["seq"], asked=seq))
     return state
 
 
@@ -431,22 +408,6 @@ def post_look() -> Any:
 
 
 # ---------------------------------------------------------------------- acting
-@api.post("/input")
-@limit("30 per minute", refusals_only=True)
-@accepted_limit(ACCEPTED_INPUTS)
-@requires(Permission.PLAY)
-def post_input() -> Any:
-    """One input line (DESIGN.md) made on the state ``seq``: ``{"input": {...}, "seq": 41}``."""
-    ctx = context()
-    body = json_body()
-    line = check_shape(body.get("input"))
-    seq, game = field(body, "seq", int), field(body, "game", int, required=False)
-    state = running_state(seq, game)
-    host, player = is_host(), current_player()  # asked once: the check and the journal's source say the same
-    check_allowed(state, line, player, host=host, phone_dice=ctx.phone_dice)
-    return submitted(line, seq, game, source(host, player))
-
-
 @api.post("/roll")
 @accepted_limit(ACCEPTED_INPUTS)
 @requires(Permission.PLAY)
@@ -481,16 +442,20 @@ def submitted(line: dict[str, Any], seq: int, game: int | None, who: str) -> Any
 
 
 def accepted(update: Update) -> Response:
-    """The answer to an accepted input: what changed for this phone from the state it acted on (the ``delta`` its
-    stream sends as well: worked out once for both), the game and the new seq, and what happened in words."""
-    ctx = context()
-    viewer = viewer_of(ctx.access, update.state, session)
+    """The answer to an accepted input (:func:`reply_body`) for this request's phone."""
+    return Response(reply_body(context(), update, session), mimetype="application/json")
+
+
+def reply_body(ctx: WebContext, update: Update, kept: Mapping[str, Any]) -> str:
+    """What an accepted input is answered with, for the phone of session ``kept``: what changed for it from the state
+    it acted on (the ``delta`` its stream sends as well: worked out once for both), the game and the new seq, and
+    what happened in words."""
+    viewer = viewer_of(ctx.access, update.state, kept)
     build = partial(seen_as, viewer=viewer, story=ctx.feed.story)
     frame = ctx.feed.frame_of(update)
     before = ctx.feed.frame_before(frame)
     assert before is not None, "an input's update names the state it followed"
     events = compact([e["text"] for e in update.events])
     ops = frame.changes(before.view(viewer, build), frame.view(viewer, build))
-    return Response(f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
-                    f'"ops":{ops},"events":{events}}}', mimetype="application/json")
-
+    return (f'{{"game":{json.dumps(frame.game)},"seq":{update.state["seq"]},"base":{before.state["seq"]},'
+            f'"ops":{ops},"events":{events}}}')

@@ -13,30 +13,29 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request, session
+from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.config import PhoneDice
-from companion.engine import CompanionError, IllegalInput, find_ruleset
+from companion.engine import CompanionError, IllegalInput
 from companion.table import StaleInput, Table
-from companion.words import N_
-
 from .access import Access, AccessDenied, PinWait
-from .addresses import device, is_own
-from .api import api, input_is_taken_now
+from .api import api
+from .asker import Asker, route_limits
 from .assets import serve_assets
 from .cards import cards as cards_routes
 from .compress import compress_when_asked
 from .context import MAX_BODY, MAX_INPUT_BODY, WebContext, context, this_request
 from .csrf import CSRFError, protect
-from .errors import BadRequest, Conflict, NotFound, TooMany, error_body
+from .errors import BadRequest, Conflict, NotFound, TooMany
 from .feed import Feed
-from .guard import is_host
 from .host import host
 from .hosts import answers_to, known_names
 from .pages import pages
-from .phone_words import phone_words, refusal_said, said
-from .rates import Limit, Limiter, parse
+from .inputs import post_input  # noqa: F401  (POST /api/input: its module adds it to the api's blueprint)
+from .phone_words import phone_words, said
+from .rates import Limiter
+from .refusals import error_text, refusal
 from .server import BODY_LIMIT, no_bound
 from .sessions import KeptSessions
 from .socket_api import socket_api
@@ -97,54 +96,15 @@ def create_app(
     for endpoint, view in list(app.view_functions.items()):
         limits = route_limits(view)
         if limits:
-            app.view_functions[endpoint] = limiter.limit(endpoint, view, limits)
+            app.view_functions[endpoint] = limiter.limit(endpoint, view, limits, Asker.of_request)
     _register_errors(app)
     _register_headers(app)
     compress_when_asked(app)
     return app
 
 
-def route_limits(view: Any) -> list[Limit]:
-    """The limits a view declares (``api.limit``, ``api.accepted_limit``): inputs the table took per phone and per
-    device but the Pi's own, the host never; other limits per device, and a limit on refused inputs per phone too,
-    counted only on refusals and not for an input the engine takes now."""
-    limits: list[Limit] = []
-    accepted = getattr(view, "rate_accepted", None)
-    if accepted is not None:
-        took = lambda response: response.status_code == 200  # noqa: E731
-        limits += [Limit(parse(accepted), requesting_phone, (is_host,), took),
-                   Limit(parse(accepted), requesting_device, (is_host, own_device), took)]
-    rate = getattr(view, "rate_limit", None)
-    if rate is not None:
-        if getattr(view, "rate_refusals_only", False):
-            refused = lambda response: response.status_code == 422  # noqa: E731
-            exempt = (is_host, input_is_taken_now)
-            limits += [Limit(parse(rate), requesting_device, exempt, refused),
-                       Limit(parse(rate), requesting_phone, exempt, refused)]
-        else:
-            limits.append(Limit(parse(rate), requesting_device))
-    return limits
-
-
-def requesting_device() -> str:
-    """What the rate limits count a request under: its device (an IPv6 /64 is one device: :mod:`.addresses`)."""
-    return "device:" + device(request.remote_addr)
-
-
-def own_device() -> bool:
-    """The request comes from the Pi itself (its loopback: a browser on the Pi, the tests), not the table's Wi-Fi."""
-    return is_own(request.remote_addr)
-
-
-def requesting_phone() -> str:
-    """What a phone's own limits count under: its session (whichever address it comes from)."""
-    return "phone:" + str(session.get("sid", ""))
-
-
 def _json_error(status: int, code: str, message: str) -> Any:
-    response = jsonify(error_body(code, message))
-    response.status_code = status
-    return response
+    return Response(error_text(code, message), status=status, mimetype="application/json")
 
 
 def _check_host(app: Flask) -> None:
@@ -192,61 +152,27 @@ def read_unsized_body(limit: int) -> None:
 
 
 def _register_errors(app: Flask) -> None:
+    """Every refusal answered as :func:`.refusals.refusal` says it, in the phone's words (a websocket's message is
+    answered by the same function)."""
+
     @app.errorhandler(BadRequest)
     @app.errorhandler(PinWait)  # its message says the wait (Retry-After is the rate limiter's, of its minute)
     @app.errorhandler(NotFound)
     @app.errorhandler(Conflict)
     @app.errorhandler(TooMany)
-    def known(error: BadRequest | PinWait | NotFound | Conflict | TooMany) -> Any:
-        return _json_error(error.status, error.code, error.said(phone_words()))
-
     @app.errorhandler(StaleInput)
-    def stale(error: StaleInput) -> Any:
-        return _json_error(409, "stale", said("{error}: the page shows the new state, look and try again",
-                                              error=error))
-
-    @app.errorhandler(IllegalInput)
-    def refused(error: IllegalInput) -> Any:
-        """The engine's refusal, in the phone's language (its message said by the engine's renderer)."""
-        state = context().table.state
-        board = find_ruleset(state["ruleset"]).board if state is not None else None
-        return _json_error(422, "refused", refusal_said(error, phone_words().language, board))
-
+    @app.errorhandler(IllegalInput)  # the engine's refusal, its message said by the engine's renderer
     @app.errorhandler(AccessDenied)
-    def denied(error: AccessDenied) -> Any:
-        code, message = getattr(error, "code", None), error.said(phone_words())
-        if code is not None:  # guard.NotAllowed: no (suitable) session at all
-            return _json_error(401, code, message)
-        return _json_error(403, "forbidden", message)
-
-    @app.errorhandler(CompanionError)
-    def unavailable(error: CompanionError) -> Any:  # the journal cannot record (disk full, damaged game)
-        log.error("%s: %s", request.path, error)
-        return _json_error(503, "unavailable", said("{error}. Nothing was changed.", error=error))
-
+    @app.errorhandler(CompanionError)  # the journal cannot record (disk full, damaged game)
     @app.errorhandler(CSRFError)
-    def csrf(error: CSRFError) -> Any:
-        return _json_error(400, "csrf", said("{reason} Reload the page and try again.",
-                                             reason=said(error.description or "")))
-
     @app.errorhandler(HTTPException)
-    def http(error: HTTPException) -> Any:
-        if error.code == 404 and wants_a_page():
+    def refused(error: Exception) -> Any:
+        if isinstance(error, HTTPException) and error.code == 404 and wants_a_page():
             return render_template("missing.html", path=request.path), 404
-        code = {413: "too-large", 429: "too-many", 404: "not-found", 405: "method-not-allowed",
-                415: "unsupported-media-type"}.get(error.code or 500, "http-error")
-        message = {
-            413: N_("the request body is too large"),
-            429: N_("too many attempts: wait a minute and try again"),
-        }.get(error.code or 500, error.description or error.name)
-        if error.code in ELSEWHERE and not phone_words().english:  # werkzeug's English: ours in the phone's words
-            message = ELSEWHERE[error.code]
-        message = said(message)  # ours (guard's, the chunked bodies'): a msgid; werkzeug's: as it is
-        return _json_error(error.code or 500, code, message)
-
-
-#: What a phone reading another language than English is told instead of werkzeug's English description.
-ELSEWHERE = {404: N_("there is nothing at this address"), 405: N_("this address does not take that method")}
+        found = refusal(error, phone_words(), context().table.state, request.path)
+        if found is None:  # none of the kinds above is left unanswered
+            raise error
+        return _json_error(*found)
 
 
 def wants_a_page() -> bool:

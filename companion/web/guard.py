@@ -47,12 +47,29 @@ def requires(permission: Permission) -> Callable[[F], F]:
 
 
 def check(permission: Permission) -> None:
-    if permission is Permission.OPEN or is_host():
+    permitted(permission, context().access, session, is_host, current_player)
+
+
+def declares(permission: Permission) -> Callable[[F], F]:
+    """Declare the permission a route needs, which its view enforces itself (:func:`permitted`, after its limits:
+    ``POST /api/input``'s work, shared with the websocket's messages)."""
+
+    def mark(view: F) -> F:
+        view.permission = permission  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def permitted(permission: Permission, access: Access, kept: Mapping[str, Any], host: Callable[[], bool],
+              player: Callable[[], str | None]) -> None:
+    """Raise :class:`NotAllowed` unless the session ``kept`` (whose host rights and seat ``host()`` and ``player()``
+    tell, asked only when needed) may do what ``permission`` allows."""
+    if permission is Permission.OPEN or host():
         return
-    access = context().access
-    if access.table_code is not None and not session.get("looker"):
+    if access.table_code is not None and not kept.get("looker"):
         raise NotAllowed("table-code", N_("enter the table code first"))
-    if permission is Permission.PLAY and current_player() is None:
+    if permission is Permission.PLAY and player() is None:
         raise NotAllowed("not-joined", N_("join the game first (the code is on the table's screen)"))
     if permission is Permission.HOST:
         raise NotAllowed("host-pin", N_("this needs the host PIN"))
@@ -106,13 +123,10 @@ def _not_json(word: str) -> Any:
 
 
 def json_body(data: bytes | None = None) -> dict[str, Any]:
-    """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object.
+    """The request's JSON object; 415 if it is not JSON, 400 if it is malformed or not an object (:func:`parsed`).
 
-    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.) Parsed once a request (``g``: the
-    dry run of the limit on refusals reads it too, and a websocket's message is parsed for its id first). ``data``:
-    the body when the caller holds it already (a websocket's message: its request is JSON by making, and reading
-    its body back through werkzeug's stream cost half the parse, issue 43), else the request's is read.
-    """
+    (Its size is bounded before the CSRF check reads it: ``context.body_limit``.) Parsed once a request (``g``).
+    ``data``: the body when the caller holds it already, else the request's is read."""
     if "json_body" in g:
         kept: dict[str, Any] = g.json_body
         return kept
@@ -120,6 +134,12 @@ def json_body(data: bytes | None = None) -> dict[str, Any]:
         if not request.is_json:
             raise UnsupportedMediaType(N_("send JSON (Content-Type: application/json)"))
         data = request.get_data(cache=True)
+    body = g.json_body = parsed(data)
+    return body
+
+
+def parsed(data: bytes) -> dict[str, Any]:
+    """``data`` (a body, a websocket's message) as a JSON object; 400 if it is malformed or not an object."""
     try:
         body = json.loads(data, parse_constant=_not_json)
     except RecursionError:
@@ -132,7 +152,6 @@ def json_body(data: bytes | None = None) -> dict[str, Any]:
         raise BadRequest(N_("the body must be a JSON object"))
     if nesting(body, MAX_NESTING) > MAX_NESTING:
         raise BadRequest(N_("the body is nested too deeply (more than {n} levels)"), n=MAX_NESTING)
-    g.json_body = body
     return body
 
 

@@ -4,6 +4,7 @@ inside the page as a small JSON object: no request of its own, no framework)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -24,13 +25,19 @@ def phone_language() -> str:
         if session.get(KEY) != asked:
             session[KEY] = asked
         return str(asked)
-    chosen = session.get(KEY)
+    language = language_of(session, request.headers.get("Accept-Language"))
+    if language != SOURCE_LANGUAGE and session.get(KEY) != language:  # kept with the seat: the live stream's views
+        session[KEY] = language  # are made in it
+    return language
+
+
+def language_of(kept: Mapping[str, Any], accept_language: str | None) -> str:
+    """The language of the phone whose session is ``kept``: the one it chose, else its browser's
+    (``Accept-Language``) negotiated against the table's."""
+    chosen = kept.get(KEY)
     if chosen in LANGUAGES:
         return str(chosen)
-    language = negotiate(request.headers.get("Accept-Language"))
-    if language != SOURCE_LANGUAGE:  # kept with the seat: the live stream's views are made in it
-        session[KEY] = language
-    return language
+    return negotiate(accept_language)
 
 
 def phone_words() -> Words:

@@ -4,7 +4,9 @@ What Flask-Limiter did here, without its cost on every request: its before-reque
 static files, the streams, the host's every input) and its layers of decorators and storage (a timer thread
 started at each hit) took ~12 % of the CPU of an input, for limits that only a few routes have and that the host
 never meets. Here a route's limits are looked at only when it is called, and not at all for whom they exempt (each
-exemption asked once a request); what is counted on the answer is counted by a hook of that request alone.
+exemption asked once a request); what is counted on the answer is counted by a hook of that request alone. The
+limits know no framework: they are checked and counted on whoever asks (``.asker.Asker``, a request's or a
+websocket message's), so ``POST /api/input`` and the socket's inputs count in the same windows.
 
 The semantics are Flask-Limiter's fixed window (``limits``' ``FixedWindowRateLimiter`` on memory): a window of a
 key starts at its first hit and counts every hit until it ends; a limit counted only on some answers (``deduct``)
@@ -90,17 +92,24 @@ class Windows:
 
 @dataclass(frozen=True)
 class Limit:
-    """Rates counted under ``key()`` unless one of ``exempt`` says so (each condition asked once a request, however
-    many of the route's limits name it); only answers ``deduct`` counts are counted (all: None)."""
+    """Rates counted under ``key(asker)`` unless one of ``exempt`` says so of the asker (each condition asked once a
+    request, however many of the route's limits name it); only answers whose status ``deduct`` counts are counted
+    (all: None). The asker is whoever asks (a request's or a websocket message's: ``.asker.Asker``)."""
 
     rates: list[Rate]
-    key: Callable[[], str]
-    exempt: tuple[Callable[[], bool], ...] = ()
-    deduct: Callable[[Response], bool] | None = None
+    key: Callable[[Any], str]
+    exempt: tuple[Callable[[Any], bool], ...] = ()
+    deduct: Callable[[int], bool] | None = None
+
+
+#: What is counted on an answer, once its status is known: (the window's key, its rate, whether the status counts).
+Later = list[tuple[tuple[Any, ...], Rate, Callable[[int], bool]]]
 
 
 class Limiter:
-    """The app's rate limits: :meth:`limit` wraps a view, :meth:`reset` forgets every count."""
+    """The app's rate limits: :meth:`check` before an answer and :meth:`count` after it (no framework: a
+    websocket's message is checked and counted as its request would be); :meth:`limit` wraps a Flask view in them;
+    :meth:`reset` forgets every count."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.windows = Windows(clock)
@@ -108,53 +117,70 @@ class Limiter:
     def reset(self) -> None:
         self.windows.reset()
 
-    def limit(self, endpoint: str, view: Callable[..., Any], limits: list[Limit]) -> Callable[..., Any]:
-        """``view`` behind ``limits``: checked before it runs (429 at once when over), counted as they say."""
+    def check(self, endpoint: str, limits: list[Limit], asker: Any) -> tuple[float | None, Later]:
+        """Whether ``asker`` may be answered at ``endpoint`` now: the seconds to wait if it is over a limit (None:
+        within them all), and what to count once the answer's status is known (:meth:`count`)."""
+        wait: float | None = None
+        later: Later = []
+        asked: dict[Callable[[Any], bool], bool] = {}  # each exemption's answer, for this request
+        for limit in limits:
+            if _exempt(limit, asked, asker):
+                continue
+            name = limit.key(asker)
+            for rate in limit.rates:
+                key = (endpoint, name, rate)
+                if limit.deduct is None:
+                    over = self.windows.hit(key, rate)
+                else:
+                    over = self.windows.test(key, rate)
+                    later.append((key, rate, limit.deduct))
+                if over is not None:
+                    wait = max(wait or 0.0, over)
+        return wait, later
+
+    def count(self, later: Later, status: int) -> None:
+        """Count an answer of ``status`` in the windows :meth:`check` said count it."""
+        for key, rate, counts in later:
+            if counts(status):
+                self.windows.hit(key, rate)
+
+    def limit(self, endpoint: str, view: Callable[..., Any], limits: list[Limit],
+              asker: Callable[[], Any]) -> Callable[..., Any]:
+        """``view`` behind ``limits`` for the asker of each request (``asker()``): checked before it runs (429 at
+        once when over), counted on its answer (the error handlers' too: ``after_this_request``, this request's
+        alone)."""
 
         @wraps(view)
         def limited(*args: Any, **kwargs: Any) -> Any:
-            wait: float | None = None
-            later: list[tuple[tuple[Any, ...], Rate, Callable[[Response], bool]]] = []
-            asked: dict[Callable[[], bool], bool] = {}  # each exemption's answer, for this request
-            for limit in limits:
-                if _exempt(limit, asked):
-                    continue
-                name = limit.key()
-                for rate in limit.rates:
-                    key = (endpoint, name, rate)
-                    if limit.deduct is None:
-                        over = self.windows.hit(key, rate)
-                    else:
-                        over = self.windows.test(key, rate)
-                        later.append((key, rate, limit.deduct))
-                    if over is not None:
-                        wait = max(wait or 0.0, over)
+            wait, later = self.check(endpoint, limits, asker())
             if wait is not None:
                 after_this_request(partial(_retry_after, wait))  # on the 429 the error handler makes
                 raise TooManyRequests()
-            if later:  # counted on the answer (the error handlers' too), this request's alone
-                after_this_request(partial(self._count, later))
+            if later:
+                after_this_request(partial(self._counted, later))
             return view(*args, **kwargs)
 
         return limited
 
-    def _count(self, later: list[tuple[tuple[Any, ...], Rate, Callable[[Response], bool]]],
-               response: Response) -> Response:
-        for key, rate, counts in later:
-            if counts(response):
-                self.windows.hit(key, rate)
+    def _counted(self, later: Later, response: Response) -> Response:
+        self.count(later, response.status_code)
         return response
 
 
-def _exempt(limit: Limit, asked: dict[Callable[[], bool], bool]) -> bool:
+def _exempt(limit: Limit, asked: dict[Callable[[Any], bool], bool], asker: Any) -> bool:
     for condition in limit.exempt:
         if condition not in asked:
-            asked[condition] = condition()
+            asked[condition] = condition(asker)
         if asked[condition]:
             return True
     return False
 
 
+def retry_after(wait: float) -> str:
+    """A ``Retry-After`` header's value: whole seconds, one at least."""
+    return str(max(1, round(wait)))
+
+
 def _retry_after(wait: float, response: Response) -> Response:
-    response.headers["Retry-After"] = str(max(1, round(wait)))
+    response.headers["Retry-After"] = retry_after(wait)
     return response

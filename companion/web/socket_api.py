@@ -6,38 +6,38 @@ the cookie goes with any page's request, the Origin a page cannot choose, so a f
 (what the CSRF token does for a POST). After the ``101`` the connection's thread serves it (:mod:`.websocket`): the
 live stream's events come as text frames holding each event's text as the stream sends it (compressed when the
 phone offers permessage-deflate, as every browser does: shared as the stream's gzip is), and each text message is
-an input, answered by ``POST /api/input``'s own view behind its own limits and error handlers (:class:`Inputs`).
+an input, answered by ``POST /api/input``'s own work (:func:`.inputs.take_input`: its limits, checks and refusals)
+without a request around it (:class:`Inputs`).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import logging
-from typing import Any, cast
+import math
+import time
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request, session
 
-from companion.words import N_
+from companion.words import N_, Words
 
 from .access import AccessDenied, Permission
 from .api import behind, following
-from .context import MAX_INPUT_BODY, context
-from .errors import BadRequest, error_body
-from .guard import json_body, requires
+from .asker import Asker
+from .context import MAX_INPUT_BODY, WebContext, context
+from .errors import BadRequest
+from .guard import parsed, requires
+from .inputs import PATH, take_input
+from .phone_words import language_of
+from .refusals import error_text, refusal
 from .server import UPGRADE
 
 log = logging.getLogger(__name__)
 
 socket_api = Blueprint("socket", __name__, url_prefix="/api")
-
-INPUT = "api.post_input"  # the route each message goes to
-#: What a message's request keeps of the handshake's: who the phone is (its cookie, its address), its language, the
-#: name it knows the table by. Not its Accept-Encoding (a reply is a frame, never gzip'd).
-KEPT = ("HTTP_HOST", "HTTP_COOKIE", "HTTP_ACCEPT_LANGUAGE", "REMOTE_ADDR", "REMOTE_PORT", "SERVER_NAME",
-        "SERVER_PORT", "SERVER_PROTOCOL", "SCRIPT_NAME", "wsgi.version", "wsgi.url_scheme", "wsgi.errors",
-        "wsgi.multithread", "wsgi.multiprocess", "wsgi.run_once")
-
 
 @socket_api.get("/socket")
 @requires(Permission.LOOK)
@@ -66,7 +66,7 @@ def get_socket() -> Any:
     ctx = context()
     deflate = deflate_accepted(headers.get("Sec-WebSocket-Extensions"))  # every browser offers it
     slot, tail = following(ctx.deflater if deflate is not None else None)
-    inputs = Inputs(current_app._get_current_object(), request.environ)  # type: ignore[attr-defined]
+    inputs = Inputs.of_request(current_app)
 
     def serve() -> None:
         try:
@@ -92,49 +92,54 @@ socket_api.add_url_rule("/socket", view_func=get_socket, websocket=True)
 
 
 class Inputs:
-    """A websocket's messages, each answered as ``POST /api/input`` with that body: in a request of its own made
-    from the handshake's (the phone's cookie and address), through the route's view with its limits, its error
-    handlers and what it asks to be done after it (``after_this_request``: the limits' counting). Not the app's
-    hooks around a request: the Host was checked by the handshake, the body's bound is the socket's (a larger
-    message closes it), the CSRF token's place is taken by the handshake's Origin, and an HTTP answer's headers,
-    gzip and cookie have no place in a frame. The reply is ``{"id": ..., "status": ..., "body": ...}``: the
-    message's ``id`` (a number or a string the page matches the reply by), the status and body the POST would be
-    answered with."""
+    """A websocket's messages, each answered as ``POST /api/input`` with that body (:func:`.inputs.take_input`: its
+    limits and their counting, its checks, its refusals' answers), for the phone the handshake found: its session
+    as its cookie held it (the table's side of it, host rights and seat, looked at for every message: a session
+    replaced or revoked since is refused as its POST would be; past its cookie's lifetime it is no one's), its
+    address, its language. No request is made around a message: the Host was checked by the handshake, the body's
+    bound is the socket's (a larger message closes it), the CSRF token's place is taken by the handshake's Origin,
+    and an HTTP answer's headers, gzip and cookie have no place in a frame. The reply is ``{"id": ..., "status":
+    ..., "body": ...}``: the message's ``id`` (a number or a string the page matches the reply by), the status and
+    body the POST would be answered with."""
 
-    def __init__(self, app: Flask, environ: dict[str, Any]) -> None:
-        self.app = app
-        self.view = app.view_functions[INPUT]
-        self.environ = {key: environ[key] for key in KEPT if key in environ}
-        self.environ.update(REQUEST_METHOD="POST", PATH_INFO="/api/input", QUERY_STRING="",
-                            CONTENT_TYPE="application/json")
+    def __init__(self, ctx: WebContext, kept: Mapping[str, Any], address: str | None, words: Words,
+                 expires: float) -> None:
+        """``kept``: the handshake's session; ``expires``: when its cookie ends (:data:`math.inf`: never)."""
+        self.ctx, self.kept, self.address, self.expires = ctx, dict(kept), address, expires
+        self.words = lambda: words
 
-    def answer(self, text: str) -> str:
-        data = text.encode()
-        environ = {**self.environ, "CONTENT_LENGTH": str(len(data)), "wsgi.input": io.BytesIO(data)}
-        with self.app.request_context(environ) as asked:
-            ident, response = self.respond(data)
-            for hook in asked._after_request_functions:  # after_this_request's (the limits' counting); not the
-                response = cast(Response, hook(response))  # app's: headers, gzip and cookie are an HTTP answer's
-            body = response.get_data(as_text=True)
-        return f'{{"id":{json.dumps(ident)},"status":{response.status_code},"body":{body}}}'
+    @classmethod
+    def of_request(cls, app: Flask) -> Inputs:
+        """The inputs of the phone of this request (the handshake)."""
+        signed_at = getattr(session, "signed_at", 0.0)
+        lifetime = app.permanent_session_lifetime.total_seconds()
+        language = language_of(session, request.headers.get("Accept-Language"))
+        return cls(context(), session, request.remote_addr, Words.for_language(language),
+                   signed_at + lifetime if signed_at else math.inf)
 
-    def respond(self, data: bytes) -> tuple[Any, Response]:
-        """This request's message's id (None if it has none or cannot be read) and the view's answer to it
-        (``data``: the message, the request's body, parsed as it is in hand)."""
+    def answer(self, data: bytes) -> bytes:
+        """The reply (UTF-8 JSON) to the message ``data`` (its UTF-8 text)."""
+        kept = self.kept if time.time() <= self.expires else {}
+        ident, status, body = self.respond(Asker(self.ctx, kept, self.address, self.words, partial(parsed, data)))
+        return f'{{"id":{json.dumps(ident)},"status":{status},"body":{body}}}'.encode()
+
+    def respond(self, asker: Asker) -> tuple[Any, int, str]:
+        """The message's id (None if it has none or cannot be read), and the status and body of its input's answer
+        (the message is the input's body)."""
         ident: Any = None
         try:
-            ident = message_id(json_body(data))
-            return ident, self.app.make_response(cast(Any, self.view()))
-        except Exception as error:  # as Flask's own dispatch: the app's error handlers answer
-            return ident, self.app.make_response(self.handled(error))
+            ident = message_id(asker.body())
+            status, body, _ = take_input(asker)
+        except Exception as error:  # as Flask's own dispatch: the error handlers' answer, else 500
+            status, body = self.refused(error)
+        return ident, status, body
 
-    def handled(self, error: Exception) -> Any:
-        try:
-            return self.app.handle_user_exception(error)
-        except Exception:
-            log.exception("an input over the websocket failed")
-            return Response(json.dumps(error_body("internal", "the table failed this input")), status=500,
-                            mimetype="application/json")
+    def refused(self, error: Exception) -> tuple[int, str]:
+        found = refusal(error, self.words(), self.ctx.table.state, PATH)
+        if found is not None:
+            return found[0], error_text(*found[1:])
+        log.exception("an input over the websocket failed")
+        return 500, error_text("internal", "the table failed this input")
 
 
 def message_id(body: dict[str, Any]) -> Any:

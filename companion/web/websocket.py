@@ -131,7 +131,7 @@ class PhoneSocket:
     """One phone's websocket, served by the thread that answered its handshake (see the module's text)."""
 
     def __init__(self, sock: socket.socket, held: bytes, tail: Tail, fanout: FanOut, *,
-                 answer: Callable[[str], str], behind: Callable[[], str | None], closed: Callable[[], bool],
+                 answer: Callable[[bytes], bytes], behind: Callable[[], str | None], closed: Callable[[], bool],
                  keepalive: float, max_message: int, deflate: PerMessageDeflate | None = None) -> None:
         """``sock``: the connection's (its 101 sent), ``held``: what the client sent after its head; ``tail``: the
         phone's end of the fan-out; ``answer``: an input message's reply; ``behind``: the events the phone lacks
@@ -145,7 +145,7 @@ class PhoneSocket:
         self.frame = deflated_frame if deflate is not None else text_frame
         self._held = held
         self._following = False
-        self._parts: list[str] = []  # a message's fragments so far
+        self._parts: list[bytes] = []  # a message's fragments before its last
         self._size = 0
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_write, False)
@@ -224,14 +224,17 @@ class PhoneSocket:
         return False
 
     def _text(self, event: TextMessage) -> None:
-        self._parts.append(event.data)
-        self._size += len(event.data.encode())
+        data = event.data.encode()  # once: the bound counts bytes, and the answer reads bytes
+        self._size += len(data)
         if self._size > self.max_message:
             raise Closing(CloseReason.MESSAGE_TOO_BIG, f"a message is {self.max_message} bytes at most")
-        if event.message_finished:
-            text = "".join(self._parts)
-            self._parts, self._size = [], 0
-            self._write(text_frame(self.answer(text).encode()))
+        if not event.message_finished:
+            self._parts.append(data)
+            return
+        if self._parts:  # a fragmented message (RFC 6455 allows it; browsers send one frame)
+            data, self._parts = b"".join([*self._parts, data]), []
+        self._size = 0
+        self._write(text_frame(self.answer(data)))
 
     def _write(self, data: bytes) -> None:
         """Write ``data`` from this thread, never inside another frame: between the fan-out's writes while it holds

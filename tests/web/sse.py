@@ -11,6 +11,21 @@ from typing import Any
 WITHIN = 20.0  # seconds a test waits for an event by default, keep-alives or not
 
 
+def fanout_of(app: Any) -> Any:
+    """The live streams' fan-out of ``app`` (a Flask app made by companion.web.create_app)."""
+    return app.extensions["companion"].feed.fanout
+
+
+def settled(condition: Any) -> bool:
+    """Whether ``condition()`` holds within a few seconds (the streams' threads hand themselves over as they go)."""
+    deadline = time.monotonic() + WITHIN
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 class MergedConnection(http.client.HTTPConnection):
     """http.client's connection, sending a request's head and a body given as bytes in one write, as Chromium does
     for a small body. http.client writes them apart: with Nagle's algorithm and the peer's delayed acknowledgement

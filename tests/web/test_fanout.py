@@ -27,7 +27,7 @@ from companion.web.feed import RECENT_FRAMES, RETRY
 from companion.web.packed_stream import StreamPacker
 
 from .conftest import CODE, PIN
-from .sse import WITHIN, EventStream, patched
+from .sse import WITHIN, EventStream, fanout_of, patched, settled
 from .test_stream import SECRET_CARDS, Phone, ended, travel_cards
 
 
@@ -130,20 +130,6 @@ def view_of_anyone(server: WebServer) -> dict[str, Any]:
     """``GET /api/state`` as an anonymous phone sees it."""
     with urllib.request.urlopen(server.url + "/api/state", timeout=WITHIN) as response:
         return json.loads(response.read())
-
-
-def fanout_of(app: Flask) -> Any:
-    return app.extensions["companion"].feed.fanout
-
-
-def settled(condition: Any) -> bool:
-    """Whether ``condition()`` holds within a few seconds (the streams' threads hand themselves over as they go)."""
-    deadline = time.monotonic() + WITHIN
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def test_gzip_and_plain_phones_get_what_their_own_threads_would_send(app: Flask, server: WebServer,

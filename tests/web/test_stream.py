@@ -18,7 +18,7 @@ from companion.table import Table
 from companion.web import WebServer, make_server
 
 from .conftest import CODE, PIN, design_part
-from .sse import WITHIN, EventStream
+from .sse import WITHIN, EventStream, fanout_of, settled
 
 SECRET_CARDS = {"ruleset": "addon", "players": ["Ann", "Bob"], "seed": 3,
                 "deal": {"Ann": ["travel-forward-2", "triple-play-136"], "Bob": ["travel-back-1", "triple-play-445"]}}
@@ -52,7 +52,7 @@ def test_keep_alive_comments_while_nothing_happens(server: WebServer) -> None:
     stream.close()
 
 
-def test_resume_with_last_event_id_sends_only_what_is_new(server: WebServer, table: Table) -> None:
+def test_resume_with_last_event_id_sends_only_what_is_new(app: Flask, server: WebServer, table: Table) -> None:
     first = EventStream(server.host, server.port)
     seen, _ = first.next_state()
     first.close()  # the phone loses the connection
@@ -61,7 +61,11 @@ def test_resume_with_last_event_id_sends_only_what_is_new(server: WebServer, tab
     event_id, state = again.next_state()
     assert state["seq"] == 1  # what it missed, at once
     again.close()
+    assert settled(lambda: fanout_of(app).following() == 0)  # the phone that left is gone from the fan-out
     current = EventStream(server.host, server.port, last_event_id=event_id, held=state)
+    # the stream has looked at the table and follows it (its headers come first): an input before that look would be
+    # a resume from an older state, answered with the whole state
+    assert settled(lambda: fanout_of(app).following() == 1)
     table.submit({"answer": "yes"}, source="buttons")
     _, state = current.next_state()
     assert state["seq"] == 2 and design_part(state) == public_state(table.state)  # the state it had seen was not sent again:
