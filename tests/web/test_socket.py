@@ -390,3 +390,46 @@ def read_all(sock: socket.socket) -> bytes:
     while data := sock.recv(65536):
         chunks.append(data)
     return b"".join(chunks)
+
+
+def test_a_phones_own_input_goes_out_with_its_reply_in_one_send() -> None:
+    """The event of the input a socket phone's thread is answering (published by that thread) is kept for the reply
+    and written with it in one send, the event first; an input published by another thread meanwhile goes out to
+    it at once; a phone handed back before its reply finds the kept event pending, first in line."""
+    frames = [SimpleNamespace(state={}, n=n) for n in range(4)]
+    now = {"latest": frames[0]}
+    source = SimpleNamespace(closed=False, latest=lambda: now["latest"],
+                             changes_since=lambda held, latest, viewer, build: f"event {latest.n}")
+    fanout = FanOut(source)  # type: ignore[arg-type]
+    ours, phone = socket.socketpair()
+    phone.setblocking(False)
+    tail = Tail(lambda state: "anyone", lambda viewer: lambda state, events: state, None)
+    tail.held = (frames[0], "anyone")
+    tail.attach(ours, text_frame)
+    assert fanout.follow(tail)
+    reply = text_frame(b'{"id":1,"status":200}')
+
+    tail.answering = threading.get_ident()  # its own input, published by the thread answering it
+    now["latest"] = frames[1]
+    fanout.publish()
+    with pytest.raises(BlockingIOError):
+        phone.recv(65536)  # nothing yet: the event waits for the reply
+    tail.answering = None
+    assert fanout.write(tail, reply)
+    assert phone.recv(65536) == text_frame(b"event 1") + reply  # one send: the event, then the reply
+
+    tail.answering = threading.get_ident() + 1  # another thread answers: another phone's input is not kept
+    now["latest"] = frames[2]
+    fanout.publish()
+    assert phone.recv(65536) == text_frame(b"event 2")
+
+    tail.answering = threading.get_ident()
+    now["latest"] = frames[3]
+    fanout.publish()
+    fanout.leave(tail)  # handed back before the reply: its thread writes the kept event first
+    assert tail.pending == text_frame(b"event 3") and not tail.deferred and tail.held[0] is frames[3]
+    assert not fanout.write(tail, reply)
+    tail.close()
+    ours.close()
+    phone.close()
+    fanout.close()
