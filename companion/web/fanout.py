@@ -7,7 +7,8 @@ journal's commit, under the table's lock, before the reply's and the OLED's work
 — for what the phones hold, as whom they see it and at which point of a shared compressor they are
 (:mod:`.packed_stream`) — its bytes with the HTTP chunk's framing, and writes them to each following socket with one
 send that never blocks. So one input wakes no stream thread, and eight phones seeing the same cost one view, one
-compression and eight ``send`` calls.
+compression and eight ``send`` calls. The phone whose own input it is (a websocket's, its thread answering it) gets
+the event with its reply, in the reply's send (:attr:`Tail.answering`).
 
 A phone leaves the fan-out, and its own thread is woken to carry on as before (:class:`Tail`), when its socket took
 less than the whole event (a slow reader: its thread writes the rest, as patiently as any stream write), when it
