@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.engine import State
 
@@ -55,8 +55,7 @@ def insert_snapshot(db: sqlite3.Connection, game_id: int, record: int, text: str
     )
 
 
-@dataclass(frozen=True)
-class Bookkeeping:
+class Bookkeeping(NamedTuple):
     """Outcomes of records of one game, and what the listing and a snapshot keep of the state after them.
 
     Taken from the state when the input is applied (the JSON of a snapshot too): what is written later is what the

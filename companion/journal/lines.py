@@ -14,6 +14,10 @@ from typing import Any
 from companion.engine import IllegalInput
 
 Line = dict[str, Any]
+#: The stored text's encoder, made once (``json.dumps`` with arguments makes one at every call: 4 of its 6 µs).
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+#: The scanner under ``json.loads``, without its two searches for white space around the value (a stored line has none).
+_scan = json.JSONDecoder().raw_decode
 
 
 def encode(line: Mapping[str, Any]) -> str:
@@ -21,7 +25,7 @@ def encode(line: Mapping[str, Any]) -> str:
     if not isinstance(line, Mapping) or not all(isinstance(key, str) for key in line):
         raise IllegalInput("an input must be a JSON object")
     try:
-        text = json.dumps(dict(line), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = _compact(dict(line))
     except (TypeError, ValueError) as error:
         raise IllegalInput(f"an input must be plain JSON data ({error})") from None
     except RecursionError:
@@ -34,8 +38,16 @@ def encode(line: Mapping[str, Any]) -> str:
 
 
 def decode(text: str) -> Line:
-    """The line stored as ``text`` (``ValueError`` if it is not a JSON object)."""
-    value = json.loads(text)
+    """The line stored as ``text`` (``ValueError`` if it is not a JSON object).
+
+    What ``json.loads`` gives, in a third of its time when ``text`` is one value with nothing around it (what
+    :func:`encode` writes); anything else, ``json.loads`` itself reads or refuses."""
+    try:
+        value, end = _scan(text)
+    except (ValueError, TypeError):  # white space first, not JSON, bytes: json.loads's own answer below
+        end = -1
+    if end != len(text):
+        value = json.loads(text)
     if not isinstance(value, dict):
         raise ValueError("not a JSON object")
     return value

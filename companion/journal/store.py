@@ -9,7 +9,7 @@ after the engine has applied an input (its outcome, the listing's cache, a snaps
 goes into the next input's commit: one synced commit per input.
 
 Over 500 lines: the one class that writes the database (appending, snapshots, replay and recovery share its
-connection and its lock); the schema, the lines' encoding and the errors are modules of their own.
+connection and its lock); the schema, the lines' encoding, the WAL's room and the errors are modules of their own.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -30,6 +29,7 @@ from companion.gamefile import GameFileError, game_file_lines, parse_lines
 from companion.kept import private_file
 from companion.said import N_, Said
 
+from . import wal
 from .bookkeeping import Bookkeeping, Mark, insert_snapshot, snapshot_of, winner_of
 from .errors import EngineFailure, GameDamaged, JournalError, JournalFull
 from .lines import Line, decode, encode, format_game_file
@@ -148,6 +148,7 @@ class Journal:
         try:
             self._prepare()
             self._check()
+            self._reserve_wal()
         except BaseException:
             self._db.close()
             raise
@@ -371,6 +372,19 @@ class Journal:
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {VERSION}")
 
+    def _reserve_wal(self) -> None:
+        """The WAL's room up to its checkpoint, written now so that no input's commit grows the file (``wal``).
+        Best effort: without it commits grow the file as SQLite does by itself."""
+        if self.path == ":memory:":
+            return
+        try:
+            if self._db.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+                return
+            with self._transaction("reserving the WAL's room") as db:  # the write lock: no frame appended meanwhile
+                wal.reserve(f"{self.path}-wal", wal.room(db))
+        except (OSError, sqlite3.Error, JournalError) as error:
+            log.warning("%s: the WAL's room was not written (%s): inputs grow it", self.path, error)
+
     def _check_one(self, game_id: int) -> None:
         """The check of one game when it is first opened (``check_all`` off): its records' checksums."""
         assert self._checked is not None
@@ -587,23 +601,9 @@ class Journal:
         return decode(text)
 
     # ------------------------------------------------------------------ writing
-    @contextmanager
-    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, what: str) -> _Transaction:
         """``BEGIN IMMEDIATE … COMMIT`` (synced); rolled back on any error, SQLite errors translated."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            yield db
-            db.execute("COMMIT")
-        except BaseException as error:
-            try:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-            except sqlite3.Error:  # a closed connection raises on in_transaction itself
-                log.exception("%s: rollback failed", self.path)
-            if isinstance(error, sqlite3.Error):
-                raise self._error(error, what) from error
-            raise
+        return _Transaction(self, what)
 
     def _write_waiting(self) -> None:
         """Write the last input's bookkeeping now (before a listing, an opening, a new game, closing)."""
@@ -684,6 +684,44 @@ class Journal:
         failure = EngineFailure(f"the engine failed on {text}: {result.error!r}")
         failure.__cause__ = result.error
         return failure
+
+
+class _Transaction:
+    """``with`` it: ``BEGIN IMMEDIATE … COMMIT`` on a journal's connection (what ``Journal._transaction`` gives), rolled
+    back on any error, SQLite's errors translated (:class:`JournalFull`, :class:`JournalError`). A class, not a
+    generator under ``contextlib.contextmanager``: every input takes one, and the generator's machinery cost ~1 µs."""
+
+    __slots__ = ("journal", "what")
+
+    def __init__(self, journal: Journal, what: str) -> None:
+        self.journal = journal
+        self.what = what
+
+    def __enter__(self) -> sqlite3.Connection:
+        db = self.journal._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise self.journal._error(error, self.what) from error
+        return db
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        db = self.journal._db
+        if error is None:
+            try:
+                db.execute("COMMIT")
+                return
+            except BaseException as failure:  # noqa: BLE001 - rolled back, then raised again below
+                error = failure
+        try:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+        except sqlite3.Error:  # a closed connection raises on in_transaction itself
+            log.exception("%s: rollback failed", self.journal.path)
+        if isinstance(error, sqlite3.Error):
+            raise self.journal._error(error, self.what) from error
+        if kind is None:  # COMMIT itself was interrupted (KeyboardInterrupt...): not the body's error
+            raise error
 
 
 def _record_fault(game_id: int, index: int, text: Any, crc: Any) -> str | None:

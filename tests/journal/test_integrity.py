@@ -191,9 +191,11 @@ def test_a_really_full_disk_is_a_clear_error_and_nothing_is_applied(
     """The same on a filesystem that really fills (a 16 MiB tmpfs or ext4 of its own, its last byte taken by
     another file): a write fails for want of space wherever the file must grow (the WAL past its end, the database
     at a checkpoint), not page by page as in the model above, and one commit per input must refuse what that test
-    refuses. ``warm`` inputs first: with none the WAL is at its end; after a checkpoint (~250 inputs) it starts
-    again inside its file, and a few hundred inputs go on before the full disk is met (at 317 and 383, on either
-    filesystem, one input whose commit with the input before's bookkeeping did not fit was recorded alone)."""
+    refuses. ``warm`` inputs first: with none the WAL is fresh (its room written when the journal opened: the
+    inputs fill it until the checkpoint cannot grow the database, then the WAL must grow past it); after a checkpoint
+    (~250 inputs) it starts again inside its file, and a few hundred inputs go on before the full disk is met (at 317
+    and 383, on either filesystem, one input whose commit with the input before's bookkeeping did not fit was recorded
+    alone)."""
     with small_disk.mounted(kind, tmp_path) as disk:
         fill_then_free(disk / "games.sqlite3", lambda _: small_disk.fill(disk), lambda _: small_disk.free(disk),
                        seed=seed, warm=warm)
