@@ -322,7 +322,7 @@ class FanOut:
             self._hand_back(tail, "behind")
             return
         data, after, now_held = found
-        if tail.answering is not None and tail.answering == threading.get_ident():  # its own input: its reply follows
+        if tail.answering == threading.get_ident():  # its own input: its reply follows at once, on this thread
             tail.deferred += data
             tail.held, tail.at = now_held, after
             return
