@@ -40,7 +40,7 @@ Viewer = Hashable  # whom a view is for (:class:`.feed.Viewer`)
 #: One publish's event for the phones at one point: its bytes as sent, the compressor after them, what they then hold.
 Sending = tuple[bytes, Packed | None, tuple[Any, Viewer]]
 #: The events worked out in one publish, by what the phones hold, as whom, their compressor and framing.
-Made = dict[tuple[int, Viewer, int, Callable[[bytes], bytes]], Sending | None]
+Made = dict[tuple[Any, Viewer, Packed | None, Callable[[bytes], bytes]], Sending | None]
 
 
 class Frame(Protocol):
@@ -79,10 +79,6 @@ class Tail:
         self.viewer_of, self.build, self.at, self.ended = viewer_of, build, at, ended
         self.held: tuple[Any, Any] | None = None  # a :class:`.feed.Frame` and a :class:`.feed.Viewer`
         self.pending = b""
-        #: The thread answering this phone's own message (None: none): an event it publishes meanwhile (the
-        #: phone's own input's) is kept in ``deferred`` and goes with the reply, in one send (:meth:`FanOut.write`).
-        self.answering: int | None = None
-        self.deferred = b""
         self.sent_at = time.monotonic()  # the last event or comment written (a keep-alive is due after a while)
         self.woken = threading.Event()  # set when the fan-out hands the stream back to its thread (:meth:`wake`)
         self.on_wake: Callable[[], None] = lambda: None  # told too (a websocket's thread waits on its socket)
@@ -250,13 +246,11 @@ class FanOut:
 
     def write(self, tail: Tail, data: bytes) -> bool:
         """Write ``data`` (a frame of the stream's own: a websocket's reply) to ``tail``'s phone between the events,
-        the stream staying with the fan-out, after the event of its own input kept for it (one send for both);
-        what the socket does not take at once is left pending and the stream handed back (its thread writes the
-        rest). False if the fan-out does not hold it (its thread writes, the kept event first)."""
+        the stream staying with the fan-out; what the socket does not take at once is left pending and the stream
+        handed back (its thread writes the rest). False if the fan-out does not hold it (its thread writes)."""
         with self._lock:
             if tail not in self._following:
                 return False
-            data, tail.deferred = tail.deferred + data, b""  # its own input's event first, in the same send
             try:
                 sent = tail.send(data)
             except OSError:
@@ -314,7 +308,7 @@ class FanOut:
             return
         if held[0] is latest:
             return  # nothing new for this phone
-        key = (id(held[0]), viewer, id(tail.at), tail.frame)  # the frame and compressor alive while this lasts
+        key = (held[0], viewer, tail.at, tail.frame)  # the objects themselves, kept alive while the publish lasts
         found = made.get(key)
         if found is None and key not in made:  # the first phone at this point: worked out once for all of them
             found = made[key] = self._event(held[0], latest, viewer, tail)
@@ -322,10 +316,6 @@ class FanOut:
             self._hand_back(tail, "behind")
             return
         data, after, now_held = found
-        if tail.answering == threading.get_ident():  # its own input: its reply follows at once, on this thread
-            tail.deferred += data
-            tail.held, tail.at = now_held, after
-            return
         try:
             sent = tail.send_now(data, socket.MSG_DONTWAIT)
         except (BlockingIOError, InterruptedError):
@@ -361,8 +351,6 @@ class FanOut:
 
     def _remove(self, tail: Tail) -> None:
         self._following.remove(tail)
-        if tail.deferred:  # its thread writes it, before anything else (nothing was pending while it followed)
-            tail.pending, tail.deferred = tail.deferred + tail.pending, b""
         if self._hangups is not None:
             self._hangups.unwatch(tail.fileno)
 

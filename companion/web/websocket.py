@@ -234,12 +234,7 @@ class PhoneSocket:
         if self._parts:  # a fragmented message (RFC 6455 allows it; browsers send one frame)
             data, self._parts = b"".join([*self._parts, data]), []
         self._size = 0
-        self.tail.answering = threading.get_ident()  # the event of this input goes with its reply: one send
-        try:
-            reply = self.answer(data)
-        finally:
-            self.tail.answering = None
-        self._write(text_frame(reply))
+        self._write(text_frame(self.answer(data)))
 
     def _write(self, data: bytes) -> None:
         """Write ``data`` from this thread, never inside another frame: between the fan-out's writes while it holds
