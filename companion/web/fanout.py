@@ -7,8 +7,7 @@ journal's commit, under the table's lock, before the reply's and the OLED's work
 — for what the phones hold, as whom they see it and at which point of a shared compressor they are
 (:mod:`.packed_stream`) — its bytes with the HTTP chunk's framing, and writes them to each following socket with one
 send that never blocks. So one input wakes no stream thread, and eight phones seeing the same cost one view, one
-compression and eight ``send`` calls. The phone whose own input it is (a websocket's, its thread answering it) gets
-the event with its reply, in the reply's send (:attr:`Tail.answering`).
+compression and eight ``send`` calls.
 
 A phone leaves the fan-out, and its own thread is woken to carry on as before (:class:`Tail`), when its socket took
 less than the whole event (a slow reader: its thread writes the rest, as patiently as any stream write), when it
@@ -40,7 +39,7 @@ Viewer = Hashable  # whom a view is for (:class:`.feed.Viewer`)
 #: One publish's event for the phones at one point: its bytes as sent, the compressor after them, what they then hold.
 Sending = tuple[bytes, Packed | None, tuple[Any, Viewer]]
 #: The events worked out in one publish, by what the phones hold, as whom, their compressor and framing.
-Made = dict[tuple[Any, Viewer, Packed | None, Callable[[bytes], bytes]], Sending | None]
+Made = dict[tuple[int, Viewer, int, Callable[[bytes], bytes]], Sending | None]
 
 
 class Frame(Protocol):
@@ -308,7 +307,7 @@ class FanOut:
             return
         if held[0] is latest:
             return  # nothing new for this phone
-        key = (held[0], viewer, tail.at, tail.frame)  # the objects themselves, kept alive while the publish lasts
+        key = (id(held[0]), viewer, id(tail.at), tail.frame)  # the frame and compressor alive while this lasts
         found = made.get(key)
         if found is None and key not in made:  # the first phone at this point: worked out once for all of them
             found = made[key] = self._event(held[0], latest, viewer, tail)
