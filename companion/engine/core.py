@@ -286,7 +286,9 @@ class Ruleset:
         ``hide_secrets`` (a phone's view): cards of secret decks held by anyone but ``viewer`` read
         ``<deck>-hidden``, so a phone learns how many travel cards the others hold, not which.
         """
-        public = {k: v for k, v in state.items() if k not in PRIVATE_KEYS}
+        public = state.copy()  # in C, the keys in their order; then the few private ones taken out
+        for key in PRIVATE_KEYS:
+            public.pop(key, None)
         if hide_secrets and self.secret_decks:
             cards = self.board.cards
             public["players"] = [

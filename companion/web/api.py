@@ -116,6 +116,10 @@ def as_seen_by(state: State, access: Access, kept: Mapping[str, Any], events: It
     return seen_as(state, events, viewer_of(access, state, kept), context().feed.story)
 
 
+#: The one viewer of each language in a game without face-down cards (made once: a phone's is one of these).
+PUBLIC_VIEWERS = {language: Viewer(False, None, language) for language in LANGUAGES}
+
+
 def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
     """Whom the session ``kept`` is now, as far as what it may see goes: in a game without face-down cards (its
     ruleset has no secret deck) every phone and the host of one language see the same (one view built and serialised
@@ -123,7 +127,7 @@ def viewer_of(access: Access, state: State, kept: Mapping[str, Any]) -> Viewer:
     language = kept.get(PHONE_LANGUAGE)
     language = language if isinstance(language, str) and language in LANGUAGES else "en"
     if not find_ruleset(state["ruleset"]).secret_decks:
-        return Viewer(False, None, language)
+        return PUBLIC_VIEWERS[language]  # not made anew: the fan-out asks for every phone at every input
     return Viewer(host_rights(access, kept), seated_player(access, state, kept), language)
 
 

@@ -88,6 +88,8 @@ def _window(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> bool:
     if not new:
         return False
     drop = max(0, len(old) - len(new))  # fewer dropped would keep more than ``new`` holds
+    if new[0] not in old:  # told in C without raising: list.index's error would spell out the item (a line's repr)
+        return False
     while drop < len(old):
         try:  # the next item equal to ``new``'s first, found in C (``same`` implies equal)
             drop = old.index(new[0], drop)
@@ -110,6 +112,8 @@ def same(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:  # unequal in Python is unequal in JSON, found in C; equal may still hide a True for a 1
+        if len(a) == len(b) and all(map(is_, a.values(), b.values())) and all(map(is_, a, b)):
+            return True  # a copy (the engine's draft copies every player's record): the same items, told in C
         return a == b and all(v is b[k] or same(v, b[k]) for k, v in a.items())
     if kind is list:
         return a == b and all(x is y or same(x, y) for x, y in zip(a, b))

@@ -36,8 +36,10 @@ log = logging.getLogger(__name__)
 
 Builder = Callable[[State, Sequence[Event]], State]
 Viewer = Hashable  # whom a view is for (:class:`.feed.Viewer`)
+#: One publish's event for the phones at one point: its bytes as sent, the compressor after them, what they then hold.
+Sending = tuple[bytes, Packed | None, tuple[Any, Viewer]]
 #: The events worked out in one publish, by what the phones hold, as whom, their compressor and framing.
-Made = dict[tuple[int, Viewer, int, Callable[[bytes], bytes]], tuple[bytes, Packed | None] | None]
+Made = dict[tuple[int, Viewer, int, Callable[[bytes], bytes]], Sending | None]
 
 
 class Frame(Protocol):
@@ -81,6 +83,8 @@ class Tail:
         self.on_wake: Callable[[], None] = lambda: None  # told too (a websocket's thread waits on its socket)
         self.frame: Callable[[bytes], bytes] = chunk  # the transport's framing of an event's bytes (:meth:`attach`)
         self._out: socket.socket | None = None  # a non-blocking twin of the connection's socket, for the fan-out
+        #: Its ``send`` (``socket.send``: raises when it would block; the fan-out's one call per phone and event).
+        self.send_now: Callable[[bytes, int], int] = _closed_send
 
     def pack(self, text: str) -> bytes:
         """``text`` as this stream sends it: gzip'd after what it sent before, or encoded."""
@@ -96,6 +100,7 @@ class Tail:
         if self._out is None:
             self._out = socket.socket(fileno=os.dup(sock.fileno()))
             self._out.setblocking(False)
+            self.send_now = self._out.send
         self.frame = frame
 
     def wake(self) -> None:
@@ -113,9 +118,8 @@ class Tail:
 
     def send(self, data: bytes) -> int:
         """Write what the socket takes now of ``data``; the bytes written (0: it would block)."""
-        assert self._out is not None
         try:
-            return self._out.send(data, socket.MSG_DONTWAIT)
+            return self.send_now(data, socket.MSG_DONTWAIT)
         except (BlockingIOError, InterruptedError):
             return 0
 
@@ -133,6 +137,12 @@ class Tail:
         if self._out is not None:
             self._out.close()
             self._out = None
+            self.send_now = _closed_send
+
+
+def _closed_send(data: bytes, flags: int) -> int:
+    """A tail's send with no socket attached (or closed): as a closed socket's."""
+    raise OSError("the stream's socket is closed")
 
 
 class Hangups:
@@ -275,14 +285,17 @@ class FanOut:
             if latest is None:
                 return
             made: Made = {}
+            now = time.monotonic()  # each phone's write is "now" for its keep-alive: one clock for all of them
             for tail in list(self._following):
                 try:
-                    self._write(tail, latest, made)
+                    self._write(tail, latest, made, now)
                 except Exception:  # a bug here must not cost the game an input: the stream's thread carries on
                     log.exception("the fan-out failed a stream")
                     self._hand_back(tail, "error")
 
-    def _write(self, tail: Tail, latest: Frame, made: Made) -> None:
+    def _write(self, tail: Tail, latest: Frame, made: Made, now: float) -> None:
+        """Bring ``tail``'s phone to ``latest``: the event its fellows at the same point share (``made``), in one
+        send; or hand it back to its thread."""
         held = tail.held
         assert held is not None
         if tail.ended():  # its session id was replaced, or a player's phone took its slot: nothing more to it
@@ -294,28 +307,32 @@ class FanOut:
             return
         if held[0] is latest:
             return  # nothing new for this phone
-        key = (id(held[0]), viewer, id(tail.at), tail.frame)
-        if key not in made:
-            made[key] = self._event(held[0], latest, viewer, tail)
-        found = made[key]
+        key = (id(held[0]), viewer, id(tail.at), tail.frame)  # the frame and compressor alive while this lasts
+        found = made.get(key)
+        if found is None and key not in made:  # the first phone at this point: worked out once for all of them
+            found = made[key] = self._event(held[0], latest, viewer, tail)
         if found is None:  # it lags beyond the kept frames (or a game began): its thread sends the whole state
             self._hand_back(tail, "behind")
             return
-        data, after = found
+        data, after, now_held = found
         try:
-            sent, why = tail.send(data), "slow"
+            sent = tail.send_now(data, socket.MSG_DONTWAIT)
+        except (BlockingIOError, InterruptedError):
+            sent, why = 0, "slow"
         except OSError:  # the phone has gone: its thread's write fails too, and the stream ends
             sent, why = 0, "gone"
-        tail.held, tail.at = (latest, viewer), after
+        else:
+            why = "slow"
+        tail.held, tail.at = now_held, after
         if sent < len(data):  # a slow reader: its thread writes the rest, as patiently as it writes
             tail.pending = data[sent:]
             self._hand_back(tail, why)
         else:
-            tail.sent_at = time.monotonic()
+            tail.sent_at = now
 
-    def _event(self, held: Frame, latest: Frame, viewer: Viewer, tail: Tail) -> tuple[bytes, Packed | None] | None:
-        """The bytes (the transport's framing included) that bring a phone holding ``held`` to ``latest``, and its
-        compressor after them; None if only the whole state would."""
+    def _event(self, held: Frame, latest: Frame, viewer: Viewer, tail: Tail) -> Sending | None:
+        """The bytes (the transport's framing included) that bring a phone holding ``held`` to ``latest``, its
+        compressor after them and what it then holds; None if only the whole state would."""
         text = self.feed.changes_since(held, latest, viewer, tail.build(viewer))
         if text is None:
             return None
@@ -323,7 +340,7 @@ class FanOut:
             data, after = text.encode(), None
         else:
             data, after = tail.at.then(text)
-        return tail.frame(data), after
+        return tail.frame(data), after, (latest, viewer)
 
     def _gone(self, fd: int) -> None:
         """The phone of the stream writing to ``fd`` closed its connection: its thread ends the stream."""

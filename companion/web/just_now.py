@@ -9,7 +9,7 @@ the engine's sentence (``text``), so the story and the OLED say the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.engine import Event, State, find_ruleset, sentence
@@ -34,15 +34,17 @@ def just_now(state: State, events: Iterable[Event], *, hide_secrets: bool, viewe
     another player is told by its deck alone. ``words``: a phone reading another language than English (each
     line's sentence and a payment's reason said in it, by the engine's renderer)."""
     ruleset = find_ruleset(state["ruleset"])
-    players = {p["name"]: p for p in state.get("players", [])}
+    players = state.get("players", [])
     lines = [_said(line, event, words) if words is not None and not words.english else line for event in events
              if (line := _line(ruleset, players, event, hide_secrets=hide_secrets, viewer=viewer)) is not None]
+    if not any(event.get("kind") == "trade" for event in events):  # no trade: the lines as they came
+        return {"seq": state["seq"], "lines": lines}
     # A trade's answer heads what it moves ("Bob accepts: trade done", then the deeds and the cash).
     answer = [line for line, event in zip(lines, (e for e in events if e.get("text"))) if event.get("kind") == "trade"]
     return {"seq": state["seq"], "lines": answer + [line for line in lines if line not in answer]}
 
 
-def _line(ruleset: Ruleset, players: Mapping[str, Any], event: Event, *, hide_secrets: bool,
+def _line(ruleset: Ruleset, players: Sequence[Mapping[str, Any]], event: Event, *, hide_secrets: bool,
           viewer: str | None) -> Line | None:
     kind, text = event.get("kind", "say"), str(event.get("text", ""))
     if not text:
@@ -95,7 +97,7 @@ def _said(line: Line, event: Event, words: Words) -> Line:
     return told
 
 
-def _move(ruleset: Ruleset, players: Mapping[str, Any], event: Event) -> Line:
+def _move(ruleset: Ruleset, players: Sequence[Mapping[str, Any]], event: Event) -> Line:
     """Where the token goes, by the printed name (the board it is on where names repeat, jail's two sides), and the
     elevators or bridges taken on the way, each with both ends."""
     to = event["to"]
@@ -103,7 +105,8 @@ def _move(ruleset: Ruleset, players: Mapping[str, Any], event: Event) -> Line:
            if a in ruleset.board.by_id and b in ruleset.board.by_id]
     name = _place(ruleset, to, board=bool(via))
     if to == getattr(ruleset, "jail", None):
-        mover = players.get(str(event.get("player")), {})
+        who = str(event.get("player"))
+        mover = next((p for p in players if p["name"] == who), {})
         jailed = event.get("jail") or (mover.get("in_jail") and event.get("steps") is None)
         name += N_(": in jail") if jailed else N_(", just visiting")
     line: Line = {"to": name}
