@@ -513,15 +513,17 @@ def paced(table: RunningTable, args: argparse.Namespace, host: Host, phones: Pho
         os.kill(table.proc.pid, signal.SIGUSR1)
         wait_for(folder / "parts.json.start")
     cpu, wall = table.cpu_seconds(), time.monotonic()
+    user, system = syscall_count.cpu_split(table.proc.pid)
     delays, _, _, seq = money_actions(host, phones, args.paced_actions, args.phones, game, seq, mortgaged,
                                       pace=args.pace)
     cpu, wall = table.cpu_seconds() - cpu, time.monotonic() - wall
+    user_after, system_after = syscall_count.cpu_split(table.proc.pid)
     if args.parts:
         os.kill(table.proc.pid, signal.SIGUSR2)
     n = len(delays)
     own = 1000 * (cpu - idle * wall) / n
     print(f"at a table's pace: {n} money actions, one every {args.pace:g} s ({wall:.1f} s)")
-    print("  " + cpu_figures(cpu, n, idle, wall, here_us))
+    print("  " + cpu_figures(cpu, n, idle, wall, here_us, (user_after - user, system_after - system)))
     print(f"  less the idle table's own: {own:.2f} ms per action here, {own * REFERENCE_STEP_US / here_us:.2f} ms at "
           f"the reference speed; load average {os.getloadavg()[0]:.1f}")
     print(f"  all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "

@@ -202,7 +202,7 @@ def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport:
     figure = rf": (-?{NUMBER}) µs, (-?{NUMBER}) %"  # a part made by subtracting could come out below 0
     parts = ["Flask around POST /api/input", "the live-stream pushes to 3 phones", "the OLED's redraw", "the journal",
              "cheroot parsing and replying to the POST", "the socket's frames and writes (wsproto)",
-             "Flask around the socket's message", "the buzzer's tune thread", "the engine's apply",
+             "the socket's message around its input (was Flask's)", "the buzzer's tune thread", "the engine's apply",
              "the rest of the request's thread", "the seat lights' tick"]
     found = {part: re.search(rf"^  {re.escape(part)}{figure}", out, re.MULTILINE) for part in parts}
     assert all(found.values()), f"missing: {[p for p, m in found.items() if not m]}\n{out}"
@@ -237,7 +237,7 @@ def test_the_phones_bench_prints_the_path_of_one_input_over_the_socket() -> None
     out = run_bench("bench/phones_bench.py", "--actions", "30", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
                     "--steps", "2000", "--path")
     stages = ["the acting client's message", "the socket thread's wake and the frame's read", "wsproto's parse",
-              "the message's Flask request context", "the view up to Table.submit", "Table.submit up to the journal",
+              "the message's asker", "the input's work up to Table.submit", "Table.submit up to the journal",
               "the journal's synced commit", "the engine's apply", "the event (", "the frame writes",
               "the phones' thread: the last write", "the phones' thread: its wake", "beside: the fan-out's first",
               "the server's part", "the whole"]
