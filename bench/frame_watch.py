@@ -74,7 +74,7 @@ class Window:
         gcs = ("no collection" if not self.collections else
                f"{len(self.collections)} collection(s) (generation {', '.join(map(str, self.collections))}) "
                f"{1000 * self.collecting:.1f} ms")
-        return (f"the process's CPU {1000 * self.cpu:.2f} ms (other threads {1000 * self.other_threads_cpu:.2f}), "
+        return (f"{1000 * self.wall:.1f} ms of wall time, the process's CPU {1000 * self.cpu:.2f} ms (other threads {1000 * self.other_threads_cpu:.2f}), "
                 f"off the core {1000 * max(0.0, self.wall - self.cpu):.1f} ms, of which the box held it "
                 f"{1000 * self.throttled:.1f} ms ({self.throttled_periods} period(s) throttled), {gcs}")
 

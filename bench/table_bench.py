@@ -99,13 +99,8 @@ def play(seed: int, presses_wanted: int) -> Mix:
     kinds: list[str] = []
     built: list = []  # the station, once built (frames arrive while it is being built)
     watch = Watch()
-    framed: list[Mark] = []  # the mark of the first frame after the press's edge, when one is awaited
-    awaiting = [False]
 
     def on_frame(image) -> None:  # the bytes this frame cost
-        if awaiting[0]:
-            framed.append(watch.mark())
-            awaiting[0] = False
         per_change.append(bus.wire_bytes())
         bus.reset()
         frames.append(image)
@@ -124,6 +119,7 @@ def play(seed: int, presses_wanted: int) -> Mix:
         gc.freeze()  # then what the start made frozen, and the collections resume
         gc.enable()
         built.append(station)
+        station.controller.latencies = Marked(watch)  # each press's first frame marked as the controller times it
         station.controller.software = SoftwareDice(randbelow=rng.randrange)
         station.journal.snapshot_every = 50
         bus.reset()
@@ -156,17 +152,14 @@ def play(seed: int, presses_wanted: int) -> Mix:
             if prompt["kind"] == "debt":
                 button = "YES"
             before, seq = len(station.controller.latencies), state["seq"]
-            framed.clear()
-            awaiting[0] = True
             edge = watch.mark()
             buttons.press(button, down=0.025, gap=0.03)
-            awaiting[0] = False
-            if len(station.controller.latencies) > before:
-                ms = station.controller.latencies[-1] * 1000
+            latencies = station.controller.latencies
+            if len(latencies) > before:
+                ms = latencies[-1] * 1000
                 slow.append((ms, button, prompt["kind"]))
-                if framed:
-                    windows.append((ms, button, prompt["kind"], watch.between(edge, framed[0]),
-                                    watch.between(earlier, edge)))
+                windows.append((ms, button, prompt["kind"], watch.between(edge, latencies.marks[before]),
+                                watch.between(earlier, edge)))
             earlier = watch.mark()  # the press done: what the process does until the next edge
             presses += 1
             if station.table.public()["seq"] != seq:  # a new question: read before pressing (a press sooner is
@@ -179,6 +172,20 @@ def play(seed: int, presses_wanted: int) -> Mix:
     watch.close()
     factory.reset()
     return mix
+
+
+class Marked(list):
+    """The controller's button edge -> frame latencies, each marked (:class:`Watch`) as it is taken: the frame's
+    moment, for what the process did since the edge."""
+
+    def __init__(self, watch: Watch) -> None:
+        super().__init__()
+        self.watch = watch
+        self.marks: list[Mark] = []
+
+    def append(self, latency: float) -> None:
+        self.marks.append(self.watch.mark())
+        super().append(latency)
 
 
 def paced(pins: Any) -> dict[str, float]:
