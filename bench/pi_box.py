@@ -36,8 +36,10 @@ one before and 0.2 s after (people do not play 100 inputs a second). ``--poll S`
 which each phone also asks ``/api/state`` every S seconds (as the box did before; no page does). Printed beside the
 latencies: the table's own CPU, idle (the phones following, nothing played) and per input, as a share of the box's
 core. Then the worst attacks of tests/web/test_hostile.py on the boxed table (its peak memory after them), and the
-table bench (button edge -> frame) in the same box. ``--startups N``: only the start-up, N times in the box and N
-unboxed in turn, each with the CPU the table took to its page's address.
+table bench (button edge -> frame) in the same box, its slowest frames each told with what the process did between
+the edge and the frame (its CPU, the box's throttle, the collector: bench/frame_watch.py). ``--startups N``: only the
+start-up, N times in the box and N unboxed in turn, each with the CPU the table took to its page's address;
+``--frames N``: only the table bench, N times in the box.
 
 ``--transport``: the phones follow and the host acts over the page's websocket (``socket``, the default, as the page
 now does: bench/socket_clients.py), or follow ``/api/stream`` and POST (``stream``, the page's fallback and the
@@ -46,6 +48,7 @@ profile before issue 43's socket).
     .venv/bin/python bench/pi_box.py [--inputs 60] [--memory 256] [--factor F] [--poll S] [--presses 100]
         [--transport socket|stream]
     .venv/bin/python bench/pi_box.py --startups 3
+    .venv/bin/python bench/pi_box.py --frames 3
 
 Run as root (cgroups). The machine is shared: its load makes the box slower still, never faster.
 """
