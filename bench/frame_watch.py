@@ -69,12 +69,24 @@ class Window:
     collections: tuple[int, ...]  # the generation of each collection in the window
     collecting: float
 
+    def cause(self) -> str:
+        """What made the window long: the box holding the process (its quota spent), other processes on the core,
+        the collector, or the work itself."""
+        off = self.wall - self.cpu
+        if off > 0.002 and self.throttled >= off / 2:
+            return "the box's throttle"
+        if off > 0.002:
+            return "the machine's other processes"
+        if self.collecting > self.cpu / 2:
+            return "the collector"
+        return "its own work"
+
     def said(self) -> str:
         """One line: milliseconds, the throttle, the collector."""
         gcs = ("no collection" if not self.collections else
                f"{len(self.collections)} collection(s) (generation {', '.join(map(str, self.collections))}) "
                f"{1000 * self.collecting:.1f} ms")
-        return (f"{1000 * self.wall:.1f} ms of wall time, the process's CPU {1000 * self.cpu:.2f} ms (other threads {1000 * self.other_threads_cpu:.2f}), "
+        return (f"{1000 * self.wall:.1f} ms of wall time ({self.cause()}), the process's CPU {1000 * self.cpu:.2f} ms (other threads {1000 * self.other_threads_cpu:.2f}), "
                 f"off the core {1000 * max(0.0, self.wall - self.cpu):.1f} ms, of which the box held it "
                 f"{1000 * self.throttled:.1f} ms ({self.throttled_periods} period(s) throttled), {gcs}")
 
