@@ -47,9 +47,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if kind is not type(old):
         ops.append([path, new])
     elif kind is dict:
-        if len(old) == len(new) and all(map(is_, old, new)):  # a copy's keys in its order: its changed values in C
-            for key, value in compress(new.items(), map(is_not, old.values(), new.values())):
-                _diff(old[key], value, pointer(path, key), ops)
+        if len(old) == len(new) and [*old] == [*new]:  # a copy's keys in its order: its changed values in C
+            for key in compress(new, map(is_not, old.values(), new.values())):
+                _diff(old[key], new[key], pointer(path, key), ops)
             return
         for key, value in new.items():
             if key not in old:
@@ -112,7 +112,7 @@ def same(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:  # unequal in Python is unequal in JSON, found in C; equal may still hide a True for a 1
-        if len(a) == len(b) and all(map(is_, a.values(), b.values())) and all(map(is_, a, b)):
+        if len(a) == len(b) and all(map(is_, a.values(), b.values())) and [*a] == [*b]:
             return True  # a copy (the engine's draft copies every player's record): the same items, told in C
         return a == b and all(v is b[k] or same(v, b[k]) for k, v in a.items())
     if kind is list:
