@@ -49,7 +49,8 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     elif kind is dict:
         if len(old) == len(new) and [*old] == [*new]:  # a copy's keys in its order: its changed values in C
             for key in compress(new, map(is_not, old.values(), new.values())):
-                _diff(old[key], new[key], pointer(path, key), ops)
+                _diff(old[key], new[key], f"{path}/{key}" if type(key) is str and "~" not in key and "/" not in key
+                      else pointer(path, key), ops)
             return
         for key, value in new.items():
             if key not in old:
