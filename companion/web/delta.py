@@ -70,10 +70,16 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     """Index by index when few items changed in place; else as a window that moved on (the first items dropped, new
     ones added at the end); else the whole array."""
     if len(old) == len(new):
+        # Both ends changed (a log's window moving on, not a record changed in place): two items at least, so the
+        # window is what is tried first, before every item is compared.
+        ends = len(new) > 1 and old[-1] is not new[-1] and old[-1] != new[-1] and old[0] is not new[0] \
+            and old[0] != new[0]
+        if ends and _window(old, new, path, ops):
+            return
         changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and (a != b or not same(a, b))]
         if not changed:
             return
-        if len(changed) == 1 or not _window(old, new, path, ops):
+        if len(changed) == 1 or ends or not _window(old, new, path, ops):
             if 2 * len(changed) > len(new):
                 ops.append([path, new])
                 return
