@@ -76,7 +76,10 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
             and old[0] != new[0]
         if ends and _window(old, new, path, ops):
             return
-        changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and (a != b or not same(a, b))]
+        if ends:  # items that differ: told by ``!=``, in C
+            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and (a != b or not same(a, b))]
+        else:  # records changed in place, most of them copies: told by ``same`` alone (``!=`` would say nothing)
+            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and not same(a, b)]
         if not changed:
             return
         if len(changed) == 1 or ends or not _window(old, new, path, ops):
