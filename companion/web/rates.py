@@ -102,8 +102,9 @@ class Limit:
     deduct: Callable[[int], bool] | None = None
 
 
-#: What is counted on an answer, once its status is known: (the window's key, its rate, whether the status counts).
-Later = list[tuple[tuple[Any, ...], Rate, Callable[[int], bool]]]
+#: What is counted on an answer, once its status is known: (the window's key, its rate, whether the status counts,
+#: whether the asker is exempt: asked only then).
+Later = list[tuple[tuple[Any, ...], Rate, Callable[[int], bool], Callable[[], bool]]]
 
 
 class Limiter:
@@ -119,29 +120,46 @@ class Limiter:
 
     def check(self, endpoint: str, limits: list[Limit], asker: Any) -> tuple[float | None, Later]:
         """Whether ``asker`` may be answered at ``endpoint`` now: the seconds to wait if it is over a limit (None:
-        within them all), and what to count once the answer's status is known (:meth:`count`)."""
+        within them all), and what to count once the answer's status is known (:meth:`count`).
+
+        A limit counted on the answer asks whether the asker is exempt only when that decides something: its window
+        is full (held back or not), or the answer is one it counts (counted or not). So the limit on refusals asks
+        the engine's dry run (:meth:`.asker.Asker.input_taken_now`) only for an input refused or held back, never
+        for an input taken within the limits (issue 43: a dry run of the engine at every phone's input)."""
         wait: float | None = None
         later: Later = []
         asked: dict[Callable[[Any], bool], bool] = {}  # each exemption's answer, for this request
         for limit in limits:
-            if _exempt(limit, asked, asker):
+            if limit.deduct is None:
+                if _exempt(limit, asked, asker):
+                    continue
+                name = limit.key(asker)
+                for rate in limit.rates:
+                    over = self.windows.hit((endpoint, name, rate), rate)
+                    if over is not None:
+                        wait = max(wait or 0.0, over)
                 continue
+            exempt = partial(_exempt, limit, asked, asker)
             name = limit.key(asker)
+            held: float | None = None
+            counted = []
             for rate in limit.rates:
                 key = (endpoint, name, rate)
-                if limit.deduct is None:
-                    over = self.windows.hit(key, rate)
-                else:
-                    over = self.windows.test(key, rate)
-                    later.append((key, rate, limit.deduct))
+                over = self.windows.test(key, rate)
+                counted.append((key, rate, limit.deduct, exempt))
                 if over is not None:
-                    wait = max(wait or 0.0, over)
+                    held = max(held or 0.0, over)
+            if held is not None:
+                if exempt():
+                    continue
+                wait = max(wait or 0.0, held)
+            later += counted
         return wait, later
 
     def count(self, later: Later, status: int) -> None:
         """Count an answer of ``status`` in the windows :meth:`check` said count it."""
-        for key, rate, counts in later:
-            if counts(status):
+        for key, rate, counts, exempt in later:
+            if counts(status) and not exempt():
                 self.windows.hit(key, rate)
 
     def limit(self, endpoint: str, view: Callable[..., Any], limits: list[Limit],
