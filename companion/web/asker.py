@@ -118,9 +118,9 @@ def route_limits(view: Any) -> list[Limit]:
     if rate is not None:
         if getattr(view, "rate_refusals_only", False):
             refused = (422).__eq__
-            exempt = (Asker.host, Asker.input_taken_now)
-            limits += [Limit(parse(rate), Asker.device, exempt, refused),
-                       Limit(parse(rate), Asker.phone, exempt, refused)]
+            taken = (Asker.input_taken_now,)  # a dry run: asked only for a refusal or a full window
+            limits += [Limit(parse(rate), Asker.device, (Asker.host,), refused, taken),
+                       Limit(parse(rate), Asker.phone, (Asker.host,), refused, taken)]
         else:
             limits.append(Limit(parse(rate), Asker.device))
     return limits
