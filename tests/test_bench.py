@@ -190,6 +190,15 @@ def test_the_message_bench_prints_the_rest_of_the_request_by_part(who: list[str]
         assert re.search(rf"^  {re.escape(part)}: -?{NUMBER} µs \(-?{NUMBER}\)$", out, re.MULTILINE), out
 
 
+@pytest.mark.parametrize("flags, label", [((), "lean"), (("--wsproto", "--cold"), "wsproto cold")])
+def test_the_socket_frames_bench_prints_a_messages_cpu_lean_or_through_wsproto(flags: tuple[str, ...],
+                                                                               label: str) -> None:
+    out = run_bench("bench/socket_frames_bench.py", "--messages", "20", "--rounds", "2", *flags)
+    assert re.search(rf"^{label}: 20 messages, load {NUMBER} / {NUMBER} / {NUMBER}$", out, re.MULTILINE), out
+    assert re.search(rf"best round mean {NUMBER}, median {NUMBER}; every round's mean {NUMBER}, {NUMBER}$", out,
+                     re.MULTILINE), out
+
+
 def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
     figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"
