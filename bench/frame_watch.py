@@ -81,12 +81,14 @@ class Window:
             return "the collector"
         return "its own work"
 
-    def said(self) -> str:
-        """One line: milliseconds, the throttle, the collector."""
+    def said(self, cause: bool = True) -> str:
+        """One line: milliseconds (and their :meth:`cause`, for a window in which the thread does not sleep), the
+        throttle, the collector."""
         gcs = ("no collection" if not self.collections else
                f"{len(self.collections)} collection(s) (generation {', '.join(map(str, self.collections))}) "
                f"{1000 * self.collecting:.1f} ms")
-        return (f"{1000 * self.wall:.1f} ms of wall time ({self.cause()}), the process's CPU {1000 * self.cpu:.2f} ms (other threads {1000 * self.other_threads_cpu:.2f}), "
+        because = f" ({self.cause()})" if cause else ""
+        return (f"{1000 * self.wall:.1f} ms of wall time{because}, the process's CPU {1000 * self.cpu:.2f} ms (other threads {1000 * self.other_threads_cpu:.2f}), "
                 f"off the core {1000 * max(0.0, self.wall - self.cpu):.1f} ms, of which the box held it "
                 f"{1000 * self.throttled:.1f} ms ({self.throttled_periods} period(s) throttled), {gcs}")
 

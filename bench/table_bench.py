@@ -229,7 +229,7 @@ def main() -> None:
     print("slowest first frames: " + ", ".join(f"{ms:.1f} ms ({b} at {k})" for ms, b, k in sorted(slow)[-4:]))
     for ms, b, k, window, before in sorted((w for m in mixes for w in m.windows), key=lambda w: w[0])[-args.detail:]:
         print(f"  {ms:.1f} ms ({b} at {k}): edge -> frame {window.said()}; in the {1000 * before.wall:.0f} ms "
-              f"from the press before to the edge {before.said()}")
+              f"from the press before to the edge {before.said(cause=False)}")
     windows = [w[3] for m in mixes for w in m.windows]
     if windows:
         print(f"  every press: the CPU edge -> frame median {1000 * statistics.median(w.cpu for w in windows):.2f} "
