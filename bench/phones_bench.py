@@ -441,8 +441,8 @@ def main() -> None:
                 parser.error("--path follows the socket's messages: --transport socket")
             site = socket_path.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
             server_hook(Path(folder), site, "COMPANION_PATH", "path.json")
-        if args.syscalls:
-            server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
+        # every run: the threads named after Python's (by_thread's, and --syscalls' counts)
+        server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
         if args.switch_interval is not None:
             server_hook(Path(folder), SWITCH_INTERVAL, "COMPANION_SWITCH_INTERVAL", "")
             os.environ["COMPANION_SWITCH_INTERVAL"] = str(args.switch_interval)
@@ -577,6 +577,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)
         tracer.start()
     switched = syscall_count.switches(table.proc.pid)
+    ran = syscall_count.thread_times(table.proc.pid)
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
@@ -598,6 +599,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     split = (user_after - user, system_after - system)
     switched = {thread: (voluntary - switched.get(thread, (0, 0))[0], involuntary - switched.get(thread, (0, 0))[1])
                 for thread, (voluntary, involuntary) in syscall_count.switches(table.proc.pid).items()}
+    ran_after = syscall_count.thread_times(table.proc.pid)
     traced = tracer.stop() if tracer is not None else {}
     woke, aside = (after - before for after, before in zip(wake_ups(table.proc.pid), switches))
     if args.profile or args.parts or args.path:
@@ -613,6 +615,7 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         print(path_report(folder / "path.json", asked, host, phones, args.phones))
     print(f"the server's threads woken {woke / n:.1f} times per action (the request's, the OLED's, the streams'), "
           f"put aside by the scheduler while they could run {aside / n:.1f} times")
+    print(syscall_count.by_thread(ran, ran_after, n, server_parts.outer(folder / "parts.json") if args.parts else None))
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
           f"p99 <= {TARGETS['p99']:g} ms); each phone when its bytes were read, every ready phone read before "

@@ -97,6 +97,51 @@ def switches(pid: int) -> dict[str, tuple[int, int]]:
     return counts
 
 
+def thread_times(pid: int) -> dict[str, tuple[int, int, int, int, int]]:
+    """Each thread's CPU and sleeps so far, by its name and id as :func:`switches` names it: its time on a CPU in ns
+    (``/proc/PID/task/TID/schedstat``'s first field: exact), its user and system clock ticks (``stat``: the
+    kernel's sampled split of that time), and its voluntary and involuntary context switches."""
+    times = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            ran = int((task / "schedstat").read_text().split()[0])
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            status = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue  # a thread that ended meanwhile
+        times[f"{name} ({task.name})"] = (ran, int(fields[11]), int(fields[12]), int(status["voluntary_ctxt_switches"]),
+                                          int(status["nonvoluntary_ctxt_switches"]))
+    return times
+
+
+def by_thread(before: dict[str, tuple[int, int, int, int, int]], after: dict[str, tuple[int, int, int, int, int]],
+              actions: int, parts: dict[str, float] | None = None, shown: int = SHOWN_THREADS) -> str:
+    """Per action, each busy thread's CPU (its user and system parts: the ticks' split of the exact time), how often
+    it was woken and put aside between ``before`` and ``after`` (:func:`thread_times`); with ``parts`` (the thread id
+    -> seconds inside ``--parts``' timed functions), what of its CPU no part holds."""
+    rows = []
+    for thread, (ran, user, system, voluntary, involuntary) in after.items():
+        was = before.get(thread, (0, 0, 0, 0, 0))
+        ran, user, system = ran - was[0], user - was[1], system - was[2]
+        voluntary, involuntary = voluntary - was[3], involuntary - was[4]
+        if ran / actions < 1000 and voluntary / actions < 0.05:
+            continue  # under a µs an action and hardly woken: an idle phone's thread
+        kernel = ran * system / (user + system) if user + system else 0.0
+        line = (f"    {thread}: {ran / 1000 / actions:.0f} µs (user {(ran - kernel) / 1000 / actions:.0f}, system "
+                f"{kernel / 1000 / actions:.0f}); woken {voluntary / actions:.2f}, put aside {involuntary / actions:.2f}")
+        if parts is not None:
+            inside = 1e6 * parts.get(thread.rsplit("(", 1)[1].rstrip(")"), 0.0) / actions
+            line += f"; in the parts {inside:.0f} µs, the rest {ran / 1000 / actions - inside:.0f} µs"
+        rows.append((ran, line))
+    rows.sort(key=lambda row: -row[0])
+    lines = ["  by thread (µs of CPU per action, its user and system split; woken: slept and was woken; put aside: "
+             "preempted while it could run):"] + [line for _, line in rows[:shown]]
+    if len(rows) > shown:
+        lines.append(f"    {len(rows) - shown} other threads: {sum(r for r, _ in rows[shown:]) / 1000 / actions:.0f} µs")
+    return "\n".join(lines)
+
+
 #: A thread's counts: its name (and id) -> syscall -> (calls, errors).
 Counts = dict[str, dict[str, tuple[int, int]]]
 

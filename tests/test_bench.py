@@ -214,6 +214,10 @@ def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport:
     assert abs(sum(micro.values()) - float(together.group(1))) <= len(parts), out  # each rounded to the µs
     assert 0 < float(together.group(1)) <= float(whole.group(1)), out
     assert float(whole.group(2)) == 100.0 and float(rest.group(1)) >= 0, out
+    # the rest by thread: each busy thread's CPU, woken, and what of it no part holds
+    assert re.search(r"^  by thread \(µs of CPU per action", out, re.MULTILINE), out
+    assert re.search(rf"^    \S.* \(\d+\): {NUMBER} µs \(user {NUMBER}, system {NUMBER}\); woken {NUMBER}, put aside "
+                     rf"{NUMBER}; in the parts {NUMBER} µs, the rest -?{NUMBER} µs$", out, re.MULTILINE), out
 
 
 def test_the_phones_bench_paced_prints_a_tables_pace_beside_the_burst() -> None:
