@@ -47,6 +47,11 @@ the same time is part of each action's (printed with and without it).
 (bench/syscall_count.py: ``perf trace -s``, else ``strace -f -c``; the tracer slows the server, so that run's times
 are not comparable with the others').
 
+``--kernel``: the server's kernel time per action, sampled over the actions (bench/kernel_time.py: ``perf record``,
+4000 samples a second with their kernel stacks): by system call and what inside it (the virtual disk's notify, the
+receiving end's TCP, waking a thread, switching), and by thread; the user/system split every run prints is the
+kernel's 250 Hz tick accounting, good to only ~±7 points over a run.
+
 ``--switch-interval SECONDS``: the server's ``sys.setswitchinterval`` (how long a thread waiting for the GIL lets the
 running one go on before asking for it; Python's default 5 ms), to measure its effect.
 
@@ -55,7 +60,7 @@ events as text frames, the host's inputs as messages on its own socket, bench/so
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path | --syscalls]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path | --syscalls | --kernel]
         [--show] [--plain] [--language de] [--transport socket|stream] [--pace SECONDS [--paced-actions 40]]
         [--switch-interval SECONDS]
 
@@ -84,6 +89,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import kernel_time  # noqa: E402
 import server_parts  # noqa: E402
 import socket_path  # noqa: E402
 import syscall_count  # noqa: E402
@@ -410,6 +416,8 @@ def main() -> None:
                        help="the wall time of one input's path over the socket, stage by stage (socket only)")
     hooks.add_argument("--syscalls", action="store_true",
                        help="the server's system calls per action, by kind and thread (perf trace, else strace)")
+    hooks.add_argument("--kernel", action="store_true",
+                       help="the server's kernel time per action by call and thread, sampled (perf record)")
     parser.add_argument("--switch-interval", type=float,
                         help="the server's sys.setswitchinterval, seconds (Python's default 0.005): how long a thread "
                              "waiting for the GIL lets the running one go on before it asks for it")
@@ -576,6 +584,12 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if tracer is not None:
         tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)
         tracer.start()
+    sampler = None
+    if args.kernel:
+        if not kernel_time.available():
+            raise SystemExit("--kernel needs perf record (root, or perf_event_paranoid <= 1)")
+        sampler = kernel_time.Sampler(table.proc.pid, folder)
+        kernel_time.settle()
     switched = syscall_count.switches(table.proc.pid)
     ran = syscall_count.thread_times(table.proc.pid)
     if args.profile:
@@ -592,8 +606,12 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     received, cpu, wall, switches = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     user, system = syscall_count.cpu_split(table.proc.pid)
     serially: list[float] = []
+    if sampler is not None:
+        sampler.start()
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged, asked,
                                                 serially)
+    if sampler is not None:
+        sampler.stop()
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
     user_after, system_after = syscall_count.cpu_split(table.proc.pid)
     split = (user_after - user, system_after - system)
@@ -611,6 +629,8 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall, switched))
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
+    if sampler is not None:
+        print(kernel_time.report(sampler.output, n, kernel_time.thread_names(table.proc.pid)))
     if args.path:
         print(path_report(folder / "path.json", asked, host, phones, args.phones))
     print(f"the server's threads woken {woke / n:.1f} times per action (the request's, the OLED's, the streams'), "

@@ -265,6 +265,18 @@ def test_the_phones_bench_counts_the_servers_system_calls_and_splits_user_from_s
     assert re.search(rf"^  the idle table: {NUMBER} calls a second", out, re.MULTILINE), out
 
 
+def test_the_phones_bench_samples_the_servers_kernel_time_by_call_and_thread() -> None:
+    """``--kernel``: the sampled user and system time per action with the share's error, the kernel's time by system
+    call (the sends among them) and what inside each, and by thread."""
+    out = run_bench("bench/phones_bench.py", "--actions", "30", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
+                    "--steps", "2000", "--kernel")
+    assert re.search(rf"^the kernel's time by sampling \(perf record, cpu-clock at 4000 Hz over the actions, \d+ "
+                     rf"samples: the share to ±{NUMBER} points; load average {NUMBER}\): user {NUMBER} µs, system "
+                     rf"{NUMBER} µs per action \({NUMBER} %\)$", out, re.MULTILINE), out
+    assert re.search(rf"^  sendto: {NUMBER} µs \(.+\)$", out, re.MULTILINE), out  # each phone's frame a send
+    assert re.search(rf"^    \S+ \(\d+\): {NUMBER} \({NUMBER}\)$", out, re.MULTILINE), out
+
+
 def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:
     out = run_bench("bench/phones_bench.py", "--actions", "10", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
                     "--steps", "2000", "--switch-interval", "0.0005")
