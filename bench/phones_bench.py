@@ -418,6 +418,7 @@ def main() -> None:
                        help="the server's system calls per action, by kind and thread (perf trace, else strace)")
     hooks.add_argument("--kernel", action="store_true",
                        help="the server's kernel time per action by call and thread, sampled (perf record)")
+    parser.add_argument("--kernel-data", type=Path, help="with --kernel: keep perf's samples here (perf report -i)")
     parser.add_argument("--switch-interval", type=float,
                         help="the server's sys.setswitchinterval, seconds (Python's default 0.005): how long a thread "
                              "waiting for the GIL lets the running one go on before it asks for it")
@@ -631,6 +632,8 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
     if sampler is not None:
         print(kernel_time.report(sampler.output, n, kernel_time.thread_names(table.proc.pid)))
+        if args.kernel_data:
+            shutil.copyfile(sampler.output, args.kernel_data)
     if args.path:
         print(path_report(folder / "path.json", asked, host, phones, args.phones))
     print(f"the server's threads woken {woke / n:.1f} times per action (the request's, the OLED's, the streams'), "
