@@ -282,3 +282,19 @@ def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:
                     "--steps", "2000", "--switch-interval", "0.0005")
     assert re.search(r"^the server's switch interval: 0\.5 ms \(Python's default 5\)$", out, re.MULTILINE), out
     assert re.search(rf"^server CPU per action: {NUMBER} ms here", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_runs_again_on_fresh_tables_and_prints_each_run_and_the_median() -> None:
+    out = run_bench("bench/phones_bench.py", "--actions", "10", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
+                    "--steps", "2000", "--runs", "2")
+    assert len(re.findall(r"^reference loop ", out, re.MULTILINE)) == 2, out  # measured again for each run
+    assert len(re.findall(r"^start-up of companion run", out, re.MULTILINE)) == 2, out  # a fresh table each run
+    runs = re.findall(rf"^  run ([12]): ({NUMBER}) ms \(({NUMBER})\), p50 {NUMBER} / p99 {NUMBER} ms, load {NUMBER}$",
+                      out, re.MULTILINE)
+    assert [n for n, _, _ in runs] == ["1", "2"], out
+    printed = re.findall(rf"^server CPU per action: {NUMBER} ms here, ({NUMBER}) ms at the reference speed", out,
+                         re.MULTILINE)
+    assert printed == [scaled for _, scaled, _ in runs], out  # the summary repeats each run's own figure
+    worst = max(float(scaled) for _, scaled, _ in runs)
+    assert re.search(rf"^  median {NUMBER} ms, worst {worst:.2f} ms, best {NUMBER} ms; [0-2] of 2 runs within the "
+                     r"target \(<= 0\.8 ms\)$", out, re.MULTILINE), out
