@@ -660,6 +660,9 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
     print(cpu_figures(cpu, n, idle, wall, here_us, split))
+    note = syscall_count.split_note(*split)
+    if note:
+        print("  " + note)
     if tracer is not None:
         print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall, switched))
     if args.parts:

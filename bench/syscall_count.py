@@ -81,6 +81,39 @@ def cpu_split(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def tick_hz() -> int | None:
+    """The kernel's ticks a second (``CONFIG_HZ``, from ``/proc/config.gz``), at which it samples user or system time
+    when it accounts by ticks (``CONFIG_TICK_CPU_ACCOUNTING``); None where it cannot be read or the kernel accounts
+    exactly."""
+    import gzip
+
+    try:
+        config = gzip.decompress(Path("/proc/config.gz").read_bytes()).decode(errors="replace")
+    except OSError:
+        return None
+    if "CONFIG_TICK_CPU_ACCOUNTING=y" not in config:
+        return None
+    found = re.search(r"^CONFIG_HZ=(\d+)$", config, re.MULTILINE)
+    return int(found.group(1)) if found else None
+
+
+def split_note(user: float, system: float) -> str | None:
+    """How far the user/system split of ``user`` + ``system`` seconds can be trusted: the kernel samples, at each of
+    its ticks, whether the running thread is in user or system mode, so over n ticks the system share has a binomial
+    error of sqrt(p(1-p)/n). None where the kernel does not account by ticks (or says not)."""
+    from kernel_time import FREQUENCY  # --kernel's samples a second
+
+    hz = tick_hz()
+    ticks = (user + system) * hz if hz else 0.0
+    if not ticks:
+        return None
+    share = system / (user + system)
+    error = 100 * (share * (1 - share) / ticks) ** 0.5
+    return (f"the user/system split is the kernel's tick sampling ({ticks:.0f} ticks at {hz} Hz over the actions): "
+            f"the system share to ±{error:.0f} points, ±{100 * error / max(100 * share, 1e-9):.0f} % of the system "
+            f"figure (one standard deviation; --kernel samples it {FREQUENCY // hz} times as finely)")
+
+
 def switches(pid: int) -> dict[str, tuple[int, int]]:
     """Each thread's voluntary and involuntary context switches so far (``/proc/PID/task/*/status``), by its name and
     id as :class:`Tracer`'s counts name it: a voluntary one is a thread that slept (a wait, a lock, the GIL, the disk)

@@ -258,6 +258,11 @@ def test_the_phones_bench_counts_the_servers_system_calls_and_splits_user_from_s
                     "--steps", "2000", "--syscalls")
     assert re.search(rf"; user ({NUMBER}) ms, system \(the kernel's, in the server's calls\) ({NUMBER}) ms "
                      rf"\({NUMBER} %\)$", out, re.MULTILINE), out
+    ticks = subprocess.run([sys.executable, "-c", "import syscall_count; print(syscall_count.tick_hz())"],
+                           cwd=ROOT / "bench", capture_output=True, text=True).stdout.strip() != "None"
+    noted = re.search(rf"^  the user/system split is the kernel's tick sampling \(\d+ ticks at \d+ Hz over the "
+                      rf"actions\): the system share to ±{NUMBER} points", out, re.MULTILINE)
+    assert bool(noted) == ticks, out  # its error said wherever the kernel splits by ticks (this machine's does)
     assert re.search(r"^system calls per action \((perf|strace), every thread", out, re.MULTILINE), out
     sends = re.search(rf"^  sends \(the phones' frames, the replies\): ({NUMBER}) ", out, re.MULTILINE)
     assert sends and float(sends.group(1)) >= 3, out  # each phone's event is a send of its own
