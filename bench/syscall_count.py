@@ -105,7 +105,7 @@ def split_note(user: float, system: float) -> str | None:
 
     hz = tick_hz()
     ticks = (user + system) * hz if hz else 0.0
-    if not ticks:
+    if not hz or not ticks:
         return None
     share = system / (user + system)
     error = 100 * (share * (1 - share) / ticks) ** 0.5
