@@ -397,6 +397,8 @@ def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, h
     scaled = per * REFERENCE_STEP_US / here_us
     idle_share = 1000 * idle_per_second * wall / actions
     user, system = split
+    if user + system:  # the ticks' split of the exact total (RunningTable.cpu_seconds: the process's CPU clock)
+        user, system = cpu * user / (user + system), cpu * system / (user + system)
     return (f"server CPU per action: {per:.2f} ms here, {scaled:.2f} ms at the reference speed "
             f"(target <= {TARGETS['cpu']} ms, first milestone <= {TARGETS['cpu_first']} ms); of which the idle "
             f"table's own {idle_share:.2f} ms; user {1000 * user / actions:.2f} ms, system (the kernel's, in the "
