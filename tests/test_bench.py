@@ -282,6 +282,15 @@ def test_the_phones_bench_samples_the_servers_kernel_time_by_call_and_thread() -
     assert re.search(rf"^    \S+ \(\d+\): {NUMBER} \({NUMBER}\)$", out, re.MULTILINE), out
 
 
+def test_the_wake_bench_prints_the_oled_loops_cpu_and_wakes_beside_a_burst() -> None:
+    out = run_bench("bench/wake_bench.py", "--actions", "20", "--runs", "2")
+    runs = re.findall(rf"^  the loop's thread: {NUMBER} µs of CPU per input, woken ({NUMBER}) times, ({NUMBER}) steps, "
+                      rf"{NUMBER} frames; the phone's thread {NUMBER} µs", out, re.MULTILINE)
+    assert len(runs) == 2, out
+    assert re.search(rf"^  median: the loop's thread {NUMBER} µs per input, woken {NUMBER} times; the phone's thread "
+                     rf"{NUMBER} µs$", out, re.MULTILINE), out
+
+
 def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:
     out = run_bench("bench/phones_bench.py", "--actions", "10", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
                     "--steps", "2000", "--switch-interval", "0.0005")
