@@ -13,7 +13,9 @@ lift the mortgage, in turn round the table) one after the other, each once every
   happening, the phones following) per second, over the same time, which the figure includes;
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
   voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken; and per action
-  its involuntary ones, a thread put aside while it could run (another woken on its core);
+  its involuntary ones, a thread put aside while it could run (another woken on its core); and each busy thread's
+  CPU per action (exact: ``/proc/PID/task/TID/schedstat``), its user/system split, its wakes (with ``--parts``,
+  what of its CPU no part holds: "the rest" by thread);
 * all phones updated: from the action's request sent to the last phone's bytes read, p50 and p99, every ready phone
   read before any is parsed (eight phones each read their own; the bench's one thread would otherwise make the
   last wait for the seven others' parsing, ~20 µs each); beside it that serial figure, as measured before;
