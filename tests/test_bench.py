@@ -179,6 +179,26 @@ def test_the_request_bench_with_phones_following_counts_their_event_and_bytes() 
         assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out
 
 
+@pytest.mark.parametrize("who", [[], ["--player"]])
+def test_the_message_bench_prints_the_rest_of_the_request_by_part(who: list[str]) -> None:
+    out = run_bench("bench/message_bench.py", "--inputs", "5", "--rounds", "2", *who)
+    assert re.search(rf"^a phone's input message in process \(Inputs.answer\), .*; load average {NUMBER}; thread CPU "
+                     rf"per input, best of 2 rounds of 5 \(median\):$", out, re.MULTILINE), out
+    for part in ("the body's JSON", "the view's checks (limits, CSRF, the host's rights)", "the reply (its delta shared)",
+                 "the feed's frame, history and ledger", "the cues", "Table.submit's and its publishing's own",
+                 "the rest of the request's thread"):
+        assert re.search(rf"^  {re.escape(part)}: -?{NUMBER} µs \(-?{NUMBER}\)$", out, re.MULTILINE), out
+
+
+@pytest.mark.parametrize("flags, label", [((), "lean"), (("--wsproto", "--cold"), "wsproto cold")])
+def test_the_socket_frames_bench_prints_a_messages_cpu_lean_or_through_wsproto(flags: tuple[str, ...],
+                                                                               label: str) -> None:
+    out = run_bench("bench/socket_frames_bench.py", "--messages", "20", "--rounds", "2", *flags)
+    assert re.search(rf"^{label}: 20 messages, load {NUMBER} / {NUMBER} / {NUMBER}$", out, re.MULTILINE), out
+    assert re.search(rf"best round mean {NUMBER}, median {NUMBER}; every round's mean {NUMBER}, {NUMBER}$", out,
+                     re.MULTILINE), out
+
+
 def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
     figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"
