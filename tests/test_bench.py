@@ -112,6 +112,7 @@ def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
     row(out, "the box's own CPU, idle (8 phones following):", rf"{NUMBER}% of the box's core")
     row(out, "input -> all 8 phones' streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
     row(out, "the box's own CPU per input:", rf"{NUMBER} ms of CPU here")
+    row(out, "the first input after the start -> all 8 phones:", rf"{NUMBER} ms")
     row(out, "peak RSS of companion run:", rf"{NUMBER} MiB")
     row(out, "peak RSS after a 256 MiB", rf".*: {NUMBER} MiB, another phone answered 200")
     row(out, "button edge -> frame (bench/table_bench.py in the box):", rf"median {NUMBER} ms, p99 {NUMBER} ms")
@@ -125,6 +126,54 @@ def test_the_pi_box_measures_the_start_up_alone_with_its_cpu() -> None:
     if re.search(r"^box: cgroup", out, re.MULTILINE):
         row(out, "start-up 1 in the box:", rf"{NUMBER} s, its CPU {NUMBER} s \(x 2.0 = {NUMBER} s\); load {NUMBER}")
     assert "input ->" not in out  # the start-up only
+
+
+def test_the_pi_box_tells_what_the_process_did_for_each_slow_frame() -> None:
+    """``--frames``: the button's frame alone, its slowest frames each with the CPU, the box's throttle, the time off
+    the core and the collector between the edge and the frame (issue 43's slow frame)."""
+    out = run_bench("bench/pi_box.py", "--frames", "1", "--presses", "6", "--steps", "2000", "--factor", "2")
+    row(out, r"button edge -> frame 1 (load", rf".*median {NUMBER} ms, p99 {NUMBER} ms")
+    assert re.search(rf"^  {NUMBER} ms \(.* at .*\): edge -> frame {NUMBER} ms of wall time \(.*\), the process's "
+                     rf"CPU {NUMBER} ms \(other threads {NUMBER}\), off the core {NUMBER} ms, of which the box held it "
+                     rf"{NUMBER} ms \({NUMBER} period", out, re.MULTILINE), out
+    row(out, "  every press: the CPU edge -> frame", rf"median {NUMBER} ms, max {NUMBER} ms")
+    assert "start-up" not in out and "input ->" not in out
+
+
+def test_the_frame_watch_finds_the_boxs_cpu_stat_and_reads_its_throttle(tmp_path: Path) -> None:
+    """cgroup v1 (the ``cpu`` hierarchy, alone or as ``cpu,cpuacct``) and v2 (``cpu.stat``'s ``throttled_usec``)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from frame_watch import Watch, Window, cpu_stat_path, throttled
+
+    box = tmp_path / "cgroup" / "cpu,cpuacct" / "box"
+    box.mkdir(parents=True)
+    (box / "cpu.stat").write_text("nr_periods 40\nnr_throttled 3\nthrottled_time 61000000\n")
+    cgroup = tmp_path / "self-cgroup"
+    cgroup.write_text("4:memory:/other\n2:cpu,cpuacct:/box\n0::/\n")
+    assert cpu_stat_path(str(cgroup), tmp_path / "cgroup") == box / "cpu.stat"
+    assert throttled(box / "cpu.stat") == (3, 0.061)
+    unified = tmp_path / "unified" / "box"
+    unified.mkdir(parents=True)
+    (unified / "cpu.stat").write_text("usage_usec 9\nnr_throttled 2\nthrottled_usec 45000\n")
+    cgroup.write_text("0::/box\n")
+    assert cpu_stat_path(str(cgroup), tmp_path / "unified") == unified / "cpu.stat"
+    assert throttled(unified / "cpu.stat") == (2, 0.045)
+    assert throttled(None) == (0, 0.0)
+    watch = Watch(stat=box / "cpu.stat")
+    try:
+        first = watch.mark()
+        (box / "cpu.stat").write_text("nr_periods 41\nnr_throttled 4\nthrottled_time 83000000\n")
+        import gc
+        gc.collect(0)
+        window = watch.between(first, watch.mark())
+    finally:
+        watch.close()
+    assert window.throttled_periods == 1 and abs(window.throttled - 0.022) < 1e-9 and window.collections == (0,)
+    assert "of which the box held it 22.0 ms (1 period(s) throttled), 1 collection(s) (generation 0)" in window.said()
+    held = Window(0.0124, 0.0006, 0.0, 1, 0.0118, (), 0.0)
+    assert held.cause() == "the box's throttle" and "12.4 ms of wall time (the box's throttle)" in held.said()
+    assert Window(0.0085, 0.0008, 0.0, 0, 0.0, (), 0.0).cause() == "the machine's other processes"
+    assert Window(0.0011, 0.0010, 0.0, 0, 0.0, (0,), 0.0002).cause() == "its own work"
 
 
 def test_the_pi_box_polling_profile_is_labelled_and_measured() -> None:
