@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -367,32 +366,3 @@ def test_check_board_accepts_the_bundled_file(capsys: pytest.CaptureFixture[str]
     assert main(["check-board", "classic", str(path)], out=out) == 0
     assert out.getvalue() == f"{path}: 40 spaces, 10 groups, 32 cards — a valid classic board\n"
 
-
-BOARDS = Path(__file__).resolve().parents[1] / "companion" / "boards"
-
-
-@pytest.mark.parametrize("toml", sorted(BOARDS.glob("*.toml")), ids=lambda p: p.stem)
-def test_each_bundled_boards_parsed_json_is_its_toml_parsed(toml: Path) -> None:
-    """The table reads a bundled board from the JSON kept beside its TOML (issue 43: ~6 ms of TOML parsing a start
-    here, ~0.2 s on a Pi Zero 2 W); a board changed without ``python -m companion.boards`` fails here."""
-    from companion.boards import parse_board
-
-    kept = toml.with_suffix(".json")
-    assert kept.is_file(), f"no {kept.name}: run `python -m companion.boards`"
-    assert json.loads(kept.read_text(encoding="utf-8")) == parse_board(toml.read_text(encoding="utf-8"), toml.name), \
-        f"{kept.name} is not {toml.name} parsed: run `python -m companion.boards`"
-
-
-def test_a_bundled_board_read_from_its_json_is_the_board_its_toml_makes(tmp_path: Path) -> None:
-    """The addon board (which extends the classic one) read as the table reads it, and from its TOML files alone."""
-    from companion.boards import read_board_file
-
-    for toml in BOARDS.glob("*.toml"):
-        (tmp_path / toml.name).write_bytes(toml.read_bytes())
-    from_json, name = read_board_file("addon")
-    text = (tmp_path / "addon.toml").read_text(encoding="utf-8").replace('extends = "classic"',
-                                                                      f'extends = "{tmp_path / "classic.toml"}"')
-    (tmp_path / "addon.toml").write_text(text, encoding="utf-8")
-    from_toml, _ = read_board_file(tmp_path / "addon.toml")
-    from_toml["game"]["extends"] = "classic"
-    assert name == "addon.toml" and from_json == from_toml

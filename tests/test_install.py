@@ -64,12 +64,3 @@ def test_the_package_carries_the_pin_map_of_the_repository(installed: Path, tmp_
     assert source_there == "False", "the installed package should not find a source tree beside it"
     assert not (ROOT / "companion" / "drivers" / "pins.toml").exists(), "the build left a copy in the source tree"
 
-
-def test_the_package_carries_each_bundled_boards_parsed_json(installed: Path, tmp_path: Path) -> None:
-    """The table reads a bundled board from the JSON beside its TOML (issue 43's start): both are in the package."""
-    probe = subprocess.run([str(installed / "python"), "-c", "from importlib import resources; "
-                            "print(sorted(p.name for p in resources.files('companion.boards').iterdir()))"],
-                           cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True)
-    names = probe.stdout
-    for toml in sorted((ROOT / "companion" / "boards").glob("*.toml")):
-        assert f"'{toml.name}'" in names and f"'{toml.stem}.json'" in names, names
