@@ -27,16 +27,17 @@ class PiezoTunes:
 
     A tune's notes are worked out once (each note's frequency, checked against the buzzer's range as
     ``TonalBuzzer.play`` checks it) and kept; playing one is then, at each note, only what ``TonalBuzzer.play`` and
-    ``stop`` hand its PWM output (the frequency, half duty; ``None`` for silence), with a note after a sounding note
-    only its frequency changed (the duty is already half). At a table's pace the thread wakes cold for every note
-    (issue 43): each wake-up's work is what costs, not the sleeping."""
+    ``stop`` write to its PWM pin (the frequency, then half duty; frequency ``None`` for silence), with a note after a
+    sounding note only its frequency changed (the duty is already half). At a table's pace the thread wakes cold for
+    every note (issue 43): each wake-up's work is what costs, not the sleeping, so a note is two writes to the pin,
+    not the device's layers around them."""
 
     def __init__(self, pin: int, *, pin_factory: Any = None, sleep: Sleep) -> None:
         from gpiozero import TonalBuzzer
         from gpiozero.tones import Tone
 
         self.buzzer = TonalBuzzer(pin, mid_tone=Tone("A5"), octaves=2, pin_factory=pin_factory)
-        self.pwm = self.buzzer.pwm_device  # the buzzer's PWM output (a child device, kept: not looked up per note)
+        self.pin = self.buzzer.pwm_device.pin  # the buzzer's PWM pin, which TonalBuzzer.play and stop write
         self.sleep = sleep
         self._tunes: dict[tuple[Note, ...], tuple[tuple[float | None, float], ...]] = {}
 
@@ -61,22 +62,22 @@ class PiezoTunes:
         return tune
 
     def play(self, notes: Sequence[Note]) -> None:
-        pwm, sleep = self.pwm, self.sleep
+        pin, sleep = self.pin, self.sleep
         tune = self.frequencies(notes)
         sounding = False
         try:
             for hz, seconds in tune:
                 if hz is None:
-                    pwm.frequency = None  # TonalBuzzer.stop
+                    pin.frequency = None  # TonalBuzzer.stop
                     sounding = False
                 else:
-                    pwm.frequency = hz  # TonalBuzzer.play: the frequency, then half duty (kept while it sounds)
+                    pin.frequency = hz  # TonalBuzzer.play: the frequency, then half duty (kept while it sounds)
                     if not sounding:
-                        pwm.value = 0.5
+                        pin.state = 0.5
                         sounding = True
                 sleep(seconds)
         finally:
-            pwm.frequency = None
+            pin.frequency = None
 
     def close(self) -> None:
         self.buzzer.close()
