@@ -72,13 +72,14 @@ import selectors
 import shutil
 import signal
 import socket
+import statistics
 import sys
 import tempfile
 import threading
 import time
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -422,10 +423,20 @@ def main() -> None:
                         help="then as many actions again (--paced-actions), each SECONDS after the one before, as at "
                              "a real table: its figures printed after the back-to-back ones")
     parser.add_argument("--paced-actions", type=int, default=40, help="how many actions --pace makes")
+    parser.add_argument("--runs", type=int, default=1, metavar="N",
+                        help="the whole bench N times, each on a fresh table with the reference loop measured again, "
+                             "then each run's figures and their median and worst (the figure swings run to run)")
     args = parser.parse_args()
     if args.path and args.pace:
         parser.error("--pace measures CPU (and --parts): not with --path")
 
+    runs = [one_run(args, parser) for _ in range(args.runs)]
+    if args.runs > 1:
+        print(runs_report(runs))
+
+
+def one_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> RunFigures:
+    """The bench once, on a fresh table in a folder of its own; its headline figures."""
     here_us = nbody_seconds(args.steps) * 1e6 / args.steps
     print(f"reference loop (n-body of bench/pi_box.py, Python {sys.version.split()[0]}): {here_us:.2f} us of CPU per "
           f"step here; the reference speed {REFERENCE_STEP_US} us (figures 'at the reference speed' are scaled by "
@@ -449,7 +460,7 @@ def main() -> None:
             print(f"the server's switch interval: {args.switch_interval * 1000:g} ms (Python's default 5)")
         table = RunningTable(Path(folder))
         try:
-            run(table, args, here_us, Path(folder))
+            return run(table, args, here_us, Path(folder))
         finally:
             table.stop()
 
@@ -533,7 +544,30 @@ def paced(table: RunningTable, args: argparse.Namespace, host: Host, phones: Pho
     return seq
 
 
-def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> None:
+class RunFigures(NamedTuple):
+    """One run's headline figures: CPU per action (ms) here and at the reference speed, the phones' p50 and p99
+    (ms), the load average as it ended."""
+
+    here: float
+    scaled: float
+    p50: float
+    p99: float
+    load: float
+
+
+def runs_report(runs: list[RunFigures]) -> str:
+    """``--runs``: each run's figures, then the median and the worst of the CPU at the reference speed."""
+    lines = [f"{len(runs)} runs, server CPU per action at the reference speed (here), all phones p50 / p99:"]
+    lines += [f"  run {n}: {r.scaled:.2f} ms ({r.here:.2f}), p50 {r.p50:.1f} / p99 {r.p99:.1f} ms, load {r.load:.1f}"
+              for n, r in enumerate(runs, 1)]
+    scaled = sorted(r.scaled for r in runs)
+    met = sum(s <= TARGETS["cpu"] for s in scaled)
+    lines.append(f"  median {statistics.median(scaled):.2f} ms, worst {scaled[-1]:.2f} ms, best {scaled[0]:.2f} ms; "
+                 f"{met} of {len(runs)} runs within the target (<= {TARGETS['cpu']} ms)")
+    return "\n".join(lines)
+
+
+def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: Path) -> RunFigures:
     print(f"start-up of companion run to the phone page's address: {table.startup:.1f} s")
     print(f"transport: {TRANSPORTS[args.transport]}")
     following, acting = clients(args.transport)
@@ -642,6 +676,9 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
         write_profile(args.profile, stats, n)
         shutil.copyfile(stats, args.profile.with_suffix(".pstat"))
         print(f"profile: {args.profile} (and the raw stats, for pstats: {args.profile.with_suffix('.pstat')})")
+    per = 1000 * cpu / n
+    return RunFigures(per, per * REFERENCE_STEP_US / here_us, 1000 * percentile(delays, 0.5),
+                      1000 * percentile(delays, 0.99), os.getloadavg()[0])
 
 
 if __name__ == "__main__":

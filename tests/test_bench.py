@@ -179,6 +179,26 @@ def test_the_request_bench_with_phones_following_counts_their_event_and_bytes() 
         assert re.search(rf"^ +{re.escape(part)}: {NUMBER} µs$", out, re.MULTILINE), out
 
 
+@pytest.mark.parametrize("who", [[], ["--player"]])
+def test_the_message_bench_prints_the_rest_of_the_request_by_part(who: list[str]) -> None:
+    out = run_bench("bench/message_bench.py", "--inputs", "5", "--rounds", "2", *who)
+    assert re.search(rf"^a phone's input message in process \(Inputs.answer\), .*; load average {NUMBER}; thread CPU "
+                     rf"per input, best of 2 rounds of 5 \(median\):$", out, re.MULTILINE), out
+    for part in ("the body's JSON", "the view's checks (limits, CSRF, the host's rights)", "the reply (its delta shared)",
+                 "the feed's frame, history and ledger", "the cues", "Table.submit's and its publishing's own",
+                 "the rest of the request's thread"):
+        assert re.search(rf"^  {re.escape(part)}: -?{NUMBER} µs \(-?{NUMBER}\)$", out, re.MULTILINE), out
+
+
+@pytest.mark.parametrize("flags, label", [((), "lean"), (("--wsproto", "--cold"), "wsproto cold")])
+def test_the_socket_frames_bench_prints_a_messages_cpu_lean_or_through_wsproto(flags: tuple[str, ...],
+                                                                               label: str) -> None:
+    out = run_bench("bench/socket_frames_bench.py", "--messages", "20", "--rounds", "2", *flags)
+    assert re.search(rf"^{label}: 20 messages, load {NUMBER} / {NUMBER} / {NUMBER}$", out, re.MULTILINE), out
+    assert re.search(rf"best round mean {NUMBER}, median {NUMBER}; every round's mean {NUMBER}, {NUMBER}$", out,
+                     re.MULTILINE), out
+
+
 def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
     figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"
@@ -266,3 +286,19 @@ def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:
                     "--steps", "2000", "--switch-interval", "0.0005")
     assert re.search(r"^the server's switch interval: 0\.5 ms \(Python's default 5\)$", out, re.MULTILINE), out
     assert re.search(rf"^server CPU per action: {NUMBER} ms here", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_runs_again_on_fresh_tables_and_prints_each_run_and_the_median() -> None:
+    out = run_bench("bench/phones_bench.py", "--actions", "10", "--phones", "2", "--warm-up", "4", "--idle", "0.5",
+                    "--steps", "2000", "--runs", "2")
+    assert len(re.findall(r"^reference loop ", out, re.MULTILINE)) == 2, out  # measured again for each run
+    assert len(re.findall(r"^start-up of companion run", out, re.MULTILINE)) == 2, out  # a fresh table each run
+    runs = re.findall(rf"^  run ([12]): ({NUMBER}) ms \(({NUMBER})\), p50 {NUMBER} / p99 {NUMBER} ms, load {NUMBER}$",
+                      out, re.MULTILINE)
+    assert [n for n, _, _ in runs] == ["1", "2"], out
+    printed = re.findall(rf"^server CPU per action: {NUMBER} ms here, ({NUMBER}) ms at the reference speed", out,
+                         re.MULTILINE)
+    assert printed == [scaled for _, scaled, _ in runs], out  # the summary repeats each run's own figure
+    worst = max(float(scaled) for _, scaled, _ in runs)
+    assert re.search(rf"^  median {NUMBER} ms, worst {worst:.2f} ms, best {NUMBER} ms; [0-2] of 2 runs within the "
+                     r"target \(<= 0\.8 ms\)$", out, re.MULTILINE), out

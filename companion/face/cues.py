@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,14 +46,18 @@ class Cues:
 
 
 def cues_of(before: State | None, state: State | None, events: Sequence[Event], words: Words = ENGLISH, *,
-            speech: bool = True) -> Cues:
+            speech: bool = True, seat_of_name: Mapping[str, int] | None = None) -> Cues:
     """The cues of the input that turned ``before`` into ``state`` with ``events`` (the voice's sentences in the
-    language of ``words``; none when ``speech`` is False: nobody listens)."""
+    language of ``words``; none when ``speech`` is False: nobody listens). ``seat_of_name``: each of ``state``'s
+    players' seat (their index in turn order), when the caller keeps it (:class:`CueFeed`); else found here."""
     if state is None:
         return Cues()
+    if seat_of_name is None:
+        seat_of_name = {p["name"]: i for i, p in enumerate(state["players"])}
     prompt = state.get("prompt") or {}
     key = f"{state.get('seq')}:{prompt.get('kind', '')}:{prompt.get('player', '')}"
-    return Cues(lit_seats(state), doubles_seat(state, events), sounds_of(before, state, events),
+    return Cues(lit_seats(state, seat_of_name), doubles_seat(state, events),
+                sounds_of(before, state, events, seat_of_name),
                 tuple(sentences(before, state, events, words)) if speech else (), key)
 
 
@@ -75,11 +79,13 @@ def waited_for(state: State) -> dict[str, str]:
     return waiting
 
 
-def lit_seats(state: State) -> dict[int, str]:
+def lit_seats(state: State, seat_of_name: Mapping[str, int] | None = None) -> dict[int, str]:
+    """The seats the table waits for, each ``steady`` or ``blink`` (``seat_of_name``: as :func:`cues_of`'s)."""
     waiting = waited_for(state)
     if not waiting:
         return {}
-    seat_of_name = {p["name"]: i for i, p in enumerate(state["players"])}  # seats.seat_of's, once for all
+    if seat_of_name is None:  # seats.seat_of's, once for all
+        seat_of_name = {p["name"]: i for i, p in enumerate(state["players"])}
     return {seat_of_name[name]: how for name, how in waiting.items() if name in seat_of_name}
 
 
@@ -98,8 +104,11 @@ def _jailed(event: Event) -> bool:
         bool(event.get("jail")) or str(event["text"]).endswith("is in jail"))
 
 
-def sounds_of(before: State | None, state: State, events: Sequence[Event]) -> tuple[str, ...]:
-    players = {p["name"] for p in state["players"]}
+def sounds_of(before: State | None, state: State, events: Sequence[Event],
+              players: Collection[str] | None = None) -> tuple[str, ...]:
+    """The buzzer's cues of the input (``players``: the names of ``state``'s players, when the caller has them)."""
+    if players is None:
+        players = {p["name"] for p in state["players"]}
     heard: set[str] = set()
     prompt, earlier = state.get("prompt") or {}, (before or {}).get("prompt") or {}
     if state.get("winner") and not (before or {}).get("winner"):
@@ -269,26 +278,29 @@ class CueFeed:
         self._before: State | None = None
         self._targets: list[CueTarget] = []
         self._speech = False  # whether a target reads the speech: the sentences are worked out only then
-        self._seats: tuple[list[str], list[Seat]] = ([], [])  # the players' names and their seats, kept
+        # the players' names, their seats and each name's seat (the cues' lit seats and sounds), kept
+        self._seats: tuple[list[str], list[Seat], dict[str, int]] = ([], [], {})
 
     def add(self, target: CueTarget, *, speech: bool = True) -> None:
         """Tell ``target`` every input's cues; ``speech=False``: it never reads their speech (the lights, the buzzer)."""
         self._targets.append(target)
         self._speech = self._speech or speech
 
-    def _seats_of(self, state: State | None) -> list[Seat]:
-        """The seats of ``state``'s players: worked out again only when their names (in turn order) changed."""
+    def _seats_of(self, state: State | None) -> tuple[list[str], list[Seat], dict[str, int]]:
+        """The names of ``state``'s players, their seats and each name's seat: worked out again only when their
+        names (in turn order) changed."""
         names = [p["name"] for p in state["players"]] if state is not None else []
         if names != self._seats[0]:
-            self._seats = (names, seats(state))
-        return self._seats[1]
+            self._seats = (names, seats(state), {name: i for i, name in enumerate(names)})
+        return self._seats
 
     def __call__(self, update: Update) -> None:
         fresh = bool(update.events) and update.events[0]["kind"] in ("new-game", "resumed")
         words = self.words() if self._speech else ENGLISH  # only the voice's sentences are in a language
-        cues = cues_of(None if fresh else self._before, update.state, update.events, words, speech=self._speech)
+        _, at_table, seat_of_name = self._seats_of(update.state)
+        cues = cues_of(None if fresh else self._before, update.state, update.events, words, speech=self._speech,
+                       seat_of_name=seat_of_name)
         self._before = update.state
-        at_table = self._seats_of(update.state)
         for target in self._targets:
             try:
                 target(cues, list(at_table))  # each its own list: a target may keep it

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import request, session
 
-from companion.engine import find_ruleset
+from companion.engine import State, find_ruleset
 from companion.words import Words
 
 from .acting import check_allowed, check_shape
@@ -29,7 +29,7 @@ class Asker:
     it asks from; ``words()``, its language's words (asked only for a refusal: choosing them may change a request's
     session); ``read()``, the body as a JSON object (400 or 415 if it is none)."""
 
-    __slots__ = ("ctx", "kept", "address", "words", "_read", "_body", "_host", "_player", "_taken")
+    __slots__ = ("ctx", "kept", "address", "words", "_read", "_body", "_host", "_player", "_taken", "_looked")
 
     def __init__(self, ctx: WebContext, kept: Mapping[str, Any], address: str | None, words: Callable[[], Words],
                  read: Callable[[], dict[str, Any]]) -> None:
@@ -38,6 +38,7 @@ class Asker:
         self._host: bool | None = None
         self._player: tuple[str | None] | None = None
         self._taken: bool | None = None
+        self._looked: tuple[State | None] | None = None  # the table's state when the limits looked (:meth:`look`)
 
     @classmethod
     def of_request(cls) -> Asker:
@@ -85,10 +86,15 @@ class Asker:
             self._taken = self._dry_run()
         return self._taken
 
+    def look(self) -> None:
+        """Keep the table's state now, when the limits are checked: the dry run, asked later (only for an input
+        refused, or held back: :meth:`.rates.Limiter.check`), is made on it as it was then."""
+        self._looked = (self.ctx.table.state,)
+
     def _dry_run(self) -> bool:
         try:
             line = check_shape(self.body().get("input"))
-            state = self.ctx.table.state
+            state = self._looked[0] if self._looked is not None else self.ctx.table.state
             if state is None:
                 return False
             check_allowed(state, line, self.player(), host=self.host(), phone_dice=self.ctx.phone_dice)
@@ -112,9 +118,9 @@ def route_limits(view: Any) -> list[Limit]:
     if rate is not None:
         if getattr(view, "rate_refusals_only", False):
             refused = (422).__eq__
-            exempt = (Asker.host, Asker.input_taken_now)
-            limits += [Limit(parse(rate), Asker.device, exempt, refused),
-                       Limit(parse(rate), Asker.phone, exempt, refused)]
+            taken = (Asker.input_taken_now,)  # a dry run: asked only for a refusal or a full window
+            limits += [Limit(parse(rate), Asker.device, (Asker.host,), refused, taken),
+                       Limit(parse(rate), Asker.phone, (Asker.host,), refused, taken)]
         else:
             limits.append(Limit(parse(rate), Asker.device))
     return limits

@@ -26,7 +26,7 @@ from companion.table import Table, Update
 from .delta import diff, same
 from .fanout import FanOut
 from .ledger import Ledger
-from .worth import Worths
+from .worth import Owed, Worths
 from .addresses import device, is_own
 from .story_words import StoryWords
 
@@ -115,7 +115,9 @@ class Feed:
             self._frames.append(Frame(self._game_id(), table.state, events=events))
             self.story.learn(events)
         self.ledger = Ledger()
-        self._worths = Worths()  # the players' net worth, the board's part kept while the board is the same
+        self._worths = Worths()  # the players' net worth, counted when the history is read
+        # the points whose worth is not counted yet, each with what it is counted from (a suffix of the history's)
+        self._owed: deque[tuple[dict[str, Any], Owed]] = deque(maxlen=history_points)
         self._record(table.state, self._game_id())
         self.ledger.seed(table.state, self._game)
         self.fanout = FanOut(self)  # the streams whose phones are up to date, written to without their threads
@@ -218,8 +220,13 @@ class Feed:
         self.fanout.publish()
 
     def history(self) -> dict[str, Any]:
-        """``{"game": id, "points": [{"seq": n, "cash": {name: cash}}]}`` since the game was opened here."""
+        """``{"game": id, "points": [{"seq": n, "cash": {name: cash}, "worth": {name: worth}}]}`` since the game was
+        opened here (``worth`` where the ruleset counts it: each point's counted now if it was not yet, once)."""
         with self._changed:
+            for point, owed in self._owed:  # in the order of the inputs: the worths' count follows the board
+                if worth := self._worths.count(owed):
+                    point["worth"] = worth
+            self._owed.clear()
             return {"game": self._game, "points": list(self._history)}
 
     # ------------------------------------------------------------------ internals
@@ -254,16 +261,20 @@ class Feed:
     def _record(self, state: dict[str, Any] | None, game: int | None) -> None:
         if state is None:
             return
-        point = {"seq": state["seq"], "cash": {p["name"]: p["cash"] for p in state["players"] if "cash" in p}}
-        worth = self._worths(state)
-        if worth:
-            point["worth"] = worth
+        cash = {p["name"]: p["cash"] for p in state["players"] if "cash" in p}
+        point = {"seq": state["seq"], "cash": cash}
+        owed = self._worths.owed(state, cash)  # its worth, counted when the history is read
         with self._changed:
             if game != self._game or (self._history and state["seq"] < self._history[-1]["seq"]):
                 self._history.clear()
+                self._owed.clear()
                 self._game = game
-            if not self._history or self._history[-1] != point:
+            # a point like the last (the same state published again: its worth the same too) is not added
+            last = self._history[-1] if self._history else None
+            if last is None or last["seq"] != point["seq"] or last["cash"] != cash:
                 self._history.append(point)
+                if owed is not None:
+                    self._owed.append((point, owed))
 
 
 def sse(event_id: str, kind: str, data: str) -> str:

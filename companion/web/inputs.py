@@ -41,6 +41,7 @@ def take_input(asker: Asker) -> Answer:
     """``asker``'s input answered, behind the limits declared here: an error no handler answers (a fault) is
     raised, for the caller to answer 500."""
     limiter = asker.ctx.limiter
+    asker.look()  # the state the limits' dry run is made on, if one is asked (a refusal's count)
     wait, later = limiter.check(ENDPOINT, _LIMITS, asker)
     try:
         if wait is not None:

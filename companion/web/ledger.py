@@ -45,7 +45,8 @@ class Ledger:
             payments = [{"seq": state["seq"], "payer": e.get("payer"), "payee": e.get("payee"), "amount": e["amount"],
                          "text": e["text"]} for e in update.events if e.get("kind") == "pay" and e.get("amount")]
             now = standing(state)
-            landings = [space for name, space in now.items() if self._where.get(name) not in (None, space)]
+            landings = [space for name, space in now.items() if self._where.get(name) not in (None, space)] \
+                if now != self._where else []  # nobody moved (most inputs): no landing, no walk
             self._where = now
             self._inputs.append({"payments": payments, "landings": landings})
 

@@ -94,16 +94,20 @@ class Windows:
 class Limit:
     """Rates counted under ``key(asker)`` unless one of ``exempt`` says so of the asker (each condition asked once a
     request, however many of the route's limits name it); only answers whose status ``deduct`` counts are counted
-    (all: None). The asker is whoever asks (a request's or a websocket message's: ``.asker.Asker``)."""
+    (all: None). ``exempt_late``: conditions of a limit with ``deduct`` asked only when they decide something (its
+    window is full, or the answer is one it counts: a costly one, the engine's dry run). The asker is whoever asks
+    (a request's or a websocket message's: ``.asker.Asker``)."""
 
     rates: list[Rate]
     key: Callable[[Any], str]
     exempt: tuple[Callable[[Any], bool], ...] = ()
     deduct: Callable[[int], bool] | None = None
+    exempt_late: tuple[Callable[[Any], bool], ...] = ()
 
 
-#: What is counted on an answer, once its status is known: (the window's key, its rate, whether the status counts).
-Later = list[tuple[tuple[Any, ...], Rate, Callable[[int], bool]]]
+#: What is counted on an answer, once its status is known: (the window's key, its rate, whether the status counts,
+#: whether the asker is exempt by the limit's late conditions: asked only then).
+Later = list[tuple[tuple[Any, ...], Rate, Callable[[int], bool], Callable[[], bool]]]
 
 
 class Limiter:
@@ -119,29 +123,40 @@ class Limiter:
 
     def check(self, endpoint: str, limits: list[Limit], asker: Any) -> tuple[float | None, Later]:
         """Whether ``asker`` may be answered at ``endpoint`` now: the seconds to wait if it is over a limit (None:
-        within them all), and what to count once the answer's status is known (:meth:`count`)."""
+        within them all), and what to count once the answer's status is known (:meth:`count`).
+
+        A limit's late exemptions (``Limit.exempt_late``) are asked only when they decide something: its window is
+        full (held back or not), or the answer is one it counts (counted or not). So the limit on refusals asks the
+        engine's dry run (:meth:`.asker.Asker.input_taken_now`) only for an input refused or held back, never for an
+        input taken within the limits (issue 43: a dry run of the engine at every phone's input)."""
         wait: float | None = None
         later: Later = []
         asked: dict[Callable[[Any], bool], bool] = {}  # each exemption's answer, for this request
         for limit in limits:
-            if _exempt(limit, asked, asker):
+            if _exempt(limit.exempt, asked, asker):
                 continue
             name = limit.key(asker)
+            late = partial(_exempt, limit.exempt_late, asked, asker) if limit.exempt_late else _never
+            held: float | None = None
+            counted: Later = []
             for rate in limit.rates:
                 key = (endpoint, name, rate)
                 if limit.deduct is None:
                     over = self.windows.hit(key, rate)
                 else:
                     over = self.windows.test(key, rate)
-                    later.append((key, rate, limit.deduct))
+                    counted.append((key, rate, limit.deduct, late))
                 if over is not None:
-                    wait = max(wait or 0.0, over)
+                    held = max(held or 0.0, over)
+            if held is not None and (limit.deduct is None or not late()):
+                wait = max(wait or 0.0, held)
+            later += counted  # an exempt asker's answer is not counted: asked again (once: ``asked``) at the count
         return wait, later
 
     def count(self, later: Later, status: int) -> None:
         """Count an answer of ``status`` in the windows :meth:`check` said count it."""
-        for key, rate, counts in later:
-            if counts(status):
+        for key, rate, counts, exempt in later:
+            if counts(status) and not exempt():
                 self.windows.hit(key, rate)
 
     def limit(self, endpoint: str, view: Callable[..., Any], limits: list[Limit],
@@ -167,8 +182,13 @@ class Limiter:
         return response
 
 
-def _exempt(limit: Limit, asked: dict[Callable[[Any], bool], bool], asker: Any) -> bool:
-    for condition in limit.exempt:
+def _never() -> bool:
+    return False
+
+
+def _exempt(conditions: tuple[Callable[[Any], bool], ...], asked: dict[Callable[[Any], bool], bool],
+            asker: Any) -> bool:
+    for condition in conditions:
         if condition not in asked:
             asked[condition] = condition(asker)
         if asked[condition]:

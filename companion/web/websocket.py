@@ -3,6 +3,9 @@
 The phone sends its inputs as text messages and is sent, on the same connection, each input's reply and the live
 stream's events. The frames are read and written by wsproto (python-hyper's sans-IO protocol: it parses the
 client's masked frames, checks their UTF-8, joins fragments and answers close frames); this module does the I/O.
+A browser's usual message, one whole compressed text frame in one read, is read by :mod:`.one_frame` instead of
+wsproto's general parser (through wsproto's own deflate extension; the same answer, a third of the instructions);
+everything else is wsproto's.
 
 The connection's thread (one of the server's, as a live stream's) reads the phone's frames; meanwhile, while its
 phone is up to date, the feed's fan-out writes the events to it (:mod:`.fanout`), built once per distinct view and
@@ -35,10 +38,11 @@ from wsproto import ConnectionType
 from wsproto.connection import Connection, ConnectionState
 from wsproto.events import BytesMessage, CloseConnection, Ping, TextMessage
 from wsproto.extensions import PerMessageDeflate
-from wsproto.frame_protocol import CloseReason
+from wsproto.frame_protocol import CloseReason, ParseFailed
 from wsproto.utilities import generate_accept_token
 
 from .fanout import FanOut, Tail
+from .one_frame import OneFrame
 from .packed_stream import WINDOW_BITS
 
 VERSION = "13"  # RFC 6455's, the only one browsers speak
@@ -134,20 +138,23 @@ class PhoneSocket:
     def __init__(self, sock: socket.socket, held: bytes, tail: Tail, fanout: FanOut, *,
                  answer: Callable[[bytes], bytes], behind: Callable[[], str | None], closed: Callable[[], bool],
                  keepalive: float, max_message: int, deflate: PerMessageDeflate | None = None,
-                 answering: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
+                 answering: Callable[[], AbstractContextManager[None]] = nullcontext, lean: bool = True) -> None:
         """``sock``: the connection's (its 101 sent), ``held``: what the client sent after its head; ``tail``: the
         phone's end of the fan-out; ``answer``: an input message's reply; ``behind``: the events the phone lacks
         (None: it is up to date); ``closed``: the feed closed (the server stops); ``keepalive``: seconds without a
         frame sent before a ping; ``max_message``: the bytes of an input message at most; ``deflate``: the
         extension agreed on (the events compressed from ``tail``'s compressor, the phone's messages inflated);
         ``answering``: held around each message's answer and its reply's write while that never waits (the table's
-        :meth:`~companion.table.Table.answering`: the OLED's thread woken once the reply is out)."""
+        :meth:`~companion.table.Table.answering`: the OLED's thread woken once the reply is out); ``lean``: a
+        browser's usual message (one whole compressed text frame in one read) read by :class:`.one_frame.OneFrame`,
+        not wsproto's general parser (False: wsproto reads every byte; the tests compare the two)."""
         self.sock, self.tail, self.fanout = sock, tail, fanout
         self.answer, self.behind, self.closed = answer, behind, closed
         self.keepalive, self.max_message = keepalive, max_message
         self.answering = answering
         self.conn = Connection(ConnectionType.SERVER, [deflate] if deflate is not None else None)
         self.frame = deflated_frame if deflate is not None else text_frame
+        self.lean = OneFrame(deflate) if deflate is not None and lean else None
         self._held = held
         self._following = False
         self._parts: list[bytes] = []  # a message's fragments before its last
@@ -221,10 +228,20 @@ class PhoneSocket:
 
     def _receive(self, data: bytes) -> bool:
         """Take what the phone sent; True once the connection is closed."""
+        lean = self.lean
+        if lean is not None:
+            try:
+                message = lean.take(data)
+            except ParseFailed as failed:  # as wsproto's own parse fails (its close code and words)
+                raise Closing(failed.code, str(failed) or "not a websocket frame") from None
+            if message is not None:
+                self._message(message, True)
+                return False
+            lean.given(data)
         self.conn.receive_data(data)
         for event in self.conn.events():
             if isinstance(event, TextMessage):
-                self._text(event)
+                self._message(event.data.encode(), event.message_finished)  # encoded once: the bound counts bytes
             elif isinstance(event, BytesMessage):
                 raise Closing(CloseReason.UNSUPPORTED_DATA, "send text: an input as JSON")
             elif isinstance(event, Ping):
@@ -236,12 +253,12 @@ class PhoneSocket:
                 return True
         return False
 
-    def _text(self, event: TextMessage) -> None:
-        data = event.data.encode()  # once: the bound counts bytes, and the answer reads bytes
+    def _message(self, data: bytes, finished: bool) -> None:
+        """A text message's UTF-8 bytes, or a fragment's (``finished``: its last), answered once whole."""
         self._size += len(data)
         if self._size > self.max_message:
             raise Closing(CloseReason.MESSAGE_TOO_BIG, f"a message is {self.max_message} bytes at most")
-        if not event.message_finished:
+        if not finished:
             self._parts.append(data)
             return
         if self._parts:  # a fragmented message (RFC 6455 allows it; browsers send one frame)

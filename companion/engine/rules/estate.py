@@ -104,13 +104,17 @@ class RealEstate(Auctions, Ruleset):
         """The :meth:`worth` of each of ``names``, in one pass over the spaces (every player's at the game's end, and
         for the page's chart after every input)."""
         total = {name: d.player(name)["cash"] for name in names}
-        by_id = self.board.by_id
         for sid, rec in d.state["spaces"].items():
             owner = rec["owner"]
             if owner in total:
-                space = by_id[sid]
-                total[owner] += (space.price or 0) + self.buildings(d, rec) * (space.house or 0)
+                total[owner] += self.deed_worth(d, sid, rec)
         return total
+
+    def deed_worth(self, d: Draft, space_id: str, rec: Mapping[str, Any]) -> int:
+        """What the deed ``space_id`` (its record ``rec``) adds to its owner's worth: its printed price and its
+        buildings at cost (``d``: for the game's options alone)."""
+        space = self.board.by_id[space_id]
+        return (space.price or 0) + self.buildings(d, rec) * (space.house or 0)
 
     # ================================================================== building
     def build_check(self, d: Draft, name: str, space_id: Any) -> tuple[Space, str]:
