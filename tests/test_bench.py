@@ -234,6 +234,10 @@ def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport:
     assert abs(sum(micro.values()) - float(together.group(1))) <= len(parts), out  # each rounded to the µs
     assert 0 < float(together.group(1)) <= float(whole.group(1)), out
     assert float(whole.group(2)) == 100.0 and float(rest.group(1)) >= 0, out
+    # the rest by thread: each busy thread's CPU, woken, and what of it no part holds
+    assert re.search(r"^  by thread \(µs of CPU per action", out, re.MULTILINE), out
+    assert re.search(rf"^    \S.* \(\d+\): {NUMBER} µs \(user {NUMBER}, system {NUMBER}\); woken {NUMBER}, put aside "
+                     rf"{NUMBER}; in the parts {NUMBER} µs, the rest -?{NUMBER} µs$", out, re.MULTILINE), out
 
 
 def test_the_phones_bench_paced_prints_a_tables_pace_beside_the_burst() -> None:
@@ -274,11 +278,37 @@ def test_the_phones_bench_counts_the_servers_system_calls_and_splits_user_from_s
                     "--steps", "2000", "--syscalls")
     assert re.search(rf"; user ({NUMBER}) ms, system \(the kernel's, in the server's calls\) ({NUMBER}) ms "
                      rf"\({NUMBER} %\)$", out, re.MULTILINE), out
+    ticks = subprocess.run([sys.executable, "-c", "import syscall_count; print(syscall_count.tick_hz())"],
+                           cwd=ROOT / "bench", capture_output=True, text=True).stdout.strip() != "None"
+    noted = re.search(rf"^  the user/system split is the kernel's tick sampling \(\d+ ticks at \d+ Hz over the "
+                      rf"actions\): the system share to ±{NUMBER} points", out, re.MULTILINE)
+    assert bool(noted) == ticks, out  # its error said wherever the kernel splits by ticks (this machine's does)
     assert re.search(r"^system calls per action \((perf|strace), every thread", out, re.MULTILINE), out
     sends = re.search(rf"^  sends \(the phones' frames, the replies\): ({NUMBER}) ", out, re.MULTILINE)
     assert sends and float(sends.group(1)) >= 3, out  # each phone's event is a send of its own
     assert re.search(rf"^  together: {NUMBER} calls per action$", out, re.MULTILINE), out
     assert re.search(rf"^  the idle table: {NUMBER} calls a second", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_samples_the_servers_kernel_time_by_call_and_thread() -> None:
+    """``--kernel``: the sampled user and system time per action with the share's error, the kernel's time by system
+    call (the sends among them) and what inside each, and by thread."""
+    out = run_bench("bench/phones_bench.py", "--actions", "30", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
+                    "--steps", "2000", "--kernel")
+    assert re.search(rf"^the kernel's time by sampling \(perf record, cpu-clock at 4000 Hz over the actions, \d+ "
+                     rf"samples: the share to ±{NUMBER} points; load average {NUMBER}\): user {NUMBER} µs, system "
+                     rf"{NUMBER} µs per action \({NUMBER} %\)$", out, re.MULTILINE), out
+    assert re.search(rf"^  sendto: {NUMBER} µs \(.+\)$", out, re.MULTILINE), out  # each phone's frame a send
+    assert re.search(rf"^    \S+ \(\d+\): {NUMBER} \({NUMBER}\)$", out, re.MULTILINE), out
+
+
+def test_the_wake_bench_prints_the_oled_loops_cpu_and_wakes_beside_a_burst() -> None:
+    out = run_bench("bench/wake_bench.py", "--actions", "20", "--runs", "2")
+    runs = re.findall(rf"^  the loop's thread: {NUMBER} µs of CPU per input, woken ({NUMBER}) times, ({NUMBER}) steps, "
+                      rf"{NUMBER} frames; the phone's thread {NUMBER} µs", out, re.MULTILINE)
+    assert len(runs) == 2, out
+    assert re.search(rf"^  median: the loop's thread {NUMBER} µs per input, woken {NUMBER} times; the phone's thread "
+                     rf"{NUMBER} µs$", out, re.MULTILINE), out
 
 
 def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:

@@ -47,9 +47,10 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if kind is not type(old):
         ops.append([path, new])
     elif kind is dict:
-        if len(old) == len(new) and all(map(is_, old, new)):  # a copy's keys in its order: its changed values in C
-            for key, value in compress(new.items(), map(is_not, old.values(), new.values())):
-                _diff(old[key], value, pointer(path, key), ops)
+        if len(old) == len(new) and [*old] == [*new]:  # a copy's keys in its order: its changed values in C
+            for key in compress(new, map(is_not, old.values(), new.values())):
+                _diff(old[key], new[key], f"{path}/{key}" if type(key) is str and "~" not in key and "/" not in key
+                      else pointer(path, key), ops)
             return
         for key, value in new.items():
             if key not in old:
@@ -69,10 +70,19 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     """Index by index when few items changed in place; else as a window that moved on (the first items dropped, new
     ones added at the end); else the whole array."""
     if len(old) == len(new):
-        changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and (a != b or not same(a, b))]
+        # Both ends changed (a log's window moving on, not a record changed in place): two items at least, so the
+        # window is what is tried first, before every item is compared.
+        ends = len(new) > 1 and old[-1] is not new[-1] and old[-1] != new[-1] and old[0] is not new[0] \
+            and old[0] != new[0]
+        if ends and _window(old, new, path, ops):
+            return
+        if ends:  # items that differ: told by ``!=``, in C
+            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and (a != b or not same(a, b))]
+        else:  # records changed in place, most of them copies: told by ``same`` alone (``!=`` would say nothing)
+            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a is not b and not same(a, b)]
         if not changed:
             return
-        if len(changed) == 1 or not _window(old, new, path, ops):
+        if len(changed) == 1 or ends or not _window(old, new, path, ops):
             if 2 * len(changed) > len(new):
                 ops.append([path, new])
                 return
@@ -112,7 +122,7 @@ def same(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:  # unequal in Python is unequal in JSON, found in C; equal may still hide a True for a 1
-        if len(a) == len(b) and all(map(is_, a.values(), b.values())) and all(map(is_, a, b)):
+        if len(a) == len(b) and all(map(is_, a.values(), b.values())) and [*a] == [*b]:
             return True  # a copy (the engine's draft copies every player's record): the same items, told in C
         return a == b and all(v is b[k] or same(v, b[k]) for k, v in a.items())
     if kind is list:

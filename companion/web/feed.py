@@ -17,6 +17,7 @@ import threading
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
 from companion.engine import CompanionError, Event, State
@@ -36,8 +37,16 @@ RETRY = "retry: 1000\n\n"
 RECENT_FRAMES = 16  # the inputs a stream may be behind and still be sent what changed, not the whole state
 #: JSON without spaces, as ``json.dumps(value, separators=(",", ":"))`` makes it, by one encoder (``json.dumps`` with
 #: arguments makes an encoder at every call). Not looking for cycles (a state is JSON: a tree), which costs the
-#: encoder a dict entry for every list and object: the same text, ~15 % sooner.
-compact = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+#: encoder a dict entry for every list and object: the same text, ~15 % sooner. The encoder's C half is made once
+#: too (``JSONEncoder.encode`` makes one at every call: 7,000 of the 52,000 instructions of an input's operations).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+_C_ENCODER = c_make_encoder and c_make_encoder(None, _ENCODER.default, encode_basestring_ascii, None, ":", ",", False,
+                                               False, True)
+
+
+def compact(value: Any) -> str:
+    """``value`` as JSON without spaces (``json.dumps(value, separators=(",", ":"))``'s text)."""
+    return "".join(_C_ENCODER(value, 0)) if _C_ENCODER else _ENCODER.encode(value)
 
 
 class Viewer(NamedTuple):
