@@ -12,7 +12,10 @@ OLED opened as ``companion run`` opens it on a Pi (the paged SSD1306 driver on l
 place of the Pi's), so that its pages and changed columns are worked out as there; else luma's dummy device, as
 bench/phones_bench.py's ``companion run`` with mock pins has it.
 
-    .venv/bin/python bench/oled_bench.py [--actions 600] [--runs 3] [--paged]
+``--gap SECONDS``: each step after that long asleep, as at a table's pace (every input drawn, its code and data gone
+cold while the table was quiet: the figure ``phones_bench.py --pace`` sees; use fewer actions and warm-up).
+
+    .venv/bin/python bench/oled_bench.py [--actions 600] [--runs 3] [--paged] [--gap SECONDS]
 
 Run it beside another commit's (``git archive`` it, run its copy with this venv's Python) and compare.
 """
@@ -87,9 +90,10 @@ def counted(counts: collections.Counter[str], cls: type, name: str) -> Iterator[
         setattr(cls, name, real)
 
 
-def run(actions: int, players: int, *, with_parts: bool,
-        paged: bool = False) -> tuple[list[float], dict[str, float], int]:
-    """The step's CPU time after each of ``actions`` phone's money actions; the parts' totals; the engine's tries."""
+def run(actions: int, players: int, *, with_parts: bool, paged: bool = False,
+        gap: float = 0.0) -> tuple[list[float], dict[str, float], int]:
+    """The step's CPU time after each of ``actions`` phone's money actions (``gap`` seconds of real sleep before each
+    step: a table's pace, the step's code and data gone cold); the parts' totals; the engine's tries."""
     sim = SimClock()
     steps: list[float] = []
     parts: dict[str, float] = collections.defaultdict(float)
@@ -110,6 +114,8 @@ def run(actions: int, players: int, *, with_parts: bool,
             station.table.submit({"act": {"player": name, "do": verb, "space": deed}}, source="phone:bench")
             mortgaged[deed] = not mortgaged[deed]
             sim.sleep(0.02)
+            if gap:
+                time.sleep(gap)
             with counted(tries, rules, "apply"):
                 if with_parts:
                     with timed(parts, *PARTS[0]), timed(parts, *PARTS[1]), timed(parts, *PARTS[2]), \
@@ -129,17 +135,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--warm-up", type=int, default=50)
     parser.add_argument("--paged", action="store_true", help="the Pi's paged SSD1306 driver on a virtual I2C bus")
+    parser.add_argument("--gap", type=float, default=0.0, metavar="SECONDS",
+                        help="sleep this long before each step, as at a table's pace (a cold step; use fewer actions)")
     args = parser.parse_args()
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     device = "the paged SSD1306 driver on a virtual I2C bus" if args.paged else "luma's dummy device"
     print(f"the OLED per phone's money action ({args.actions} actions, 8 players, {device}, {args.runs} runs; "
-          f"load {load})")
+          f"load {load})" + (f", {args.gap:g} s asleep before each step" if args.gap else ""))
     for _ in range(args.runs):
-        steps, _, tries = run(args.actions, 8, with_parts=False, paged=args.paged)
+        steps, _, tries = run(args.actions, 8, with_parts=False, paged=args.paged, gap=args.gap)
         kept = steps[args.warm_up:]
         print(f"  station step: mean {1e6 * statistics.mean(kept):.0f} us, median {1e6 * statistics.median(kept):.0f} "
               f"us of CPU; the engine tried {tries / args.actions:.2f} times per input")
-    _, parts, _ = run(args.actions, 8, with_parts=True, paged=args.paged)
+    _, parts, _ = run(args.actions, 8, with_parts=True, paged=args.paged, gap=args.gap)
     print("  its parts (mean, each timed alone): " + ", ".join(
         f"{name} {1e6 * parts[name] / args.actions:.0f} us" for _, name in PARTS))
 

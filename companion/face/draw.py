@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from companion.drivers.frame import PAGES_OF, Frame, page_bytes
 
 from .glyphs import EURO
+from .letters import Letters
 from .screens import CELL, HEIGHT, WIDTH, Row, Screen
 
 FONT_FILES = {"small": "spleen-5x8.pil", "large": "spleen-8x16.pil"}
@@ -43,6 +44,8 @@ class Painter:
                 # Pillow reads the .pbm glyph sheet beside the .pil metrics file.
                 with resources.as_file(folder.joinpath(file.replace(".pil", ".pbm"))):
                     self.fonts[name] = ImageFont.load(str(path))
+        #: Each font's letters, drawn once (a new row put together from them: :mod:`.letters`).
+        self.letters = {name: Letters(font, CELL[name], WIDTH) for name, font in self.fonts.items()}
         #: A row's band: its bytes and its pages, by (text, font, invert, align) (a bounded LRU, in C).
         self.band = lru_cache(maxsize=rows_kept)(self._draw_band)
 
@@ -92,20 +95,24 @@ class Painter:
 
     def _draw_band(self, text: str, font: str, invert: bool, align: str) -> tuple[bytes, tuple[bytes, ...]]:
         """The row drawn alone at the top of a band as wide as the screen and as high as its font's cell: its bytes,
-        and its controller pages (every font is a whole number of pages tall, and every row starts on a page)."""
+        and its controller pages (every font is a whole number of pages tall, and every row starts on a page): put
+        together from the font's kept letters, or drawn by Pillow if one of them does not fit its cell."""
+        text = latin1(text)
+        letters = self.letters[font]
+        if letters.fits(text):
+            return letters.band(text if text.strip() else "", row_x(text, font, align), invert)
         image = Image.new("1", (WIDTH, CELL[font][1]), 0)
         self._row(ImageDraw.Draw(image), Row(text, font, invert, align), 0)  # type: ignore[arg-type]
         return image.tobytes(), tuple(page_bytes(image, p) for p in range(image.height // PAGES_OF))
 
     def _row(self, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
-        width, height = CELL[row.font]
+        height = CELL[row.font][1]
         text = latin1(row.text)
-        used = len(text) * width
-        x = {"left": 0, "center": (WIDTH - used) // 2, "right": WIDTH - used}[row.align]
+        x = row_x(text, row.font, row.align)
         if row.invert:
             draw.rectangle((0, y, WIDTH - 1, y + height - 1), fill=1)
         if text.strip():
-            draw.text((max(0, x), y), text, font=self.fonts[row.font], fill=0 if row.invert else 1)
+            draw.text((x, y), text, font=self.fonts[row.font], fill=0 if row.invert else 1)
 
     @staticmethod
     def _qr(draw: ImageDraw.ImageDraw, matrix: tuple[str, ...]) -> None:
@@ -121,6 +128,12 @@ class Painter:
                 if cell == "1":
                     x, y = (c + quiet) * scale, top + (r + quiet) * scale
                     draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=0)
+
+
+def row_x(text: str, font: str, align: str) -> int:
+    """The column where a row's text starts (its letters one cell each; never left of the screen)."""
+    used = len(text) * CELL[font][0]
+    return max(0, {"left": 0, "center": (WIDTH - used) // 2, "right": WIDTH - used}[align])
 
 
 #: What the fonts draw for a character beyond Latin-1 that has no plain letter under it: dashes, the minus sign

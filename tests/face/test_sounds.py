@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, time
 from pathlib import Path
 import pytest
+from gpiozero import TonalBuzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
 
@@ -56,6 +57,38 @@ def test_every_tune_is_within_the_piezos_range() -> None:
         piezo.heard.clear()
         piezo.tunes.play(notes)
         assert [h[0] if h else None for h in piezo.heard] == [hz(n) if n else None for n, _ in notes], name
+
+
+def test_each_tune_sounds_as_tonalbuzzers_play_and_stop_sound_it() -> None:
+    """The kept tunes (each note's frequency worked out once, a note after a note only its frequency changed) against
+    gpiozero's own TonalBuzzer.play(note) / stop() for each note on a second mock pin: the same frequency, duty and
+    time at every note, the same changes of the pin's state, and silence after."""
+    for name, notes in TUNES.items():
+        piezo = Piezo()
+        heard: list[tuple[float | None, float, float]] = []
+        piezo.tunes.sleep = lambda s: heard.append((piezo.pin.frequency, piezo.pin.state, s))
+        piezo.tunes.play(notes)
+        piezo.tunes.play(notes)  # a tune worked out once sounds the same the second time
+
+        factory = MockFactory(pin_class=MockPWMPin)
+        buzzer = TonalBuzzer(BUZZER, mid_tone=Tone("A5"), octaves=2, pin_factory=factory)
+        pin = factory.pin(BUZZER)
+        expected: list[tuple[float | None, float, float]] = []
+        for _ in range(2):
+            for note, seconds in notes:
+                buzzer.stop() if note is None else buzzer.play(note)
+                expected.append((pin.frequency, pin.state, seconds))
+            buzzer.stop()
+        assert heard == expected, name
+        assert [s.state for s in piezo.pin.states] == [s.state for s in pin.states], name
+        assert piezo.pin.frequency is None and piezo.pin.state == 0
+
+
+def test_a_note_out_of_the_piezos_range_is_refused_and_leaves_it_silent() -> None:
+    piezo = Piezo()
+    with pytest.raises(ValueError):
+        piezo.tunes.play((("C6", 0.05), ("C8", 0.05)))
+    assert piezo.heard == [] and piezo.pin.state == 0
 
 
 def game_buzzer(tmp_path: Path, hush: Hush) -> tuple[Table, Buzzer, Piezo, Journal]:
