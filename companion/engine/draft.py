@@ -28,6 +28,7 @@ Task = list[Any]
 
 LOG_LINES = 20
 _name = itemgetter("name")
+_text = itemgetter("text")
 
 
 def sentence(event: Event, names: Names | None = None) -> str:
@@ -44,9 +45,9 @@ class Draft:
 
     def __init__(self, state: State, *, words: bool = True, namer: Names | None = None) -> None:
         s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
-        # One pass copies every player and indexes them by name (the order of seats never changes).
-        self._players = players = {p["name"]: p.copy() for p in state["players"]}
-        s["players"] = list(players.values())
+        # Every player copied and indexed by name (the order of seats never changes), in C: no Python loop.
+        s["players"] = players = list(map(dict.copy, state["players"]))
+        self._players = dict(zip(map(_name, players), players))
         s["queue"] = state["queue"].copy()
         s["pools"] = state["pools"].copy()
         s["bank"] = state["bank"].copy()
@@ -164,7 +165,8 @@ class Draft:
         if self._decks_copied:
             s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
         if log and self.events:
-            texts = [sentence(e, self.namer) for e in self.events]
+            # With words every event has its sentence (``say`` and the ledger make it): read, not made again.
+            texts = list(map(_text, self.events)) if self.words else [sentence(e, self.namer) for e in self.events]
             keep = LOG_LINES - len(texts)
             s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]
         return s
