@@ -45,9 +45,9 @@ class Draft:
 
     def __init__(self, state: State, *, words: bool = True, namer: Names | None = None) -> None:
         s = state.copy()  # dict.copy clones a dict in one go; dict(...) takes the slower general path
-        # Every player copied and indexed by name (the order of seats never changes), in C: no Python loop.
-        s["players"] = players = list(map(dict.copy, state["players"]))
-        self._players = dict(zip(map(_name, players), players))
+        # One pass copies every player and indexes them by name (the order of seats never changes).
+        self._players = players = {p["name"]: p.copy() for p in state["players"]}
+        s["players"] = list(players.values())
         s["queue"] = state["queue"].copy()
         s["pools"] = state["pools"].copy()
         s["bank"] = state["bank"].copy()
