@@ -778,8 +778,10 @@ class Ruleset:
             state["undo"] = {"base": without_undo(state), "inputs": []}
         elif len(previous["inputs"]) >= UNDO_DEPTH and before is not None:
             state["undo"] = {"base": without_undo(before), "inputs": [dict(line or {})], "cut": True}
-        else:
-            state["undo"] = {**previous, "inputs": [*previous["inputs"], dict(line or {})]}
+        else:  # the record cloned and its inputs copied once with this one added (the same keys in the same order)
+            undo = state["undo"] = previous.copy()
+            inputs = undo["inputs"] = previous["inputs"].copy()
+            inputs.append(dict(line or {}))
         return state
 
 
