@@ -13,7 +13,9 @@ lift the mortgage, in turn round the table) one after the other, each once every
   happening, the phones following) per second, over the same time, which the figure includes;
 * how often the server's threads are woken, idle (a second) and per action: the kernel's count of each thread's
   voluntary context switches (``/proc/PID/task/*/status``), each a thread that slept and was woken; and per action
-  its involuntary ones, a thread put aside while it could run (another woken on its core);
+  its involuntary ones, a thread put aside while it could run (another woken on its core); and each busy thread's
+  CPU per action (exact: ``/proc/PID/task/TID/schedstat``), its user/system split, its wakes (with ``--parts``,
+  what of its CPU no part holds: "the rest" by thread);
 * all phones updated: from the action's request sent to the last phone's bytes read, p50 and p99, every ready phone
   read before any is parsed (eight phones each read their own; the bench's one thread would otherwise make the
   last wait for the seven others' parsing, ~20 µs each); beside it that serial figure, as measured before;
@@ -47,6 +49,11 @@ the same time is part of each action's (printed with and without it).
 (bench/syscall_count.py: ``perf trace -s``, else ``strace -f -c``; the tracer slows the server, so that run's times
 are not comparable with the others').
 
+``--kernel``: the server's kernel time per action, sampled over the actions (bench/kernel_time.py: ``perf record``,
+4000 samples a second with their kernel stacks): by system call and what inside it (the virtual disk's notify, the
+receiving end's TCP, waking a thread, switching), and by thread; the user/system split every run prints is the
+kernel's 250 Hz tick accounting, good to only ~±7 points over a run.
+
 ``--switch-interval SECONDS``: the server's ``sys.setswitchinterval`` (how long a thread waiting for the GIL lets the
 running one go on before asking for it; Python's default 5 ms), to measure its effect.
 
@@ -55,7 +62,7 @@ events as text frames, the host's inputs as messages on its own socket, bench/so
 (``GET /api/stream`` and ``POST /api/input`` over a keep-alive connection: the page's fallback, and the profile before
 issue 43's socket).
 
-    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path | --syscalls]
+    .venv/bin/python bench/phones_bench.py [--actions 300] [--phones 8] [--profile FILE | --parts | --path | --syscalls | --kernel]
         [--show] [--plain] [--language de] [--transport socket|stream] [--pace SECONDS [--paced-actions 40]]
         [--switch-interval SECONDS]
 
@@ -85,6 +92,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import kernel_time  # noqa: E402
 import server_parts  # noqa: E402
 import socket_path  # noqa: E402
 import syscall_count  # noqa: E402
@@ -391,6 +399,8 @@ def cpu_figures(cpu: float, actions: int, idle_per_second: float, wall: float, h
     scaled = per * REFERENCE_STEP_US / here_us
     idle_share = 1000 * idle_per_second * wall / actions
     user, system = split
+    if user + system:  # the ticks' split of the exact total (RunningTable.cpu_seconds: the process's CPU clock)
+        user, system = cpu * user / (user + system), cpu * system / (user + system)
     return (f"server CPU per action: {per:.2f} ms here, {scaled:.2f} ms at the reference speed "
             f"(target <= {TARGETS['cpu']} ms, first milestone <= {TARGETS['cpu_first']} ms); of which the idle "
             f"table's own {idle_share:.2f} ms; user {1000 * user / actions:.2f} ms, system (the kernel's, in the "
@@ -411,6 +421,9 @@ def main() -> None:
                        help="the wall time of one input's path over the socket, stage by stage (socket only)")
     hooks.add_argument("--syscalls", action="store_true",
                        help="the server's system calls per action, by kind and thread (perf trace, else strace)")
+    hooks.add_argument("--kernel", action="store_true",
+                       help="the server's kernel time per action by call and thread, sampled (perf record)")
+    parser.add_argument("--kernel-data", type=Path, help="with --kernel: keep perf's samples here (perf report -i)")
     parser.add_argument("--switch-interval", type=float,
                         help="the server's sys.setswitchinterval, seconds (Python's default 0.005): how long a thread "
                              "waiting for the GIL lets the running one go on before it asks for it")
@@ -452,8 +465,8 @@ def one_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> RunFig
                 parser.error("--path follows the socket's messages: --transport socket")
             site = socket_path.SITECUSTOMIZE.format(bench=str(ROOT / "bench"))
             server_hook(Path(folder), site, "COMPANION_PATH", "path.json")
-        if args.syscalls:
-            server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
+        # every run: the threads named after Python's (by_thread's, and --syscalls' counts)
+        server_hook(Path(folder), syscall_count.SITECUSTOMIZE, "COMPANION_SYSCALLS", "syscalls.txt")
         if args.switch_interval is not None:
             server_hook(Path(folder), SWITCH_INTERVAL, "COMPANION_SWITCH_INTERVAL", "")
             os.environ["COMPANION_SWITCH_INTERVAL"] = str(args.switch_interval)
@@ -610,7 +623,14 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     if tracer is not None:
         tracer = syscall_count.Tracer(table.proc.pid, folder / "syscalls.txt", tracer.using)
         tracer.start()
+    sampler = None
+    if args.kernel:
+        if not kernel_time.available():
+            raise SystemExit("--kernel needs perf record (root, or perf_event_paranoid <= 1)")
+        sampler = kernel_time.Sampler(table.proc.pid, folder)
+        kernel_time.settle()
     switched = syscall_count.switches(table.proc.pid)
+    ran = syscall_count.thread_times(table.proc.pid)
     if args.profile:
         os.kill(table.proc.pid, signal.SIGUSR1)
         time.sleep(0.5)
@@ -625,13 +645,18 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     received, cpu, wall, switches = phones.received(), table.cpu_seconds(), time.monotonic(), wake_ups(table.proc.pid)
     user, system = syscall_count.cpu_split(table.proc.pid)
     serially: list[float] = []
+    if sampler is not None:
+        sampler.start()
     delays, replies, sizes, seq = money_actions(host, phones, args.actions, args.phones, game, seq, mortgaged, asked,
                                                 serially)
+    if sampler is not None:
+        sampler.stop()
     cpu, wall, received = table.cpu_seconds() - cpu, time.monotonic() - wall, phones.received() - received
     user_after, system_after = syscall_count.cpu_split(table.proc.pid)
     split = (user_after - user, system_after - system)
     switched = {thread: (voluntary - switched.get(thread, (0, 0))[0], involuntary - switched.get(thread, (0, 0))[1])
                 for thread, (voluntary, involuntary) in syscall_count.switches(table.proc.pid).items()}
+    ran_after = syscall_count.thread_times(table.proc.pid)
     traced = tracer.stop() if tracer is not None else {}
     woke, aside = (after - before for after, before in zip(wake_ups(table.proc.pid), switches))
     if args.profile or args.parts or args.path:
@@ -639,14 +664,22 @@ def run(table: RunningTable, args: argparse.Namespace, here_us: float, folder: P
     n = len(delays)
     print(f"{n} money actions (mortgage / lift the mortgage, the host's, one keep-alive connection) in {wall:.1f} s")
     print(cpu_figures(cpu, n, idle, wall, here_us, split))
+    note = syscall_count.split_note(*split)
+    if note:
+        print("  " + note)
     if tracer is not None:
         print(syscall_count.report(tracer.using, n, traced, tracer.seconds, idle_calls, idle_seconds, wall, switched))
     if args.parts:
         print(server_parts.report(wait_for(folder / "parts.json"), n, args.phones))
+    if sampler is not None:
+        print(kernel_time.report(sampler.output, n, kernel_time.thread_names(table.proc.pid)))
+        if args.kernel_data:
+            shutil.copyfile(sampler.output, args.kernel_data)
     if args.path:
         print(path_report(folder / "path.json", asked, host, phones, args.phones))
     print(f"the server's threads woken {woke / n:.1f} times per action (the request's, the OLED's, the streams'), "
           f"put aside by the scheduler while they could run {aside / n:.1f} times")
+    print(syscall_count.by_thread(ran, ran_after, n, server_parts.outer(folder / "parts.json") if args.parts else None))
     print(f"all {args.phones} phones updated: p50 {1000 * percentile(delays, 0.5):.1f} ms, "
           f"p99 {1000 * percentile(delays, 0.99):.1f} ms (target p50 <= {TARGETS['p50']:g} ms, "
           f"p99 <= {TARGETS['p99']:g} ms); each phone when its bytes were read, every ready phone read before "

@@ -115,6 +115,9 @@ DETAILS: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
 #: by generation.
 GC_KEYS = ("gc", "gc0", "gc1", "gc2")
 REST = "the rest (cheroot's selector and connections, the idle table, the wrappers' own clocks)"
+#: The timed functions no other timed one calls (over the socket, the connection's ``communicate`` runs for the
+#: socket's life: it adds nothing within the window): a thread's CPU less these is what no part holds on it.
+OUTER = ("communicate", "socket", "station", "buzzer")
 
 
 # ---------------------------------------------------------------------- in the server's process
@@ -124,6 +127,7 @@ class _Counts:
     def __init__(self) -> None:
         self.local = threading.local()
         self.threads: list[tuple[dict[str, float], dict[str, int]]] = []
+        self.natives: list[int] = []  # each one's OS thread id (``/proc/PID/task/TID``)
         self.lock = threading.Lock()
 
     def mine(self) -> tuple[dict[str, float], dict[str, int]]:
@@ -133,13 +137,15 @@ class _Counts:
             own = self.local.own = (dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0))
             with self.lock:
                 self.threads.append(own)
+                self.natives.append(threading.get_native_id())
         return own
 
     def totals(self) -> dict[str, Any]:
         with self.lock:
-            threads = list(self.threads)
+            threads, natives = list(self.threads), list(self.natives)
         keys = [*(key for *_, key in TIMED), *GC_KEYS]
-        return {"spent": {key: sum(t[0][key] for t in threads) for key in keys},
+        outer = {str(native): sum(t[0][key] for key in OUTER) for native, t in zip(natives, threads)}
+        return {"spent": {key: sum(t[0][key] for t in threads) for key in keys}, "outer": outer,
                 "calls": {key: sum(t[1][key] for t in threads) for key in keys},
                 "process": time.process_time()}
 
@@ -196,7 +202,8 @@ def install(path: str) -> None:
         now = counts.totals()
         window = {"spent": {k: now["spent"][k] - start["spent"][k] for k in now["spent"]},
                   "calls": {k: now["calls"][k] - start["calls"][k] for k in now["calls"]},
-                  "process": now["process"] - start["process"]}
+                  "process": now["process"] - start["process"],
+                  "outer": {t: s - start["outer"].get(t, 0.0) for t, s in now["outer"].items()}}
         Path(path + ".new").write_text(json.dumps(window), encoding="utf-8")
         os.replace(path + ".new", path)
 
@@ -217,6 +224,12 @@ def components(window: dict[str, Any], actions: int, phones: int) -> list[tuple[
     rows += [("the parts together", "", together), (REST, "the whole less the parts", whole - together),
              ("the whole", "the process's CPU, every thread", whole)]
     return [(name, made, 1e6 * seconds / actions, 100 * seconds / whole) for name, made, seconds in rows]
+
+
+def outer(path: Path) -> dict[str, float]:
+    """Each thread's seconds inside the timed functions (:data:`OUTER`) over the window, by its OS thread id."""
+    window = json.loads(path.read_text(encoding="utf-8"))
+    return dict(window.get("outer", {}))
 
 
 def report(path: Path, actions: int, phones: int) -> str:

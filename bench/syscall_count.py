@@ -81,6 +81,39 @@ def cpu_split(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def tick_hz() -> int | None:
+    """The kernel's ticks a second (``CONFIG_HZ``, from ``/proc/config.gz``), at which it samples user or system time
+    when it accounts by ticks (``CONFIG_TICK_CPU_ACCOUNTING``); None where it cannot be read or the kernel accounts
+    exactly."""
+    import gzip
+
+    try:
+        config = gzip.decompress(Path("/proc/config.gz").read_bytes()).decode(errors="replace")
+    except OSError:
+        return None
+    if "CONFIG_TICK_CPU_ACCOUNTING=y" not in config:
+        return None
+    found = re.search(r"^CONFIG_HZ=(\d+)$", config, re.MULTILINE)
+    return int(found.group(1)) if found else None
+
+
+def split_note(user: float, system: float) -> str | None:
+    """How far the user/system split of ``user`` + ``system`` seconds can be trusted: the kernel samples, at each of
+    its ticks, whether the running thread is in user or system mode, so over n ticks the system share has a binomial
+    error of sqrt(p(1-p)/n). None where the kernel does not account by ticks (or says not)."""
+    from kernel_time import FREQUENCY  # --kernel's samples a second
+
+    hz = tick_hz()
+    ticks = (user + system) * hz if hz else 0.0
+    if not hz or not ticks:
+        return None
+    share = system / (user + system)
+    error = 100 * (share * (1 - share) / ticks) ** 0.5
+    return (f"the user/system split is the kernel's tick sampling ({ticks:.0f} ticks at {hz} Hz over the actions): "
+            f"the system share to ±{error:.0f} points, ±{100 * error / max(100 * share, 1e-9):.0f} % of the system "
+            f"figure (one standard deviation; --kernel samples it {FREQUENCY // hz} times as finely)")
+
+
 def switches(pid: int) -> dict[str, tuple[int, int]]:
     """Each thread's voluntary and involuntary context switches so far (``/proc/PID/task/*/status``), by its name and
     id as :class:`Tracer`'s counts name it: a voluntary one is a thread that slept (a wait, a lock, the GIL, the disk)
@@ -95,6 +128,51 @@ def switches(pid: int) -> dict[str, tuple[int, int]]:
         counts[f"{name} ({task.name})"] = (int(fields["voluntary_ctxt_switches"]),
                                            int(fields["nonvoluntary_ctxt_switches"]))
     return counts
+
+
+def thread_times(pid: int) -> dict[str, tuple[int, int, int, int, int]]:
+    """Each thread's CPU and sleeps so far, by its name and id as :func:`switches` names it: its time on a CPU in ns
+    (``/proc/PID/task/TID/schedstat``'s first field: exact), its user and system clock ticks (``stat``: the
+    kernel's sampled split of that time), and its voluntary and involuntary context switches."""
+    times = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            ran = int((task / "schedstat").read_text().split()[0])
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            status = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue  # a thread that ended meanwhile
+        times[f"{name} ({task.name})"] = (ran, int(fields[11]), int(fields[12]), int(status["voluntary_ctxt_switches"]),
+                                          int(status["nonvoluntary_ctxt_switches"]))
+    return times
+
+
+def by_thread(before: dict[str, tuple[int, int, int, int, int]], after: dict[str, tuple[int, int, int, int, int]],
+              actions: int, parts: dict[str, float] | None = None, shown: int = SHOWN_THREADS) -> str:
+    """Per action, each busy thread's CPU (its user and system parts: the ticks' split of the exact time), how often
+    it was woken and put aside between ``before`` and ``after`` (:func:`thread_times`); with ``parts`` (the thread id
+    -> seconds inside ``--parts``' timed functions), what of its CPU no part holds."""
+    rows = []
+    for thread, (ran, user, system, voluntary, involuntary) in after.items():
+        was = before.get(thread, (0, 0, 0, 0, 0))
+        ran, user, system = ran - was[0], user - was[1], system - was[2]
+        voluntary, involuntary = voluntary - was[3], involuntary - was[4]
+        if ran / actions < 1000 and voluntary / actions < 0.05:
+            continue  # under a µs an action and hardly woken: an idle phone's thread
+        kernel = ran * system / (user + system) if user + system else 0.0
+        line = (f"    {thread}: {ran / 1000 / actions:.0f} µs (user {(ran - kernel) / 1000 / actions:.0f}, system "
+                f"{kernel / 1000 / actions:.0f}); woken {voluntary / actions:.2f}, put aside {involuntary / actions:.2f}")
+        if parts is not None:
+            inside = 1e6 * parts.get(thread.rsplit("(", 1)[1].rstrip(")"), 0.0) / actions
+            line += f"; in the parts {inside:.0f} µs, the rest {ran / 1000 / actions - inside:.0f} µs"
+        rows.append((ran, line))
+    rows.sort(key=lambda row: -row[0])
+    lines = ["  by thread (µs of CPU per action, its user and system split; woken: slept and was woken; put aside: "
+             "preempted while it could run):"] + [line for _, line in rows[:shown]]
+    if len(rows) > shown:
+        lines.append(f"    {len(rows) - shown} other threads: {sum(r for r, _ in rows[shown:]) / 1000 / actions:.0f} µs")
+    return "\n".join(lines)
 
 
 #: A thread's counts: its name (and id) -> syscall -> (calls, errors).

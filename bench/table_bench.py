@@ -18,6 +18,7 @@ games, each with its own seed, and prints the pooled figures and each game's med
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -42,6 +43,9 @@ from companion.face.dice import SoftwareDice  # noqa: E402
 from companion.startup import parts  # noqa: E402
 from companion.startup.parts import oled_opener  # noqa: E402
 from companion.startup.station import build_station  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frame_watch import Mark, Watch, Window  # noqa: E402
 
 FULL_FRAME = 1024
 
@@ -81,6 +85,8 @@ class Mix:
     latencies: list[float]  # ms, edge -> first frame
     result_latencies: list[float]  # ms, edge -> frame of the input's result
     slow: list[tuple[float, str, str]]
+    windows: list[tuple[float, str, str, Window, Window]]  # per press: ms, button, prompt, edge -> frame, before it
+    #                                                         (from the press before's end to the edge)
 
 
 def play(seed: int, presses_wanted: int) -> Mix:
@@ -92,6 +98,7 @@ def play(seed: int, presses_wanted: int) -> Mix:
     frames: list[Any] = []
     kinds: list[str] = []
     built: list = []  # the station, once built (frames arrive while it is being built)
+    watch = Watch()
 
     def on_frame(image) -> None:  # the bytes this frame cost
         per_change.append(bus.wire_bytes())
@@ -103,12 +110,16 @@ def play(seed: int, presses_wanted: int) -> Mix:
     rng = random.Random(seed)
     clock = time.perf_counter
     with tempfile.TemporaryDirectory() as scratch, virtual_smbus(bus):
+        gc.disable()  # as `companion run` starts (cli.cmd_run, startup/pi.py): no collections while the table is built,
         station = build_station(journal_path=Path(scratch) / "bench.sqlite3", pins=pins, pin_factory=factory,
                                 open_device=oled_opener("ssd1306", pins), dice="software", clock=clock,
                                 sleep=time.sleep, setup={"ruleset": "classic", "players": ["Ann", "Bob", "Cy"],
                                                          "seed": 6},
                                 new_seed=lambda: 6, on_frame=on_frame, **paced(pins))
+        gc.freeze()  # then what the start made frozen, and the collections resume
+        gc.enable()
         built.append(station)
+        station.controller.latencies = Marked(watch)  # each press's first frame marked as the controller times it
         station.controller.software = SoftwareDice(randbelow=rng.randrange)
         station.journal.snapshot_every = 50
         bus.reset()
@@ -117,8 +128,11 @@ def play(seed: int, presses_wanted: int) -> Mix:
         frames.clear()
         kinds.clear()
         buttons = VirtualButtons(factory, pins.buttons, time.sleep, after_step=station.tick)
+        buttons.wait(GUARD + 0.05)  # the players read the first question before pressing, as after every new one
         presses = 0
         slow: list[tuple[float, str, str]] = []
+        windows: list[tuple[float, str, str, Window, Window]] = []
+        earlier = watch.mark()
         started = clock()
         while presses < presses_wanted:
             state = station.table.public()
@@ -138,19 +152,40 @@ def play(seed: int, presses_wanted: int) -> Mix:
             if prompt["kind"] == "debt":
                 button = "YES"
             before, seq = len(station.controller.latencies), state["seq"]
+            edge = watch.mark()
             buttons.press(button, down=0.025, gap=0.03)
-            if len(station.controller.latencies) > before:
-                slow.append((station.controller.latencies[-1] * 1000, button, prompt["kind"]))
+            latencies = station.controller.latencies
+            if len(latencies) > before:
+                ms = latencies[-1] * 1000
+                slow.append((ms, button, prompt["kind"]))
+                windows.append((ms, button, prompt["kind"], watch.between(edge, latencies.marks[before]),
+                                watch.between(earlier, edge)))
+            earlier = watch.mark()  # the press done: what the process does until the next edge
             presses += 1
             if station.table.public()["seq"] != seq:  # a new question: read before pressing (a press sooner is
                 buttons.wait(GUARD + 0.05)  # refused as meant for the screen before)
         elapsed = clock() - started
         mix = Mix(seed, presses, station.table.public()["seq"], elapsed, per_change, kinds, frames, shown_before,
                   [s * 1000 for s in station.controller.latencies],
-                  [s * 1000 for s in station.controller.result_latencies], slow)
+                  [s * 1000 for s in station.controller.result_latencies], slow, windows)
         station.close()
+    watch.close()
     factory.reset()
     return mix
+
+
+class Marked(list):
+    """The controller's button edge -> frame latencies, each marked (:class:`Watch`) as it is taken: the frame's
+    moment, for what the process did since the edge."""
+
+    def __init__(self, watch: Watch) -> None:
+        super().__init__()
+        self.watch = watch
+        self.marks: list[Mark] = []
+
+    def append(self, latency: float) -> None:
+        self.marks.append(self.watch.mark())
+        super().append(latency)
 
 
 def paced(pins: Any) -> dict[str, float]:
@@ -164,6 +199,8 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=200, help="button presses per game")
     parser.add_argument("--mixes", type=int, default=3,
                         help="games, each with its own random choice of presses (seeds 1, 2, ...)")
+    parser.add_argument("--detail", type=int, default=4,
+                        help="the slowest first frames told in detail (what the process did edge -> frame)")
     args = parser.parse_args()
 
     pins = load_pins()
@@ -190,6 +227,15 @@ def main() -> None:
           f"p99 {percentile(latencies, 0.99):.2f} ms, max {max(latencies):.2f} ms over {len(latencies)} frames "
           "(target p99 <= 5 ms)")
     print("slowest first frames: " + ", ".join(f"{ms:.1f} ms ({b} at {k})" for ms, b, k in sorted(slow)[-4:]))
+    for ms, b, k, window, before in sorted((w for m in mixes for w in m.windows), key=lambda w: w[0])[-args.detail:]:
+        print(f"  {ms:.1f} ms ({b} at {k}): edge -> frame {window.said()}; in the {1000 * before.wall:.0f} ms "
+              f"from the press before to the edge {before.said(cause=False)}")
+    windows = [w[3] for m in mixes for w in m.windows]
+    if windows:
+        print(f"  every press: the CPU edge -> frame median {1000 * statistics.median(w.cpu for w in windows):.2f} "
+              f"ms, max {1000 * max(w.cpu for w in windows):.2f} ms; {sum(w.throttled_periods > 0 for w in windows)} "
+              f"of {len(windows)} throttled between edge and frame; "
+              f"{sum(bool(w.collections) for w in windows)} with a collection")
     print(f"button edge -> frame of the input's result (after the journal's synced commit): median "
           f"{statistics.median(results):.2f} ms, p99 {percentile(results, 0.99):.2f} ms")
     median_bytes = statistics.median(per_change)

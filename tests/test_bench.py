@@ -112,6 +112,7 @@ def test_the_pi_box_prints_every_figure_the_issue_lists() -> None:
     row(out, "the box's own CPU, idle (8 phones following):", rf"{NUMBER}% of the box's core")
     row(out, "input -> all 8 phones' streams:", rf"p50 {NUMBER} ms, p99 {NUMBER} ms")
     row(out, "the box's own CPU per input:", rf"{NUMBER} ms of CPU here")
+    row(out, "the first input after the start -> all 8 phones:", rf"{NUMBER} ms")
     row(out, "peak RSS of companion run:", rf"{NUMBER} MiB")
     row(out, "peak RSS after a 256 MiB", rf".*: {NUMBER} MiB, another phone answered 200")
     row(out, "button edge -> frame (bench/table_bench.py in the box):", rf"median {NUMBER} ms, p99 {NUMBER} ms")
@@ -125,6 +126,54 @@ def test_the_pi_box_measures_the_start_up_alone_with_its_cpu() -> None:
     if re.search(r"^box: cgroup", out, re.MULTILINE):
         row(out, "start-up 1 in the box:", rf"{NUMBER} s, its CPU {NUMBER} s \(x 2.0 = {NUMBER} s\); load {NUMBER}")
     assert "input ->" not in out  # the start-up only
+
+
+def test_the_pi_box_tells_what_the_process_did_for_each_slow_frame() -> None:
+    """``--frames``: the button's frame alone, its slowest frames each with the CPU, the box's throttle, the time off
+    the core and the collector between the edge and the frame (issue 43's slow frame)."""
+    out = run_bench("bench/pi_box.py", "--frames", "1", "--presses", "6", "--steps", "2000", "--factor", "2")
+    row(out, r"button edge -> frame 1 (load", rf".*median {NUMBER} ms, p99 {NUMBER} ms")
+    assert re.search(rf"^  {NUMBER} ms \(.* at .*\): edge -> frame {NUMBER} ms of wall time \(.*\), the process's "
+                     rf"CPU {NUMBER} ms \(other threads {NUMBER}\), off the core {NUMBER} ms, of which the box held it "
+                     rf"{NUMBER} ms \({NUMBER} period", out, re.MULTILINE), out
+    row(out, "  every press: the CPU edge -> frame", rf"median {NUMBER} ms, max {NUMBER} ms")
+    assert "start-up" not in out and "input ->" not in out
+
+
+def test_the_frame_watch_finds_the_boxs_cpu_stat_and_reads_its_throttle(tmp_path: Path) -> None:
+    """cgroup v1 (the ``cpu`` hierarchy, alone or as ``cpu,cpuacct``) and v2 (``cpu.stat``'s ``throttled_usec``)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from frame_watch import Watch, Window, cpu_stat_path, throttled
+
+    box = tmp_path / "cgroup" / "cpu,cpuacct" / "box"
+    box.mkdir(parents=True)
+    (box / "cpu.stat").write_text("nr_periods 40\nnr_throttled 3\nthrottled_time 61000000\n")
+    cgroup = tmp_path / "self-cgroup"
+    cgroup.write_text("4:memory:/other\n2:cpu,cpuacct:/box\n0::/\n")
+    assert cpu_stat_path(str(cgroup), tmp_path / "cgroup") == box / "cpu.stat"
+    assert throttled(box / "cpu.stat") == (3, 0.061)
+    unified = tmp_path / "unified" / "box"
+    unified.mkdir(parents=True)
+    (unified / "cpu.stat").write_text("usage_usec 9\nnr_throttled 2\nthrottled_usec 45000\n")
+    cgroup.write_text("0::/box\n")
+    assert cpu_stat_path(str(cgroup), tmp_path / "unified") == unified / "cpu.stat"
+    assert throttled(unified / "cpu.stat") == (2, 0.045)
+    assert throttled(None) == (0, 0.0)
+    watch = Watch(stat=box / "cpu.stat")
+    try:
+        first = watch.mark()
+        (box / "cpu.stat").write_text("nr_periods 41\nnr_throttled 4\nthrottled_time 83000000\n")
+        import gc
+        gc.collect(0)
+        window = watch.between(first, watch.mark())
+    finally:
+        watch.close()
+    assert window.throttled_periods == 1 and abs(window.throttled - 0.022) < 1e-9 and window.collections == (0,)
+    assert "of which the box held it 22.0 ms (1 period(s) throttled), 1 collection(s) (generation 0)" in window.said()
+    held = Window(0.0124, 0.0006, 0.0, 1, 0.0118, (), 0.0)
+    assert held.cause() == "the box's throttle" and "12.4 ms of wall time (the box's throttle)" in held.said()
+    assert Window(0.0085, 0.0008, 0.0, 0, 0.0, (), 0.0).cause() == "the machine's other processes"
+    assert Window(0.0011, 0.0010, 0.0, 0, 0.0, (0,), 0.0002).cause() == "its own work"
 
 
 def test_the_pi_box_polling_profile_is_labelled_and_measured() -> None:
@@ -243,6 +292,10 @@ def test_the_phones_bench_splits_the_servers_cpu_into_issue_43s_parts(transport:
     assert abs(sum(micro.values()) - float(together.group(1))) <= len(parts), out  # each rounded to the µs
     assert 0 < float(together.group(1)) <= float(whole.group(1)), out
     assert float(whole.group(2)) == 100.0 and float(rest.group(1)) >= 0, out
+    # the rest by thread: each busy thread's CPU, woken, and what of it no part holds
+    assert re.search(r"^  by thread \(µs of CPU per action", out, re.MULTILINE), out
+    assert re.search(rf"^    \S.* \(\d+\): {NUMBER} µs \(user {NUMBER}, system {NUMBER}\); woken {NUMBER}, put aside "
+                     rf"{NUMBER}; in the parts {NUMBER} µs, the rest -?{NUMBER} µs$", out, re.MULTILINE), out
 
 
 def test_the_phones_bench_paced_prints_a_tables_pace_beside_the_burst() -> None:
@@ -283,11 +336,37 @@ def test_the_phones_bench_counts_the_servers_system_calls_and_splits_user_from_s
                     "--steps", "2000", "--syscalls")
     assert re.search(rf"; user ({NUMBER}) ms, system \(the kernel's, in the server's calls\) ({NUMBER}) ms "
                      rf"\({NUMBER} %\)$", out, re.MULTILINE), out
+    ticks = subprocess.run([sys.executable, "-c", "import syscall_count; print(syscall_count.tick_hz())"],
+                           cwd=ROOT / "bench", capture_output=True, text=True).stdout.strip() != "None"
+    noted = re.search(rf"^  the user/system split is the kernel's tick sampling \(\d+ ticks at \d+ Hz over the "
+                      rf"actions\): the system share to ±{NUMBER} points", out, re.MULTILINE)
+    assert bool(noted) == ticks, out  # its error said wherever the kernel splits by ticks (this machine's does)
     assert re.search(r"^system calls per action \((perf|strace), every thread", out, re.MULTILINE), out
     sends = re.search(rf"^  sends \(the phones' frames, the replies\): ({NUMBER}) ", out, re.MULTILINE)
     assert sends and float(sends.group(1)) >= 3, out  # each phone's event is a send of its own
     assert re.search(rf"^  together: {NUMBER} calls per action$", out, re.MULTILINE), out
     assert re.search(rf"^  the idle table: {NUMBER} calls a second", out, re.MULTILINE), out
+
+
+def test_the_phones_bench_samples_the_servers_kernel_time_by_call_and_thread() -> None:
+    """``--kernel``: the sampled user and system time per action with the share's error, the kernel's time by system
+    call (the sends among them) and what inside each, and by thread."""
+    out = run_bench("bench/phones_bench.py", "--actions", "30", "--phones", "3", "--warm-up", "6", "--idle", "0.5",
+                    "--steps", "2000", "--kernel")
+    assert re.search(rf"^the kernel's time by sampling \(perf record, cpu-clock at 4000 Hz over the actions, \d+ "
+                     rf"samples: the share to ±{NUMBER} points; load average {NUMBER}\): user {NUMBER} µs, system "
+                     rf"{NUMBER} µs per action \({NUMBER} %\)$", out, re.MULTILINE), out
+    assert re.search(rf"^  sendto: {NUMBER} µs \(.+\)$", out, re.MULTILINE), out  # each phone's frame a send
+    assert re.search(rf"^    \S+ \(\d+\): {NUMBER} \({NUMBER}\)$", out, re.MULTILINE), out
+
+
+def test_the_wake_bench_prints_the_oled_loops_cpu_and_wakes_beside_a_burst() -> None:
+    out = run_bench("bench/wake_bench.py", "--actions", "20", "--runs", "2")
+    runs = re.findall(rf"^  the loop's thread: {NUMBER} µs of CPU per input, woken ({NUMBER}) times, ({NUMBER}) steps, "
+                      rf"{NUMBER} frames; the phone's thread {NUMBER} µs", out, re.MULTILINE)
+    assert len(runs) == 2, out
+    assert re.search(rf"^  median: the loop's thread {NUMBER} µs per input, woken {NUMBER} times; the phone's thread "
+                     rf"{NUMBER} µs$", out, re.MULTILINE), out
 
 
 def test_the_phones_bench_sets_the_servers_switch_interval_when_asked() -> None:

@@ -365,3 +365,4 @@ def test_check_board_accepts_the_bundled_file(capsys: pytest.CaptureFixture[str]
     out = io.StringIO()
     assert main(["check-board", "classic", str(path)], out=out) == 0
     assert out.getvalue() == f"{path}: 40 spaces, 10 groups, 32 cards — a valid classic board\n"
+

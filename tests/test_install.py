@@ -63,3 +63,4 @@ def test_the_package_carries_the_pin_map_of_the_repository(installed: Path, tmp_
     assert Path(packaged).read_bytes() == (ROOT / "hardware" / "pins.toml").read_bytes()
     assert source_there == "False", "the installed package should not find a source tree beside it"
     assert not (ROOT / "companion" / "drivers" / "pins.toml").exists(), "the build left a copy in the source tree"
+

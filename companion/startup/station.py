@@ -57,6 +57,7 @@ TICK = 0.01  # seconds between the table's polls of buttons, roller time-outs an
 IDLE_TICK = 0.1  # seconds between the face's looks at its timers (notices, pages, the disk) while nothing moves
 LEVELS_EVERY = 1.0  # seconds between readings of the buttons' levels while the edges say nothing (a lost edge)
 CLOCK_EVERY = 1.0  # seconds between the time limit's checks
+LATE = 1e-6  # seconds: the loop's deadline and the panel's free time, one computed from the other, may differ by this
 
 
 def free_space(folder: str) -> int:
@@ -93,6 +94,8 @@ class Station:
     #: Set by what should not wait for the next idle tick (a button's edge, an accepted input, SIGTERM).
     wake: threading.Event = field(default_factory=threading.Event)
     _due: dict[str, float] = field(default_factory=dict)  # clock time of the next look at: levels, clock
+    #: While the loop sleeps (:meth:`asleep`), the clock time by which it looks again; inf while it runs.
+    _looks_by: float = float("inf")
 
     def tick(self) -> None:
         """Everything at once: every 10 ms in the demo and the tests (on their clocks)."""
@@ -112,12 +115,14 @@ class Station:
         10 ms only while a button is down or chatter is left to settle, else once a second (an edge the pin
         driver lost); the seat lights' frame only when it changes by itself (a blink, the chase; the cues of an
         input show at once); the time limit once a second; the face's timers (notices, pages turning, the disk)
-        every 100 ms, or at once after an input (it wakes the loop). With no NFC reader (it is polled): ~10
-        wake-ups a second when idle, not 100."""
+        every 100 ms, or at once after an input (it wakes the loop, unless the loop looks again by the time the
+        panel is free anyway: :meth:`on_update`). With no NFC reader (it is polled): ~10 wake-ups a second when
+        idle, not 100."""
         while not stop.is_set():
             self.wake.clear()
             self.step(clock())
-            self.wake.wait(max(0.0, self.idle_for(clock())))
+            self.wake.wait(self.asleep(clock()))
+            self.awake()
 
     def step(self, now: float) -> None:
         """What is due at ``now`` (:meth:`run`)."""
@@ -144,10 +149,26 @@ class Station:
             due.append(frame)
         return min([IDLE_TICK, *(at - now for at in due)])
 
+    def asleep(self, now: float) -> float:
+        """The seconds the loop sleeps from ``now`` (:meth:`idle_for`), noted for :meth:`on_update`; :meth:`awake` when
+        it wakes."""
+        wait = max(0.0, self.idle_for(now))
+        self._looks_by = now + wait
+        return wait
+
+    def awake(self) -> None:
+        """The loop has woken (:meth:`asleep`): until it sleeps again, every input sets :attr:`wake`."""
+        self._looks_by = float("inf")
+
     def on_update(self, update: Update) -> None:
-        """An accepted input (any thread): the face shows it and the lights' new cues are timed at once."""
+        """An accepted input (any thread): the face shows it and the lights' new cues are timed at once. The loop is
+        woken unless it looks again by the time the panel has taken its last frame anyway: woken sooner it would
+        only hold the change for then (:meth:`TableController.tick`), so a burst of phones' inputs wakes it about
+        twice per frame time, not at every input (the lights show the cues at the input, on the input's thread;
+        the same frames at the same times either way)."""
         self._due["lights"] = 0.0
-        self.wake.set()
+        if self._looks_by > self.display.free_at + LATE:
+            self.wake.set()
 
     def close(self) -> None:
         for close in reversed(self._closers):

@@ -130,3 +130,62 @@ def test_the_frame_time_comes_from_the_bus_speed(tmp_path: Path) -> None:
     text = (Path(__file__).resolve().parents[2] / "hardware" / "pins.toml").read_text()
     pins.write_text(text.replace("bus_hz = 400000", "bus_hz = 1000000"))
     assert oled_frame_time(load_pins(pins)) == frame_time(1_000_000)
+
+
+def on_the_loop(t: Rig, inputs_at: list[float], until: float, *, noted: bool = True) -> tuple[int, list[float]]:
+    """:meth:`Station.run` on simulated time: asleep as it sleeps (:meth:`Station.asleep`) until its deadline or its
+    ``wake``, then a step; a phone's money action at each of ``inputs_at`` (seconds from now), its listener's wake as
+    the table calls it. ``noted=False``: the loop as it was, its sleep not noted, so every input wakes it. Returns how
+    many inputs woke it and the clock time of each frame the panel was handed."""
+    station, clock = t.station, t.clock
+    frames: list[float] = []
+    station.display.on_frame = lambda image: frames.append(clock())
+    start, woken = clock(), 0
+
+    def look() -> float:  # a wake: a step, then asleep again
+        station.awake()
+        station.wake.clear()
+        station.step(clock())
+        return clock() + (station.asleep(clock()) if noted else max(0.0, station.idle_for(clock())))
+
+    looks_by = look()
+    for i, at in enumerate([*inputs_at, until]):
+        while looks_by <= start + at:
+            clock.now = max(clock.now, looks_by)
+            looks_by = look()
+        clock.now = start + at
+        if i == len(inputs_at):
+            return woken, frames
+        deed = DEEDS[i % len(DEEDS)]
+        mortgaged = station.table.state["spaces"][deed]["mortgaged"]  # type: ignore[index]
+        owner = "Ann" if DEEDS.index(deed) < 2 else "Bob"
+        station.table.submit({"act": {"player": owner, "do": "unmortgage" if mortgaged else "mortgage",
+                                      "space": deed}}, source="phone:test")
+        if station.wake.is_set():
+            woken += 1
+            looks_by = look()
+    return woken, frames
+
+
+def test_a_burst_wakes_the_loop_about_twice_a_frame_and_draws_the_same_frames_at_the_same_times(
+        tmp_path: Path) -> None:
+    """Issue 43: while the loop sleeps until the panel has taken its frame, a phone's input does not wake it (woken, it
+    would only hold the change until then): 40 inputs 2 ms apart wake it a few times, not 40, and the panel is handed
+    the same frames at the same times as by the loop that every input woke; a single input after a quiet moment still
+    wakes it and is drawn at once."""
+    inputs = [0.5 + 0.002 * i for i in range(40)]
+    runs = {}
+    for noted in (False, True):
+        folder = tmp_path / ("noted" if noted else "woken")
+        folder.mkdir()
+        with table(folder, owning(), dice="software", frame_time=FRAME) as t:
+            t.station.reader = None  # polled every 10 ms: `companion run` on mock pins has none
+            woken, frames = on_the_loop(t, [*inputs, 2.0], 3.0, noted=noted)
+            assert shows_now(t)
+            runs[noted] = (woken, frames, t.station.display.device.image.tobytes())
+    (every, frames_before, shown_before), (woken, frames, shown) = runs[False], runs[True]
+    assert every == len(inputs) + 1  # the loop as it was: woken by every input
+    assert frames == frames_before and shown == shown_before  # the same frames, at the same times
+    burst = inputs[-1] - inputs[0]
+    assert 2 <= woken <= 2 * (burst / FRAME + 1) + 1 < len(inputs) / 3  # about twice a frame time, and the last input
+    assert frames[-1] == frames_before[-1] == 1000.0 + 2.0  # the single input after the burst: at once

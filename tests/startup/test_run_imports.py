@@ -46,7 +46,8 @@ def test_the_table_starts_without_the_simulator_the_rate_limiter_or_wtforms() ->
 def test_a_started_table_has_not_imported_what_only_a_later_request_or_another_command_uses(tmp_path: Path) -> None:
     """A table resuming a game up to its phone page's address: no version lookup (``--version`` only), no QR writer
     (the host's QR codes and the OLED's join screen make them when shown), no websocket protocol (the first
-    phone's socket imports it), no test presses' FIFO and its button
+    phone's socket imports it), no ruleset but the resumed game's (and the one it extends), no test presses' FIFO
+    and its button
     scripts (``mock_presses`` only), hence no unittest.mock nor asyncio. The garbage collector, paused for the start,
     collects again, what the start made frozen."""
     with Journal(tmp_path / "games.sqlite3") as journal:
@@ -61,6 +62,7 @@ def test_a_started_table_has_not_imported_what_only_a_later_request_or_another_c
     assert collecting and frozen  # the collections paused for the start only, what it made frozen
     modules = set(names)
     for module in ("segno", "wsproto", "h11", "unittest.mock", "asyncio", "companion.startup.presses", "companion.drivers.script",
-                   "companion.sim"):
+                   "companion.sim", "companion.engine.rules.chambers", "companion.engine.rules.magie1904",
+                   "companion.engine.rules.magie1924"):
         assert module not in modules, module
     assert {"flask", "cheroot.server", "companion.web.app", "gpiozero", "luma.core.device"} <= modules  # it serves

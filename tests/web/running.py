@@ -98,9 +98,15 @@ class RunningTable:
         raise KeyError(key)
 
     def cpu_seconds(self) -> float:
-        """The child's CPU time so far (user and system, from ``/proc/PID/stat``)."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """The child's CPU time so far, every thread's (the ended ones' too): exact, from its process CPU clock
+        (Linux's clock id for a process, as ``clock_getcpuclockid`` makes it: the scheduler's nanoseconds), where it
+        can be read; else ``/proc/PID/stat``'s user and system, in 10 ms clock ticks (over a bench's 300 actions, a
+        step of 33 µs an action)."""
+        try:
+            return time.clock_gettime(((~self.proc.pid) << 3) | 2)  # CPUCLOCK_SCHED of the whole process
+        except OSError:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def reset_peak(self) -> None:
         """Start the peak (``VmHWM``) again from the memory in use now (Linux's ``clear_refs``)."""
