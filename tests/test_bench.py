@@ -248,6 +248,15 @@ def test_the_socket_frames_bench_prints_a_messages_cpu_lean_or_through_wsproto(f
                      re.MULTILINE), out
 
 
+@pytest.mark.parametrize("flags, what", [((), "8 players' classic game: 20 money actions"),
+                                         (("--bots", "chambers", "--games", "1"), "chambers: 1 bot games of 4 players")])
+def test_the_apply_bench_prints_the_engines_cpu_per_input(flags: tuple[str, ...], what: str) -> None:
+    out = run_bench("bench/apply_bench.py", "--actions", "20", "--rounds", "2", *flags)
+    assert re.search(rf"^apply on the table's path \((pure|compiled) engine\), {re.escape(what)}.*: {NUMBER} µs of "
+                     rf"thread CPU per input \(best of 2 rounds of {NUMBER}; each: {NUMBER}, {NUMBER}\); load average "
+                     rf"{NUMBER}$", out, re.MULTILINE), out
+
+
 def test_the_journal_bench_prints_the_journal_and_the_disk() -> None:
     out = run_bench("bench/journal_bench.py", "--actions", "20", "--repeat", "20")
     figures = rf"p50 {NUMBER} µs, p99 {NUMBER} µs, mean {NUMBER} µs"

@@ -145,6 +145,7 @@ class Ruleset:
         if board.ruleset != self.id:
             raise ValueError(f"{board.source} is a board for {board.ruleset!r}, not {self.id!r}")
         self.board = board
+        self._space_names = {sid: space.name for sid, space in board.by_id.items()}  # every sentence names spaces
         self._tasks: dict[str, Callable[..., None]] = {}
         self._answers: dict[str, Callable[[Draft, str, dict[str, Any]], None]] = {}
         self._verbs: dict[str, Callable[[Draft, str, Mapping[str, Any]], None]] = {}
@@ -514,9 +515,10 @@ class Ruleset:
             pools[dst] += amount
         else:
             d.player(dst)["cash"] += amount
-        # d.say's work, written out: this runs on every payment
-        event = pay_message(src, dst, amount, reason)
-        event.update(kind="pay", payer=src, payee=dst, amount=amount, reason=reason)
+        # d.say's work, written out: this runs on every payment (the message, then its details, in one dict)
+        msgid, args = pay_message(src, dst, amount, reason)
+        event = {"msg": msgid, "args": args, "kind": "pay", "payer": src, "payee": dst, "amount": amount,
+                 "reason": reason}
         if d.words:
             event["text"] = english(event, self)
         d.events.append(event)
@@ -528,8 +530,8 @@ class Ruleset:
     def space_name(self, space_id: Any) -> str:
         """A space's printed name (a message's ``space`` argument); what was sent, when no space has that id (a
         refusal quoting an input)."""
-        space = self.board.by_id.get(space_id) if isinstance(space_id, str) else None
-        return space.name if space is not None else str(space_id)
+        name = self._space_names.get(space_id) if isinstance(space_id, str) else None
+        return name if name is not None else str(space_id)
 
     def deck_name(self, deck_id: str) -> str:
         """A deck's title (a message's ``deck`` argument): "Chance", "Community Chest"."""
@@ -776,8 +778,10 @@ class Ruleset:
             state["undo"] = {"base": without_undo(state), "inputs": []}
         elif len(previous["inputs"]) >= UNDO_DEPTH and before is not None:
             state["undo"] = {"base": without_undo(before), "inputs": [dict(line or {})], "cut": True}
-        else:
-            state["undo"] = {**previous, "inputs": [*previous["inputs"], dict(line or {})]}
+        else:  # the record cloned and its inputs copied once with this one added (the same keys in the same order)
+            undo = state["undo"] = previous.copy()
+            inputs = undo["inputs"] = previous["inputs"].copy()
+            inputs.append(dict(line or {}))
         return state
 
 
@@ -840,15 +844,16 @@ PAY_TO_BANK = (n_("{payer} pays the bank {amount}"), n_("{payer} pays the bank {
 PAY = (n_("{payer} pays {payee} {amount}"), n_("{payer} pays {payee} {amount} {reason}"))
 
 
-def pay_message(src: str, dst: str, amount: int, reason: Message | str) -> Message:
-    """A payment: "Ann pays the bank $200 for Baltic Avenue", its reason a message of its own (or none: "")."""
+def pay_message(src: str, dst: str, amount: int, reason: Message | str) -> tuple[str, dict[str, Any]]:
+    """A payment's msgid and arguments: "Ann pays the bank $200 for Baltic Avenue", its reason a message of its own
+    (or none: "")."""
     if src in TAKEN_FROM:
-        return {"msg": PAY_TAKEN[bool(reason)], "args": {"player": dst, "amount": amount, "pool": src, "reason": reason}}
+        return PAY_TAKEN[bool(reason)], {"player": dst, "amount": amount, "pool": src, "reason": reason}
     if src == "bank":
-        return {"msg": PAY_BY_BANK[bool(reason)], "args": {"payee": dst, "amount": amount, "reason": reason}}
+        return PAY_BY_BANK[bool(reason)], {"payee": dst, "amount": amount, "reason": reason}
     if dst == "bank":
-        return {"msg": PAY_TO_BANK[bool(reason)], "args": {"payer": src, "amount": amount, "reason": reason}}
-    return {"msg": PAY[bool(reason)], "args": {"payer": src, "payee": dst, "amount": amount, "reason": reason}}
+        return PAY_TO_BANK[bool(reason)], {"payer": src, "amount": amount, "reason": reason}
+    return PAY[bool(reason)], {"payer": src, "payee": dst, "amount": amount, "reason": reason}
 
 
 def describe(line: Mapping[str, Any]) -> Message:

@@ -28,6 +28,7 @@ Task = list[Any]
 
 LOG_LINES = 20
 _name = itemgetter("name")
+_text = itemgetter("text")
 
 
 def sentence(event: Event, names: Names | None = None) -> str:
@@ -164,7 +165,8 @@ class Draft:
         if self._decks_copied:
             s["decks"] = {k: list(v) if isinstance(v, _OwnList) else v for k, v in s["decks"].items()}
         if log and self.events:
-            texts = [sentence(e, self.namer) for e in self.events]
+            # With words every event has its sentence (``say`` and the ledger make it): read, not made again.
+            texts = list(map(_text, self.events)) if self.words else [sentence(e, self.namer) for e in self.events]
             keep = LOG_LINES - len(texts)
             s["log"] = s["log"][-keep:] + texts if keep > 0 else texts[-LOG_LINES:]
         return s

@@ -223,6 +223,9 @@ def english(message: Mapping[str, Any], names: Names | None = None) -> str:
             said[name] = ACCOUNTS.get(value, value)
         elif kind == "money":
             said[name] = f"${value}"
+        elif kind == "payer" and type(value) is str:  # a payment's first word: "The bank pays ...", "Ann pays ..."
+            value = ACCOUNTS.get(value, value)
+            said[name] = f"{value[:1].upper()}{value[1:]}"
         elif kind == "space" and names is not None:
             said[name] = names.space_name(value)
         elif type(value) is int and kind in ("number", "text"):

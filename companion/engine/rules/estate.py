@@ -79,6 +79,15 @@ class RealEstate(Auctions, Ruleset):
                 events.append(self.say_text("say", said, space=sid, undo=True))
         return events
 
+    def group_built(self, d: Draft, space: Space) -> bool:
+        """Whether a street of ``space``'s group holds a building (its :meth:`level` above 0)."""
+        spaces = d.state["spaces"]
+        for sid in self.board.groups[space.group or ""]:  # a loop, not any(<generator>): every mortgage asks it
+            rec = spaces[sid]
+            if rec["hotel"] or rec["houses"]:
+                return True
+        return False
+
     @staticmethod
     def level(rec: Mapping[str, Any]) -> int:
         """Buildings on a street as one number: houses 0-4, a hotel 5."""
@@ -373,7 +382,7 @@ class RealEstate(Auctions, Ruleset):
         space = self.deed(d, name, act.get("space"), why)
         if d.read_space(space.id)["mortgaged"]:
             raise reject("{why}: it is mortgaged already", why=why)
-        if space.kind == "street" and any(self.level(d.read_space(sid)) for sid in self.board.groups[space.group or ""]):
+        if space.kind == "street" and self.group_built(d, space):
             raise reject("{why}: sell the buildings of the {group} group first", why=why, group=space.group)
         d.space(space.id)["mortgaged"] = True
         self.transfer(d, "bank", name, space.mortgage or 0, m("on the mortgage of {space}", space=space.id))
