@@ -284,6 +284,9 @@ class Host:
         self.headers = table.signed_in("/api/host/login", {"pin": table.pin}, source=HOST_ADDRESS)
         self.conn = MergedConnection(table.host, table.port, timeout=WITHIN, source_address=(HOST_ADDRESS, 0))
 
+    def open(self) -> None:
+        """What the host's page opens when it loads, before its first tap (over POSTs: nothing more)."""
+
     def post(self, path: str, body: Any) -> tuple[int, Any, int]:
         data = json.dumps(body, separators=(",", ":")).encode()
         self.conn.request("POST", path, body=data, headers={**self.headers, "Content-Type": "application/json"})

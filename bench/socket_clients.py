@@ -93,16 +93,23 @@ class SocketHost(Host):
     def __init__(self, table: RunningTable) -> None:
         super().__init__(table)
         self.table = table
-        self.opened: tuple[socket.socket, WSConnection] | None = None  # at the first input: after the phones', so
-        self.count = 0  # that the fan-out writes to them before the host's own view (as a POST's host had none)
+        # opened after the phones' (by open(), else at the first input), so that the fan-out writes to them before
+        # the host's own view (as a POST's host had none)
+        self.opened: tuple[socket.socket, WSConnection] | None = None
+        self.count = 0
         self._parts: list[str] = []
         self.sends: list[int] = []
+
+    def open(self) -> None:
+        """The host's websocket (once), as its page opens it when it loads: after the phones' (see above)."""
+        if self.opened is None:
+            self.opened = opened(self.table, HOST_ADDRESS, self.headers["Cookie"], True)
 
     def post(self, path: str, body: Any) -> tuple[int, Any, int]:
         if path != "/api/input":
             return super().post(path, body)
-        if self.opened is None:
-            self.opened = opened(self.table, HOST_ADDRESS, self.headers["Cookie"], True)
+        self.open()
+        assert self.opened is not None
         self.sock, self.ws = self.opened
         self.count += 1
         data = self.ws.send(Message(data=json.dumps({**body, "id": self.count}, separators=(",", ":"))))
